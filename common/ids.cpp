@@ -1,0 +1,65 @@
+#include "common/ids.h"
+
+#include <sys/utsname.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace schedrig {
+
+std::string make_uuid_v4() {
+  static thread_local std::mt19937_64 rng{[] {
+    std::random_device rd;
+    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+  }()};
+  std::uint64_t hi = rng();
+  std::uint64_t lo = rng();
+  hi = (hi & ~0xF000ULL) | 0x4000ULL;                            // version 4
+  lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);                // variant 10
+  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xFFFF,
+                     hi & 0xFFFF, lo >> 48, lo & 0xFFFFFFFFFFFFULL);
+}
+
+bool is_uuid(const std::string& s) {
+  if (s.size() != 36) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash != (s[i] == '-')) return false;
+    if (!dash && !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+
+std::string read_boot_id(const std::string& root) {
+  const std::string path = root + "/proc/sys/kernel/random/boot_id";
+  std::ifstream in(path);
+  std::string id;
+  if (!in || !std::getline(in, id) || id.empty()) {
+    throw std::runtime_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  }
+  return id;
+}
+
+static utsname uname_or_throw() {
+  utsname u{};
+  if (::uname(&u) != 0) throw std::runtime_error(fmt::format("uname: {}", std::strerror(errno)));
+  return u;
+}
+
+std::string host_name() { return uname_or_throw().nodename; }
+
+std::string kernel_release() { return uname_or_throw().release; }
+
+long long wall_clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace schedrig

@@ -1,0 +1,52 @@
+#include "common/plan/plan_json.h"
+
+#include <map>
+
+#include "common/plan/plan_yaml.h"
+
+namespace schedrig {
+namespace {
+
+template <typename Map>
+nlohmann::json sorted(const Map& m) {
+  return std::map<std::string, std::string>(m.begin(), m.end());
+}
+
+nlohmann::json case_json(const v1::Case& c) {
+  nlohmann::json j = {{"name", c.name()},
+                      {"workload", c.workload()},
+                      {"params", sorted(c.params())},
+                      {"placement", c.placement()}};
+  if (!c.membind().empty()) j["membind"] = c.membind();
+  return j;
+}
+
+nlohmann::json variant_json(const v1::Variant& v) {
+  nlohmann::json j = {{"name", v.name()}};
+  if (v.features_size()) j["features"] = std::vector<std::string>(v.features().begin(), v.features().end());
+  if (v.sysctl_size()) j["sysctl"] = sorted(v.sysctl());
+  if (v.debugfs_size()) j["debugfs"] = sorted(v.debugfs());
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json plan_to_json(const v1::Plan& plan) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : plan.cases()) cases.push_back(case_json(c));
+  nlohmann::json variants = nlohmann::json::array();
+  for (const auto& v : plan.variants()) variants.push_back(variant_json(v));
+  return {{"name", plan.name()},
+          {"iterations", plan.iterations()},
+          {"duration_s", plan.duration_ns() / 1e9},
+          {"warmup_s", plan.warmup_ns() / 1e9},
+          {"cooldown_s", plan.cooldown_ns() / 1e9},
+          {"order", order_name(plan.order())},
+          {"seed", plan.seed()},
+          {"sample_hz", plan.sample_hz()},
+          {"labels", sorted(plan.labels())},
+          {"cases", cases},
+          {"variants", variants}};
+}
+
+}  // namespace schedrig

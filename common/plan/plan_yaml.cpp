@@ -1,0 +1,191 @@
+#include "common/plan/plan_yaml.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+namespace schedrig {
+namespace {
+
+using v1::Plan;
+
+// Carries the file name so every error names file, line and key.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& why) const {
+    int line = at.Mark().is_null() ? 0 : at.Mark().line + 1;
+    throw PlanError(fmt::format("{}:{}: key '{}': {}", source_, line, key, why));
+  }
+
+  // Checks a map node: it is a map, has no duplicate or unknown keys.
+  void check_map(const YAML::Node& node, const std::string& key,
+                 const std::set<std::string>& allowed) const {
+    if (!node.IsMap()) fail(node, key, "must be a map");
+    std::set<std::string> seen;
+    for (const auto& kv : node) {
+      const std::string name = kv.first.as<std::string>();
+      const std::string path = key.empty() ? name : key + "." + name;
+      if (!seen.insert(name).second) fail(kv.first, path, "appears twice");
+      if (!allowed.empty() && !allowed.count(name)) {
+        fail(kv.first, path, fmt::format("is not known (known keys: {})", fmt::join(allowed, ", ")));
+      }
+    }
+  }
+
+  std::string scalar(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) fail(node, key, "must be a single value");
+    return node.Scalar();
+  }
+
+  template <typename T>
+  T number(const YAML::Node& node, const std::string& key, T lo, T hi) const {
+    std::string text = scalar(node, key);
+    T value{};
+    try {
+      value = node.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(node, key, fmt::format("'{}' is not a number", text));
+    }
+    if (!(value >= lo && value <= hi)) {
+      fail(node, key, fmt::format("{} is out of range [{}, {}]", text, lo, hi));
+    }
+    return value;
+  }
+
+  std::uint64_t seconds_ns(const YAML::Node& node, const std::string& key, double lo) const {
+    double s = number<double>(node, key, lo, 7 * 86400.0);
+    return static_cast<std::uint64_t>(s * 1e9 + 0.5);
+  }
+
+  template <typename Map>
+  void string_map(const YAML::Node& node, const std::string& key, Map* out) const {
+    check_map(node, key, {});
+    for (const auto& kv : node) {
+      std::string name = kv.first.as<std::string>();
+      (*out)[name] = scalar(kv.second, key + "." + name);
+    }
+  }
+
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+};
+
+v1::Order parse_order(const Reader& r, const YAML::Node& node) {
+  std::string s = r.scalar(node, "order");
+  if (s == "interleaved") return v1::ORDER_INTERLEAVED;
+  if (s == "blocked") return v1::ORDER_BLOCKED;
+  if (s == "shuffled") return v1::ORDER_SHUFFLED;
+  r.fail(node, "order", fmt::format("'{}' is not one of interleaved, blocked, shuffled", s));
+}
+
+std::string default_case_name(const v1::Case& c) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : c.params()) keys.insert(k + "=" + v);
+  return keys.empty() ? c.workload() : fmt::format("{}:{}", c.workload(), fmt::join(keys, ","));
+}
+
+void parse_case(const Reader& r, const YAML::Node& node, const std::string& key, v1::Case* c) {
+  r.check_map(node, key, {"name", "workload", "params", "placement", "membind"});
+  if (!node["workload"]) r.fail(node, key + ".workload", "is required");
+  c->set_workload(r.scalar(node["workload"], key + ".workload"));
+  if (node["params"]) r.string_map(node["params"], key + ".params", c->mutable_params());
+  c->set_placement(node["placement"] ? r.scalar(node["placement"], key + ".placement") : "all");
+  if (node["membind"]) c->set_membind(r.scalar(node["membind"], key + ".membind"));
+  c->set_name(node["name"] ? r.scalar(node["name"], key + ".name") : default_case_name(*c));
+}
+
+void parse_variant(const Reader& r, const YAML::Node& node, const std::string& key, v1::Variant* v) {
+  r.check_map(node, key, {"name", "features", "sysctl", "debugfs"});
+  if (!node["name"]) r.fail(node, key + ".name", "is required");
+  v->set_name(r.scalar(node["name"], key + ".name"));
+  if (const auto& f = node["features"]) {
+    if (!f.IsSequence()) r.fail(f, key + ".features", "must be a list of feature names");
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      v->add_features(r.scalar(f[i], fmt::format("{}.features[{}]", key, i)));
+    }
+  }
+  if (node["sysctl"]) r.string_map(node["sysctl"], key + ".sysctl", v->mutable_sysctl());
+  if (node["debugfs"]) r.string_map(node["debugfs"], key + ".debugfs", v->mutable_debugfs());
+}
+
+// Parses a list of named items, checking that names are unique.
+template <typename Item, typename Parse>
+void parse_list(const Reader& r, const YAML::Node& node, const std::string& key,
+                google::protobuf::RepeatedPtrField<Item>* out, Parse parse) {
+  if (!node.IsSequence() || node.size() == 0) r.fail(node, key, "must be a non-empty list");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    std::string item_key = fmt::format("{}[{}]", key, i);
+    Item* item = out->Add();
+    parse(r, node[i], item_key, item);
+    if (item->name().empty()) r.fail(node[i], item_key + ".name", "must not be empty");
+    if (!names.insert(item->name()).second) {
+      r.fail(node[i], item_key + ".name", fmt::format("'{}' is used twice", item->name()));
+    }
+  }
+}
+
+Plan parse_root(const Reader& r, const YAML::Node& root) {
+  r.check_map(root, "", {"name", "iterations", "duration_s", "warmup_s", "cooldown_s", "order",
+                         "seed", "sample_hz", "labels", "cases", "variants"});
+  Plan plan;
+  plan.set_name(root["name"] ? r.scalar(root["name"], "name") : "unnamed");
+  plan.set_iterations(root["iterations"] ? r.number<unsigned>(root["iterations"], "iterations", 1, 100000) : 5);
+  if (!root["duration_s"]) r.fail(root, "duration_s", "is required");
+  plan.set_duration_ns(r.seconds_ns(root["duration_s"], "duration_s", 0.001));
+  plan.set_warmup_ns(root["warmup_s"] ? r.seconds_ns(root["warmup_s"], "warmup_s", 0) : 0);
+  plan.set_cooldown_ns(root["cooldown_s"] ? r.seconds_ns(root["cooldown_s"], "cooldown_s", 0) : 0);
+  plan.set_order(root["order"] ? parse_order(r, root["order"]) : v1::ORDER_INTERLEAVED);
+  plan.set_seed(root["seed"] ? r.number<std::uint64_t>(root["seed"], "seed", 0, UINT64_MAX) : 1);
+  plan.set_sample_hz(root["sample_hz"] ? r.number<double>(root["sample_hz"], "sample_hz", 0.001, 20) : 1);
+  if (root["labels"]) r.string_map(root["labels"], "labels", plan.mutable_labels());
+  if (!root["cases"]) r.fail(root, "cases", "is required");
+  parse_list(r, root["cases"], "cases", plan.mutable_cases(), parse_case);
+  if (root["variants"]) {
+    parse_list(r, root["variants"], "variants", plan.mutable_variants(), parse_variant);
+  } else {
+    plan.add_variants()->set_name("baseline");
+  }
+  return plan;
+}
+
+}  // namespace
+
+Plan parse_plan_yaml(const std::string& text, const std::string& source) {
+  Reader reader(source);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw PlanError(fmt::format("{}:{}: YAML syntax: {}", source, e.mark.line + 1, e.msg));
+  }
+  if (!root.IsMap()) throw PlanError(fmt::format("{}: a plan must be a YAML map", source));
+  return parse_root(reader, root);
+}
+
+Plan load_plan_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw PlanError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_plan_yaml(text.str(), path);
+}
+
+std::string order_name(v1::Order order) {
+  switch (order) {
+    case v1::ORDER_BLOCKED: return "blocked";
+    case v1::ORDER_SHUFFLED: return "shuffled";
+    default: return "interleaved";
+  }
+}
+
+}  // namespace schedrig

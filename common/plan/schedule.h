@@ -1,0 +1,27 @@
+// The order a plan's iterations run in (DESIGN.md "Plans, variants,
+// iterations"): interleaved rounds with the variant order rotating,
+// blocked, or shuffled with splitmix64 + Fisher-Yates (same on every build).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "schedrig/v1/plan.pb.h"
+
+namespace schedrig {
+
+// One (case, variant, iteration) of a run.
+struct Slot {
+  int case_index = 0;     // into plan.cases
+  int variant_index = 0;  // into plan.variants
+  std::uint32_t iteration = 0;  // 1-based within (case, variant), in run order
+};
+
+// Every slot of the plan, in run order: cases x variants x iterations long.
+std::vector<Slot> make_schedule(const schedrig::v1::Plan& plan);
+
+// splitmix64 step: advances `state` and returns the next 64-bit output
+// (Steele, Lea, Flood 2014; the generator java.util.SplittableRandom uses).
+std::uint64_t splitmix64(std::uint64_t& state);
+
+}  // namespace schedrig
