@@ -1,0 +1,62 @@
+// RAII owners for hwloc's C handles (private to agent/topology).
+#pragma once
+
+#include <memory>
+#include <new>
+#include <vector>
+
+#include <hwloc.h>
+
+namespace schedrig::topology {
+
+// Owns one hwloc_topology_t from hwloc_topology_init to hwloc_topology_destroy.
+// Move-only. Throws std::bad_alloc when hwloc cannot allocate the context.
+class HwlocTopology {
+ public:
+  HwlocTopology() {
+    if (hwloc_topology_init(&topo_) != 0) throw std::bad_alloc();
+  }
+  ~HwlocTopology() {
+    if (topo_ != nullptr) hwloc_topology_destroy(topo_);
+  }
+  HwlocTopology(const HwlocTopology&) = delete;
+  HwlocTopology& operator=(const HwlocTopology&) = delete;
+  HwlocTopology(HwlocTopology&& other) noexcept : topo_(other.topo_) { other.topo_ = nullptr; }
+  HwlocTopology& operator=(HwlocTopology&& other) noexcept {
+    if (this != &other) {
+      if (topo_ != nullptr) hwloc_topology_destroy(topo_);
+      topo_ = other.topo_;
+      other.topo_ = nullptr;
+    }
+    return *this;
+  }
+
+  hwloc_topology_t get() const { return topo_; }
+
+ private:
+  hwloc_topology_t topo_ = nullptr;
+};
+
+struct HwlocBitmapFree {
+  void operator()(hwloc_bitmap_t set) const { hwloc_bitmap_free(set); }
+};
+
+// An owned hwloc bitmap (cpuset or nodeset).
+using HwlocBitmap = std::unique_ptr<hwloc_bitmap_s, HwlocBitmapFree>;
+
+// A new empty bitmap. Throws std::bad_alloc.
+inline HwlocBitmap make_bitmap() {
+  HwlocBitmap set(hwloc_bitmap_alloc());
+  if (!set) throw std::bad_alloc();
+  return set;
+}
+
+// The set bits of a finite bitmap as sorted PU OS indexes (a cpuset's bits
+// are PU OS indexes by hwloc's definition).
+inline std::vector<int> bitmap_to_cpus(hwloc_const_bitmap_t set) {
+  std::vector<int> cpus;
+  for (int i = hwloc_bitmap_first(set); i != -1; i = hwloc_bitmap_next(set, i)) cpus.push_back(i);
+  return cpus;
+}
+
+}  // namespace schedrig::topology

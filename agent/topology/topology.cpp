@@ -1,0 +1,118 @@
+// load_topology: points hwloc at the source, loads it, and turns hwloc's
+// failures into one-line TopologyErrors that name the source.
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <hwloc.h>
+
+#include "agent/topology/hwloc_handle.h"
+#include "agent/topology/topology.h"
+#include "agent/topology/topology_extract.h"
+
+namespace schedrig::topology {
+namespace {
+
+std::string errno_text(int err) { return err == 0 ? "hwloc gave no reason" : std::strerror(err); }
+
+// What hwloc's errno alone does not say about a refused XML file: that it is
+// no hwloc XML at all, or a version this hwloc cannot import (hwloc 2.x reads
+// versions 1 and 2; hwloc 3 writes version="3.0"). Empty when nothing helps.
+std::string xml_hint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::string head(8192, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const auto tag = head.find("<topology");
+  if (tag == std::string::npos) return " (no <topology> element: not an hwloc XML topology)";
+  const auto tag_end = head.find('>', tag);
+  const std::string key = "version=\"";
+  const auto attr = head.find(key, tag);
+  if (attr == std::string::npos || attr > tag_end) return "";  // v1: no version attribute
+  const auto value_begin = attr + key.size();
+  const auto value_end = head.find('"', value_begin);
+  if (value_end == std::string::npos) return "";
+  const std::string version = head.substr(value_begin, value_end - value_begin);
+  unsigned major = 0;
+  std::from_chars(version.data(), version.data() + version.size(), major);
+  const unsigned supported = hwloc_get_api_version() >> 16;
+  if (major <= supported) return "";
+  return fmt::format(" (XML version {}; this hwloc {}.x reads XML up to version {})", version,
+                     supported, supported);
+}
+
+// Names the source at the start of every error message.
+std::string source_name(const Source& source) {
+  switch (source.kind) {
+    case Source::Kind::kXml:
+      return source.arg;
+    case Source::Kind::kSynthetic:
+      return fmt::format("synthetic '{}'", source.arg);
+    case Source::Kind::kLive:
+      break;
+  }
+  return "live machine";
+}
+
+}  // namespace
+
+Topology load_topology(const Source& source) {
+  HwlocTopology topo;
+  // Keep PUs and NUMA nodes outside this process's cgroup, so online and
+  // allowed can be told apart (hwloc.h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED;
+  // the same flag reimports the disallowed part of an exported XML).
+  // IS_THISSYSTEM stays off: an XML or synthetic machine is not this one.
+  if (hwloc_topology_set_flags(topo.get(), HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0) {
+    throw TopologyError(
+        fmt::format("{}: hwloc refuses its flags: {}", source_name(source), errno_text(errno)));
+  }
+
+  switch (source.kind) {
+    case Source::Kind::kXml:
+      errno = 0;
+      if (hwloc_topology_set_xml(topo.get(), source.arg.c_str()) != 0) {
+        const int err = errno;
+        throw TopologyError(fmt::format("{}: hwloc cannot load it: {}{}", source.arg,
+                                        errno_text(err), xml_hint(source.arg)));
+      }
+      break;
+    case Source::Kind::kSynthetic:
+      errno = 0;
+      if (hwloc_topology_set_synthetic(topo.get(), source.arg.c_str()) != 0) {
+        const int err = errno;
+        throw TopologyError(fmt::format(
+            "synthetic '{}': hwloc rejects the description: {} (want space-separated TYPE:COUNT "
+            "levels such as 'pack:2 numa:1 l3:2 core:4 pu:2'; hwloc doc \"Synthetic topologies\")",
+            source.arg, errno_text(err)));
+      }
+      break;
+    case Source::Kind::kLive:
+      break;
+  }
+
+  errno = 0;
+  if (hwloc_topology_load(topo.get()) != 0) {
+    const int err = errno;
+    const std::string hint = source.kind == Source::Kind::kXml ? xml_hint(source.arg) : "";
+    throw TopologyError(
+        fmt::format("{}: hwloc cannot load it: {}{}", source_name(source), errno_text(err), hint));
+  }
+
+  // Live discovery can still be redirected by HWLOC_XMLFILE or HWLOC_SYNTHETIC
+  // in the environment; only a topology of this very system may be checked
+  // against this process's affinity and libnuma.
+  const bool this_system =
+      source.kind == Source::Kind::kLive && hwloc_topology_is_thissystem(topo.get()) != 0;
+  try {
+    return extract_topology(topo.get(), this_system);
+  } catch (const std::system_error& e) {
+    throw TopologyError(fmt::format("{}: {}", source_name(source), e.what()));
+  }
+}
+
+}  // namespace schedrig::topology
