@@ -1,0 +1,50 @@
+#include "host/report/results_json.h"
+
+namespace schedrig::report {
+namespace {
+
+nlohmann::json metric_json(const store::MetricRecord& m) {
+  return {{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"direction", m.direction}};
+}
+
+nlohmann::json iteration_json(const store::IterationRecord& it) {
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const auto& m : it.metrics) metrics.push_back(metric_json(m));
+  return {{"case", it.case_name},
+          {"variant", it.variant},
+          {"iteration", it.iteration},
+          {"status", it.status},
+          {"reason", it.reason},
+          {"cpus", it.cpus},
+          {"started_at_ns", it.started_at_ns},
+          {"finished_at_ns", it.finished_at_ns},
+          {"metrics", std::move(metrics)},
+          {"knobs", nlohmann::json(it.knobs)}};
+}
+
+nlohmann::json run_json(const store::RunRecord& run) {
+  nlohmann::json iterations = nlohmann::json::array();
+  for (const auto& it : run.iterations) iterations.push_back(iteration_json(it));
+  return {{"run_id", run.run_id},
+          {"agent_id", run.agent_id},
+          {"hostname", run.hostname},
+          {"kernel_release", run.kernel_release},
+          {"pus", run.pus},
+          {"labels", nlohmann::json(run.labels)},
+          {"plan", run.plan.is_null() ? nlohmann::json::object() : run.plan},
+          {"status", run.status},
+          {"reason", run.reason},
+          {"started_at_ns", run.started_at_ns},
+          {"finished_at_ns", run.finished_at_ns},
+          {"iterations", std::move(iterations)}};
+}
+
+}  // namespace
+
+nlohmann::json results_json(const std::vector<store::RunRecord>& runs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& run : runs) out.push_back(run_json(run));
+  return {{"runs", std::move(out)}};
+}
+
+}  // namespace schedrig::report

@@ -1,0 +1,89 @@
+#include "host/report/runs_text.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "host/report/format.h"
+#include "host/report/text_table.h"
+
+namespace schedrig::report {
+namespace {
+
+using Align = TextTable::Align;
+
+std::string plan_name(const store::RunRecord& run) {
+  if (!run.plan.is_object()) return "";
+  auto it = run.plan.find("name");
+  return it != run.plan.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+
+}  // namespace
+
+void print_runs_table(const std::vector<store::RunRecord>& runs, std::ostream& out) {
+  TextTable table({{"RUN"},
+                   {"STARTED"},
+                   {"AGENT"},
+                   {"KERNEL"},
+                   {"STATUS"},
+                   {"ITERATIONS", Align::kRight},
+                   {"PLAN"},
+                   {"LABELS"}});
+  for (const auto& run : runs) {
+    table.add_row({run.run_id.substr(0, 8), format_utc(run.started_at_ns), run.agent_id,
+                   or_dash(run.kernel_release), run.status,
+                   fmt::format("{}/{}", run.iterations.size(), run.planned_iterations),
+                   or_dash(plan_name(run)), or_dash(format_labels(run.labels))});
+  }
+  table.print(out);
+}
+
+void print_run_detail(const store::RunRecord& run, std::ostream& out) {
+  std::string agent = run.agent_id;
+  if (!run.hostname.empty() && run.hostname != run.agent_id) agent += " (" + run.hostname + ")";
+  out << fmt::format("run       {}\n", run.run_id);
+  out << fmt::format("agent     {}\n", agent);
+  out << fmt::format("kernel    {}\n", or_dash(run.kernel_release));
+  out << fmt::format("PUs       {}\n", run.pus);
+  out << fmt::format("plan      {}\n", or_dash(plan_name(run)));
+  out << fmt::format("labels    {}\n", or_dash(format_labels(run.labels)));
+  out << fmt::format("status    {} ({}/{} iterations)\n", run.status, run.iterations.size(),
+                     run.planned_iterations);
+  if (!run.reason.empty()) out << fmt::format("reason    {}\n", run.reason);
+  out << fmt::format("started   {}\n", format_utc(run.started_at_ns));
+  out << fmt::format("finished  {}\n", format_utc(run.finished_at_ns));
+  out << '\n';
+
+  bool any_reason = false;
+  std::size_t number_width = 0;
+  for (const auto& it : run.iterations) {
+    any_reason = any_reason || !it.reason.empty();
+    if (!it.metrics.empty()) {
+      number_width = std::max(number_width, format_number(it.metrics.front().value).size());
+    }
+  }
+  std::vector<TextTable::Column> columns = {{"CASE"},   {"VARIANT"}, {"ITER", Align::kRight},
+                                            {"STATUS"}, {"METRIC"},  {"VALUE"}};
+  if (any_reason) columns.push_back({"REASON"});
+  TextTable table(std::move(columns));
+  for (const auto& it : run.iterations) {
+    std::vector<std::string> row = {it.case_name, it.variant, std::to_string(it.iteration),
+                                    it.status};
+    if (it.metrics.empty()) {
+      row.insert(row.end(), {"-", "-"});
+    } else {
+      // "127,553 ops/s": numbers right-aligned among themselves, unit after.
+      const store::MetricRecord& primary = it.metrics.front();
+      std::string value = fmt::format("{:>{}}", format_number(primary.value), number_width);
+      if (!primary.unit.empty()) value += " " + primary.unit;
+      row.insert(row.end(), {primary.name, value});
+    }
+    if (any_reason) row.push_back(it.reason);
+    table.add_row(std::move(row));
+  }
+  table.print(out);
+}
+
+}  // namespace schedrig::report

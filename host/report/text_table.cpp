@@ -1,0 +1,43 @@
+#include "host/report/text_table.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace schedrig::report {
+
+TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  if (cells.size() > columns_.size()) {
+    throw std::invalid_argument(
+        fmt::format("table row has {} cells for {} columns", cells.size(), columns_.size()));
+  }
+  cells.resize(columns_.size());
+  rows_.push_back(std::move(cells));
+}
+
+void TextTable::print(std::ostream& out) const {
+  std::vector<std::size_t> width(columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    width[c] = columns_[c].header.size();
+    for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+  }
+  auto print_row = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (c > 0) line += "  ";
+      std::string pad(width[c] - cells[c].size(), ' ');
+      line += columns_[c].align == Align::kRight ? pad + cells[c] : cells[c] + pad;
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    out << line << '\n';
+  };
+  std::vector<std::string> header;
+  for (const auto& col : columns_) header.push_back(col.header);
+  print_row(header);
+  for (const auto& row : rows_) print_row(row);
+}
+
+}  // namespace schedrig::report

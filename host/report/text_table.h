@@ -1,0 +1,33 @@
+// Aligned plain-text columns: a header row, then rows, each column as wide
+// as its widest cell, two spaces apart, no trailing blanks.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace schedrig::report {
+
+class TextTable {
+ public:
+  enum class Align { kLeft, kRight };
+  struct Column {
+    std::string header;
+    Align align = Align::kLeft;
+  };
+
+  explicit TextTable(std::vector<Column> columns);
+
+  // Adds a row; missing cells are blank, extra cells are an error
+  // (std::invalid_argument).
+  void add_row(std::vector<std::string> cells);
+
+  // Writes the header and every row, each ending in '\n'. Widths count bytes.
+  void print(std::ostream& out) const;
+
+ private:
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace schedrig::report

@@ -1,0 +1,226 @@
+#include "host/store/ingest.h"
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/envelope_codec.h"
+
+namespace schedrig::store {
+namespace {
+
+using v1::Envelope;
+
+// A protobuf map<string,string> as compact JSON text with sorted keys.
+template <typename Map>
+std::string json_object_text(const Map& m) {
+  return nlohmann::json(std::map<std::string, std::string>(m.begin(), m.end())).dump();
+}
+
+std::string status_text(v1::Status s) {
+  switch (s) {
+    case v1::STATUS_OK:
+      return "ok";
+    case v1::STATUS_ABORTED:
+      return "aborted";
+    default:
+      return "failed";  // STATUS_FAILED, and unset (an agent bug: not ok)
+  }
+}
+
+std::string reason_text(v1::Status s, const std::string& reason) {
+  if (reason.empty() && s != v1::STATUS_OK && s != v1::STATUS_FAILED && s != v1::STATUS_ABORTED) {
+    return "agent sent no status";
+  }
+  return reason;
+}
+
+std::string direction_text(v1::Direction d) {
+  switch (d) {
+    case v1::HIGHER_IS_BETTER:
+      return "higher_is_better";
+    case v1::LOWER_IS_BETTER:
+      return "lower_is_better";
+    default:
+      return "";
+  }
+}
+
+std::string serialized(const google::protobuf::MessageLite& m) {
+  std::string out;
+  m.SerializeToString(&out);
+  return out;
+}
+
+void touch_agent(sqlite::Db& db, const Envelope& env) {
+  sqlite::Statement st(
+      db, "UPDATE agents SET last_seen_ns = max(last_seen_ns, ?2) WHERE agent_id = ?1");
+  st.bind_text(1, env.agent_id()).bind_int(2, env.sent_at_ns()).run();
+}
+
+void on_hello(sqlite::Db& db, const Envelope& env) {
+  const v1::Hello& h = env.hello();
+  sqlite::Statement instance(db, R"sql(
+      INSERT INTO instances (instance_id, agent_id, boot_id, hostname, kernel_release,
+                             agent_version, allowed_pus)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      ON CONFLICT (instance_id) DO UPDATE SET
+        agent_id = excluded.agent_id, boot_id = excluded.boot_id,
+        hostname = excluded.hostname, kernel_release = excluded.kernel_release,
+        agent_version = excluded.agent_version, allowed_pus = excluded.allowed_pus)sql");
+  instance.bind_text(1, env.instance_id())
+      .bind_text(2, env.agent_id())
+      .bind_text(3, env.boot_id())
+      .bind_text(4, h.hostname())
+      .bind_text(5, h.kernel_release())
+      .bind_text(6, h.agent_version())
+      .bind_int(7, h.allowed_pus())
+      .run();
+  sqlite::Statement agent(db, R"sql(
+      INSERT INTO agents (agent_id, hostname, last_seen_ns) VALUES (?1, ?2, ?3)
+      ON CONFLICT (agent_id) DO UPDATE SET
+        hostname = excluded.hostname,
+        last_seen_ns = max(last_seen_ns, excluded.last_seen_ns))sql");
+  agent.bind_text(1, env.agent_id()).bind_text(2, h.hostname()).bind_int(3, env.sent_at_ns()).run();
+}
+
+void on_topology(sqlite::Db& db, const Envelope& env) {
+  sqlite::Statement st(db, R"sql(
+      INSERT INTO instances (instance_id, agent_id, boot_id, pus, topology)
+      VALUES (?1, ?2, ?3, ?4, ?5)
+      ON CONFLICT (instance_id) DO UPDATE SET pus = excluded.pus, topology = excluded.topology)sql");
+  st.bind_text(1, env.instance_id())
+      .bind_text(2, env.agent_id())
+      .bind_text(3, env.boot_id())
+      .bind_int(4, env.topology().pus())
+      .bind_blob(5, serialized(env.topology()))
+      .run();
+}
+
+void on_run_started(sqlite::Db& db, const Envelope& env) {
+  const v1::RunStarted& r = env.run_started();
+  sqlite::Statement st(db, R"sql(
+      INSERT INTO runs (run_id, agent_id, instance_id, labels, plan, fingerprint,
+                        planned_iterations, status, started_at_ns)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8)
+      ON CONFLICT (run_id) DO NOTHING)sql");
+  st.bind_text(1, r.run_id())
+      .bind_text(2, env.agent_id())
+      .bind_text(3, env.instance_id())
+      .bind_text(4, json_object_text(r.labels()))
+      .bind_blob(5, serialized(r.plan()))
+      .bind_blob(6, serialized(r.fingerprint()))
+      .bind_int(7, r.planned_iterations())
+      .bind_int(8, env.sent_at_ns())
+      .run();
+}
+
+void on_iteration_result(sqlite::Db& db, const Envelope& env) {
+  const v1::IterationResult& it = env.iteration_result();
+  sqlite::Statement st(db, R"sql(
+      INSERT INTO iterations (run_id, case_name, variant, iteration, position, status, reason,
+                              knobs, cpus, started_at_ns, finished_at_ns)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+      ON CONFLICT (run_id, case_name, variant, iteration) DO NOTHING)sql");
+  st.bind_text(1, it.run_id())
+      .bind_text(2, it.case_name())
+      .bind_text(3, it.variant())
+      .bind_int(4, it.iteration())
+      .bind_int(5, it.position())
+      .bind_text(6, status_text(it.status()))
+      .bind_text(7, reason_text(it.status(), it.reason()))
+      .bind_text(8, json_object_text(it.knobs()))
+      .bind_text(9, it.cpus())
+      .bind_int(10, it.started_at_ns())
+      .bind_int(11, it.finished_at_ns())
+      .run();
+  if (db.changes() == 0) return;  // already have this iteration: keep the first
+  long long iteration_id = db.last_insert_rowid();
+
+  sqlite::Statement metric(db, R"sql(
+      INSERT INTO metrics (iteration_id, ordinal, name, value, unit, direction)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6))sql");
+  for (int i = 0; i < it.metrics_size(); ++i) {
+    const v1::Metric& m = it.metrics(i);
+    metric.reset();
+    metric.bind_int(1, iteration_id)
+        .bind_int(2, i)
+        .bind_text(3, m.name())
+        .bind_double(4, m.value())
+        .bind_text(5, m.unit())
+        .bind_text(6, direction_text(m.direction()))
+        .run();
+  }
+
+  sqlite::Statement histogram(db, R"sql(
+      INSERT INTO histograms (iteration_id, ordinal, name, unit, body)
+      VALUES (?1, ?2, ?3, ?4, ?5))sql");
+  for (int i = 0; i < it.histograms_size(); ++i) {
+    const v1::Histogram& h = it.histograms(i);
+    histogram.reset();
+    histogram.bind_int(1, iteration_id)
+        .bind_int(2, i)
+        .bind_text(3, h.name())
+        .bind_text(4, h.unit())
+        .bind_blob(5, serialized(h))
+        .run();
+  }
+}
+
+void on_run_finished(sqlite::Db& db, const Envelope& env) {
+  const v1::RunFinished& r = env.run_finished();
+  sqlite::Statement st(db, R"sql(
+      UPDATE runs SET status = ?2, reason = ?3, completed_iterations = ?4, finished_at_ns = ?5
+      WHERE run_id = ?1)sql");
+  st.bind_text(1, r.run_id())
+      .bind_text(2, status_text(r.status()))
+      .bind_text(3, reason_text(r.status(), r.reason()))
+      .bind_int(4, r.completed_iterations())
+      .bind_int(5, env.sent_at_ns())
+      .run();
+}
+
+}  // namespace
+
+bool insert_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes,
+                     long long received_at_ns) {
+  sqlite::Statement st(db, R"sql(
+      INSERT INTO envelopes (agent_id, instance_id, seq, kind, sent_at_ns, received_at_ns, body)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      ON CONFLICT (agent_id, instance_id, seq) DO NOTHING)sql");
+  st.bind_text(1, env.agent_id())
+      .bind_text(2, env.instance_id())
+      .bind_int(3, static_cast<long long>(env.seq()))
+      .bind_text(4, body_name(env))
+      .bind_int(5, env.sent_at_ns())
+      .bind_int(6, received_at_ns)
+      .bind_blob(7, raw_bytes)
+      .run();
+  return db.changes() == 1;
+}
+
+void derive_tables(sqlite::Db& db, const Envelope& env) {
+  switch (env.body_case()) {
+    case Envelope::kHello:
+      on_hello(db, env);
+      break;
+    case Envelope::kTopology:
+      on_topology(db, env);
+      break;
+    case Envelope::kRunStarted:
+      on_run_started(db, env);
+      break;
+    case Envelope::kIterationResult:
+      on_iteration_result(db, env);
+      break;
+    case Envelope::kRunFinished:
+      on_run_finished(db, env);
+      break;
+    default:
+      break;
+  }
+  touch_agent(db, env);
+}
+
+}  // namespace schedrig::store

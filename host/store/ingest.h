@@ -1,0 +1,22 @@
+// Storing one envelope raw and deriving the tables from it (internal to
+// schedrig_store). The caller holds the write transaction.
+#pragma once
+
+#include <string_view>
+
+#include "host/store/sqlite.h"
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::store {
+
+// Inserts the raw envelope row. Returns false, changing nothing, when
+// (agent_id, instance_id, seq) is already stored. Throws StoreError.
+bool insert_envelope(sqlite::Db& db, const schedrig::v1::Envelope& env, std::string_view raw_bytes,
+                     long long received_at_ns);
+
+// Updates agents/instances/runs/iterations/metrics from one envelope's body.
+// Bodies that derive nothing (Log, Error, host->agent messages) are ignored.
+// Throws StoreError.
+void derive_tables(sqlite::Db& db, const schedrig::v1::Envelope& env);
+
+}  // namespace schedrig::store

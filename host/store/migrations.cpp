@@ -1,0 +1,148 @@
+#include "host/store/migrations.h"
+
+#include <fmt/format.h>
+
+namespace schedrig::store {
+namespace {
+
+struct Migration {
+  int version;      // user_version after this step
+  const char* sql;  // statements of the step
+};
+
+// Append-only: a released step is never edited; a schema change is a new
+// step {N+1, "ALTER TABLE ...; CREATE ..."}.
+constexpr Migration kMigrations[] = {
+    {1, R"sql(
+-- Every envelope as received (DESIGN.md "Wire protocol"): the source of truth.
+CREATE TABLE envelopes (
+  id             INTEGER PRIMARY KEY,
+  agent_id       TEXT    NOT NULL,
+  instance_id    TEXT    NOT NULL,
+  seq            INTEGER NOT NULL,
+  kind           TEXT    NOT NULL,  -- schedrig::body_name: "hello", "iteration_result", ...
+  sent_at_ns     INTEGER NOT NULL,
+  received_at_ns INTEGER NOT NULL,
+  body           BLOB    NOT NULL,  -- the serialized schedrig.v1.Envelope
+  UNIQUE (agent_id, instance_id, seq)
+);
+
+-- One row per lab box.
+CREATE TABLE agents (
+  agent_id     TEXT PRIMARY KEY,
+  hostname     TEXT    NOT NULL,
+  last_seen_ns INTEGER NOT NULL  -- latest sent_at_ns of any envelope from it
+);
+
+-- One row per agent start (Hello, then Topology).
+CREATE TABLE instances (
+  instance_id    TEXT PRIMARY KEY,
+  agent_id       TEXT    NOT NULL,
+  boot_id        TEXT    NOT NULL,
+  hostname       TEXT    NOT NULL DEFAULT '',
+  kernel_release TEXT    NOT NULL DEFAULT '',
+  agent_version  TEXT    NOT NULL DEFAULT '',
+  allowed_pus    INTEGER NOT NULL DEFAULT 0,
+  pus            INTEGER NOT NULL DEFAULT 0,  -- from Topology, 0 until it arrives
+  topology       BLOB                         -- serialized schedrig.v1.Topology
+);
+CREATE INDEX instances_agent ON instances (agent_id);
+
+CREATE TABLE runs (
+  run_id               TEXT PRIMARY KEY,
+  agent_id             TEXT    NOT NULL,
+  instance_id          TEXT    NOT NULL,
+  labels               TEXT    NOT NULL,  -- JSON object of strings
+  plan                 BLOB    NOT NULL,  -- serialized schedrig.v1.Plan
+  fingerprint          BLOB    NOT NULL,  -- serialized schedrig.v1.Fingerprint
+  planned_iterations   INTEGER NOT NULL,
+  status               TEXT    NOT NULL,  -- running | ok | failed | aborted
+  reason               TEXT    NOT NULL DEFAULT '',
+  completed_iterations INTEGER,           -- RunFinished's count, NULL while running
+  started_at_ns        INTEGER NOT NULL,
+  finished_at_ns       INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX runs_started ON runs (started_at_ns);
+
+-- One row per IterationResult; run_id may name a run not yet started.
+CREATE TABLE iterations (
+  id             INTEGER PRIMARY KEY,
+  run_id         TEXT    NOT NULL,
+  case_name      TEXT    NOT NULL,
+  variant        TEXT    NOT NULL,
+  iteration      INTEGER NOT NULL,
+  position       INTEGER NOT NULL,
+  status         TEXT    NOT NULL,  -- ok | failed | aborted
+  reason         TEXT    NOT NULL DEFAULT '',
+  knobs          TEXT    NOT NULL,  -- JSON object of strings
+  cpus           TEXT    NOT NULL DEFAULT '',
+  started_at_ns  INTEGER NOT NULL,
+  finished_at_ns INTEGER NOT NULL,
+  UNIQUE (run_id, case_name, variant, iteration)
+);
+CREATE INDEX iterations_run_position ON iterations (run_id, position);
+
+CREATE TABLE metrics (
+  iteration_id INTEGER NOT NULL,
+  ordinal      INTEGER NOT NULL,  -- 0 = the workload's primary metric
+  name         TEXT    NOT NULL,
+  value        REAL,              -- NULL when the agent sent NaN
+  unit         TEXT    NOT NULL,
+  direction    TEXT    NOT NULL,  -- higher_is_better | lower_is_better | ''
+  PRIMARY KEY (iteration_id, ordinal)
+) WITHOUT ROWID;
+
+-- Latency histograms, kept whole so percentiles can be pooled later.
+CREATE TABLE histograms (
+  iteration_id INTEGER NOT NULL,
+  ordinal      INTEGER NOT NULL,
+  name         TEXT    NOT NULL,
+  unit         TEXT    NOT NULL,
+  body         BLOB    NOT NULL,  -- serialized schedrig.v1.Histogram
+  PRIMARY KEY (iteration_id, ordinal)
+) WITHOUT ROWID;
+)sql"},
+};
+
+}  // namespace
+
+int latest_schema_version() { return std::end(kMigrations)[-1].version; }
+
+int read_schema_version(sqlite::Db& db) {
+  sqlite::Statement st(db, "PRAGMA user_version");
+  if (!st.step()) db.fail("PRAGMA user_version", "no result");
+  return static_cast<int>(st.column_int(0));
+}
+
+void refuse_newer_schema(sqlite::Db& db) {
+  int latest = latest_schema_version();
+  int current = read_schema_version(db);
+  if (current > latest) {
+    throw StoreError(
+        fmt::format("store {}: schema version {} is newer than this build of schedrig knows ({}); "
+                    "use a newer schedrig",
+                    db.path(), current, latest));
+  }
+}
+
+void migrate(sqlite::Db& db) {
+  refuse_newer_schema(db);
+  int latest = latest_schema_version();
+  int current = read_schema_version(db);
+  if (current == latest) return;
+  if (db.read_only()) {
+    throw StoreError(
+        fmt::format("store {}: schema version {} needs upgrading to {}, but the file is read-only",
+                    db.path(), current, latest));
+  }
+  for (const Migration& m : kMigrations) {
+    sqlite::Transaction tx(db);
+    // Re-read under the write lock: another process may have got here first.
+    if (read_schema_version(db) >= m.version) continue;
+    db.exec(m.sql);
+    db.exec(fmt::format("PRAGMA user_version = {}", m.version));
+    tx.commit();
+  }
+}
+
+}  // namespace schedrig::store

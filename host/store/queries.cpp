@@ -1,0 +1,120 @@
+#include "host/store/queries.h"
+
+#include <limits>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "common/plan/plan_json.h"
+#include "schedrig/v1/plan.pb.h"
+#include "schedrig/v1/result.pb.h"
+
+namespace schedrig::store {
+namespace {
+
+std::map<std::string, std::string> string_map(const sqlite::Db& db, const std::string& text,
+                                              const std::string& what) {
+  std::map<std::string, std::string> out;
+  try {
+    nlohmann::json j = nlohmann::json::parse(text);
+    for (const auto& [k, v] : j.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  } catch (const nlohmann::json::exception& e) {
+    throw StoreError(
+        fmt::format("store {}: {} is not a JSON object: {}", db.path(), what, e.what()));
+  }
+  return out;
+}
+
+nlohmann::json plan_json(const sqlite::Db& db, const std::string& bytes,
+                         const std::string& run_id) {
+  v1::Plan plan;
+  if (!plan.ParseFromString(bytes)) {
+    throw StoreError(fmt::format("store {}: plan of run {} does not decode as schedrig.v1.Plan",
+                                 db.path(), run_id));
+  }
+  return plan_to_json(plan);
+}
+
+// kernel_release from the run's fingerprint, for runs whose Hello is missing.
+std::string fingerprint_kernel(const std::string& bytes) {
+  v1::Fingerprint fp;
+  return fp.ParseFromString(bytes) ? fp.kernel_release() : std::string();
+}
+
+void load_iterations(sqlite::Db& db, RunRecord& run) {
+  sqlite::Statement st(db, R"sql(
+      SELECT id, case_name, variant, iteration, position, status, reason, knobs, cpus,
+             started_at_ns, finished_at_ns
+      FROM iterations WHERE run_id = ?1 ORDER BY position, id)sql");
+  st.bind_text(1, run.run_id);
+  std::unordered_map<long long, std::size_t> index_of;
+  while (st.step()) {
+    IterationRecord it;
+    it.case_name = st.column_text(1);
+    it.variant = st.column_text(2);
+    it.iteration = static_cast<unsigned>(st.column_int(3));
+    it.position = static_cast<unsigned>(st.column_int(4));
+    it.status = st.column_text(5);
+    it.reason = st.column_text(6);
+    it.knobs = string_map(db, st.column_text(7), "knobs of run " + run.run_id);
+    it.cpus = st.column_text(8);
+    it.started_at_ns = st.column_int(9);
+    it.finished_at_ns = st.column_int(10);
+    index_of[st.column_int(0)] = run.iterations.size();
+    run.iterations.push_back(std::move(it));
+  }
+
+  sqlite::Statement metrics(db, R"sql(
+      SELECT m.iteration_id, m.name, m.value, m.unit, m.direction
+      FROM metrics m JOIN iterations i ON i.id = m.iteration_id
+      WHERE i.run_id = ?1 ORDER BY m.iteration_id, m.ordinal)sql");
+  metrics.bind_text(1, run.run_id);
+  while (metrics.step()) {
+    auto found = index_of.find(metrics.column_int(0));
+    if (found == index_of.end()) continue;
+    MetricRecord m;
+    m.name = metrics.column_text(1);
+    m.value =
+        metrics.is_null(2) ? std::numeric_limits<double>::quiet_NaN() : metrics.column_double(2);
+    m.unit = metrics.column_text(3);
+    m.direction = metrics.column_text(4);
+    run.iterations[found->second].metrics.push_back(std::move(m));
+  }
+}
+
+}  // namespace
+
+std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix) {
+  // substr() rather than LIKE: run ids are matched exactly and case-sensitively.
+  sqlite::Statement st(db, R"sql(
+      SELECT r.run_id, r.agent_id, r.instance_id, i.hostname, i.kernel_release,
+             coalesce(nullif(i.pus, 0), i.allowed_pus, 0), r.labels, r.plan, r.status, r.reason,
+             r.planned_iterations, r.started_at_ns, r.finished_at_ns, r.fingerprint
+      FROM runs r LEFT JOIN instances i ON i.instance_id = r.instance_id
+      WHERE substr(r.run_id, 1, length(?1)) = ?1
+      ORDER BY r.started_at_ns, r.rowid)sql");
+  st.bind_text(1, prefix);
+  std::vector<RunRecord> runs;
+  while (st.step()) {
+    RunRecord run;
+    run.run_id = st.column_text(0);
+    run.agent_id = st.column_text(1);
+    run.instance_id = st.column_text(2);
+    run.hostname = st.column_text(3);
+    run.kernel_release = st.column_text(4);
+    if (run.kernel_release.empty()) run.kernel_release = fingerprint_kernel(st.column_blob(13));
+    run.pus = static_cast<unsigned>(st.column_int(5));
+    run.labels = string_map(db, st.column_text(6), "labels of run " + run.run_id);
+    run.plan = plan_json(db, st.column_blob(7), run.run_id);
+    run.status = st.column_text(8);
+    run.reason = st.column_text(9);
+    run.planned_iterations = static_cast<unsigned>(st.column_int(10));
+    run.started_at_ns = st.column_int(11);
+    run.finished_at_ns = st.column_int(12);
+    runs.push_back(std::move(run));
+  }
+  for (RunRecord& run : runs) load_iterations(db, run);
+  return runs;
+}
+
+}  // namespace schedrig::store

@@ -1,0 +1,95 @@
+// A thin RAII layer over the SQLite C API for schedrig_store (internal).
+// Every failure throws StoreError naming the file, SQLite's message and the
+// SQL that failed.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "host/store/store_error.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace schedrig::store::sqlite {
+
+// One connection (sqlite3*), closed on destruction.
+class Db {
+ public:
+  // sqlite3_open_v2(path, flags). Throws StoreError when SQLite cannot open it.
+  Db(const std::string& path, int flags);
+  ~Db();
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  sqlite3* handle() const { return db_; }
+  const std::string& path() const { return path_; }
+
+  // Runs SQL text (one or more statements) that returns no rows of interest.
+  void exec(std::string_view sql);
+
+  // Rows changed by the last INSERT/UPDATE/DELETE on this connection.
+  int changes() const;
+  long long last_insert_rowid() const;
+  // True when SQLite opened the file read-only (e.g. write-protected).
+  bool read_only() const;
+
+  // Throws StoreError "store PATH: MESSAGE (in: SQL)" with SQLite's current
+  // message for this connection (or `message` when not empty).
+  [[noreturn]] void fail(std::string_view sql, std::string_view message = {}) const;
+
+ private:
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+// One prepared statement, finalized on destruction. Bind indexes are 1-based,
+// column indexes 0-based (as in SQLite).
+class Statement {
+ public:
+  Statement(const Db& db, std::string_view sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind_text(int index, std::string_view text);
+  Statement& bind_blob(int index, std::string_view bytes);
+  Statement& bind_int(int index, long long value);
+  Statement& bind_double(int index, double value);
+  Statement& bind_null(int index);
+
+  // Advances: true when a row is ready to read, false when done.
+  bool step();
+  // Steps a statement that returns no rows (INSERT, UPDATE, ...).
+  void run();
+  // Makes the statement ready to step again; bindings are kept.
+  void reset();
+
+  bool is_null(int column) const;
+  long long column_int(int column) const;
+  double column_double(int column) const;
+  std::string column_text(int column) const;
+  std::string column_blob(int column) const;
+
+ private:
+  const Db& db_;
+  std::string sql_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// BEGIN ... COMMIT; rolls back on destruction unless committed.
+class Transaction {
+ public:
+  enum class Kind { kDeferred, kImmediate };
+  explicit Transaction(Db& db, Kind kind = Kind::kImmediate);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  Db& db_;
+  bool open_ = true;
+};
+
+}  // namespace schedrig::store::sqlite

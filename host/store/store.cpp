@@ -1,0 +1,83 @@
+#include "host/store/store.h"
+
+#include <mutex>
+
+#include <sqlite3.h>
+
+#include <fmt/format.h>
+
+#include "common/envelope_codec.h"
+#include "common/ids.h"
+#include "host/store/ingest.h"
+#include "host/store/migrations.h"
+#include "host/store/queries.h"
+#include "host/store/sqlite.h"
+
+namespace schedrig::store {
+
+struct Store::Impl {
+  explicit Impl(const std::string& path)
+      : db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {}
+  sqlite::Db db;
+  mutable std::mutex mu;
+};
+
+namespace {
+
+// WAL lets readers (`schedrig results`) run while the collector writes.
+void set_wal(sqlite::Db& db) {
+  sqlite::Statement st(db, "PRAGMA journal_mode = WAL");
+  std::string mode = st.step() ? st.column_text(0) : std::string();
+  if (mode != "wal" && mode != "memory") {
+    throw StoreError(
+        fmt::format("store {}: cannot switch to WAL journal mode (got '{}')", db.path(), mode));
+  }
+}
+
+}  // namespace
+
+Store::Store(const std::string& path) : path_(path), impl_(std::make_unique<Impl>(path)) {
+  sqlite::Db& db = impl_->db;
+  sqlite3_busy_timeout(db.handle(), 5000);
+  // Reads the header first: a file that is not SQLite fails here, and a newer
+  // schema is refused before anything is written to it.
+  refuse_newer_schema(db);
+  if (!db.read_only()) set_wal(db);
+  migrate(db);
+}
+
+Store::~Store() = default;
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+
+Store::Ingest Store::ingest(const v1::Envelope& env, std::string_view raw_bytes) {
+  if (env.agent_id().empty() || env.instance_id().empty() || env.seq() == 0) {
+    throw StoreError(fmt::format(
+        "store {}: envelope ({}) lacks agent_id, instance_id or seq (agent '{}', instance '{}', "
+        "seq {})",
+        path_, body_name(env), env.agent_id(), env.instance_id(), env.seq()));
+  }
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  if (!insert_envelope(impl_->db, env, raw_bytes, wall_clock_ns())) return Ingest::kDuplicate;
+  derive_tables(impl_->db, env);
+  tx.commit();
+  return Ingest::kStored;
+}
+
+std::vector<RunRecord> Store::runs(const std::string& run_id_prefix) const {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
+  std::vector<RunRecord> out = load_runs(impl_->db, run_id_prefix);
+  tx.commit();
+  return out;
+}
+
+int Store::schema_version() const {
+  std::lock_guard lock(impl_->mu);
+  return read_schema_version(impl_->db);
+}
+
+const std::string& Store::path() const { return path_; }
+
+}  // namespace schedrig::store

@@ -1,0 +1,64 @@
+// The host's results store (DESIGN.md "Wire protocol", "Results model"): one
+// SQLite file in WAL mode. Every envelope is kept raw, unique on (agent_id,
+// instance_id, seq), and the agents/instances/runs/iterations/metrics tables
+// are derived from it in the same transaction.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/store/records.h"
+#include "host/store/store_error.h"
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::store {
+
+// An open store file. Thread-safe: every call takes an internal mutex. Other
+// processes may open the same file at the same time (WAL: readers never wait
+// for the writer; writers wait up to 5 s for each other).
+class Store {
+ public:
+  // Opens `path`, creating it if missing (":memory:" works too); sets WAL and
+  // a 5000 ms busy timeout, then brings the schema up to this build's version.
+  // Throws StoreError naming the path and the reason: cannot open, not a
+  // SQLite database, schema newer than this build knows (both versions named).
+  explicit Store(const std::string& path);
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  enum class Ingest { kStored, kDuplicate };
+
+  // Stores `raw_bytes` (the envelope as received) and derives the tables from
+  // `env`, in one transaction: all of it or nothing. An envelope whose
+  // (agent_id, instance_id, seq) is already stored returns kDuplicate and
+  // changes nothing. Results for a run not (yet) started are kept and show up
+  // once its RunStarted arrives; a second result for the same (run, case,
+  // variant, iteration) or a second RunStarted for a run keeps the first.
+  // Throws StoreError (also for an envelope without agent_id or instance_id,
+  // or with seq 0).
+  Ingest ingest(const schedrig::v1::Envelope& env, std::string_view raw_bytes);
+
+  // Runs whose run_id starts with `run_id_prefix` ("" = all), oldest first
+  // (by started_at_ns), each with its iterations in position order and their
+  // metrics in the order the agent sent them. Reads one consistent snapshot.
+  // Throws StoreError.
+  std::vector<RunRecord> runs(const std::string& run_id_prefix = "") const;
+
+  // The file's schema version (PRAGMA user_version); this build writes 1.
+  int schema_version() const;
+
+  // The path given to the constructor.
+  const std::string& path() const;
+
+ private:
+  struct Impl;
+  std::string path_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace schedrig::store
