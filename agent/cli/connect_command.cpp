@@ -1,0 +1,121 @@
+// `schedrig-agent connect URL`: dial the host, introduce this box (Hello,
+// Topology), then run each StartRun it sends until the host closes the link.
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "agent/cli/commands.h"
+#include "agent/cli/link_sink.h"
+#include "agent/cli/stop_signal.h"
+#include "agent/link/host_link.h"
+#include "agent/runner/prepare.h"
+#include "agent/runner/runner.h"
+#include "agent/topology/topology.h"
+#include "common/cli_error.h"
+#include "common/ids.h"
+
+namespace schedrig::agent {
+namespace {
+
+using namespace std::chrono_literals;
+namespace v1 = schedrig::v1;
+
+struct ConnectOptions {
+  std::string url;
+  std::string id;
+  double connect_timeout_s = 10;
+};
+
+v1::Envelope hello(const topology::Topology& topo) {
+  v1::Envelope env;
+  auto* h = env.mutable_hello();
+  h->set_hostname(host_name());
+  h->set_kernel_release(kernel_release());
+  h->set_agent_version(SCHEDRIG_VERSION);
+  h->set_allowed_pus(static_cast<std::uint32_t>(topo.allowed_cpus.size()));
+  return env;
+}
+
+void send_error(link::HostLink& link, v1::ErrorCode code, const std::string& message,
+                const std::string& run_id) {
+  v1::Envelope env;
+  env.mutable_error()->set_code(code);
+  env.mutable_error()->set_message(message);
+  env.mutable_error()->set_run_id(run_id);
+  link.send(std::move(env));
+}
+
+void run_one(link::HostLink& link, const v1::StartRun& start, const topology::Topology& topo,
+             const std::atomic<bool>& stop_signal) {
+  spdlog::info("run {}: plan '{}' starts", start.run_id(), start.plan().name());
+  link.abort_flag() = stop_signal.load();
+  LinkSink sink(link);
+  try {
+    v1::RunFinished done = runner::run_plan(start, topo, sink, link.abort_flag());
+    spdlog::info("run {}: finished, {} iterations, status {}", start.run_id(),
+                 done.completed_iterations(), static_cast<int>(done.status()));
+  } catch (const runner::PlanRejected& e) {
+    spdlog::error("run {}: plan rejected: {}", start.run_id(), e.what());
+    send_error(link, v1::ERROR_BAD_PLAN, e.what(), start.run_id());
+  }
+  if (sink.last_seq() && !link.wait_acked(sink.last_seq(), 30s)) {
+    spdlog::warn("host did not ack seq {} within 30 s", sink.last_seq());
+  }
+}
+
+// Serves the host's commands until it closes the link or a signal arrives.
+void serve(link::HostLink& link, const topology::Topology& topo) {
+  const std::atomic<bool>& stop = install_stop_signals();
+  while (!stop.load()) {
+    auto cmd = link.next_command(200ms);
+    if (!cmd) {
+      if (link.closed()) {
+        spdlog::info("link closed: {}", link.close_reason());
+        return;
+      }
+      continue;
+    }
+    if (cmd->has_start_run()) {
+      run_one(link, cmd->start_run(), topo, stop);
+    } else if (cmd->has_error()) {
+      spdlog::warn("host reports an error: {}", cmd->error().message());
+    }
+  }
+}
+
+void run_connect(const ConnectOptions& o, int& exit_code) {
+  topology::Topology topo = topology::load_topology({});
+  link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
+  link::HostLink link(id);
+  try {
+    link.connect(o.url, std::chrono::milliseconds(static_cast<long>(o.connect_timeout_s * 1000)));
+  } catch (const link::LinkError& e) {
+    throw CliError(kExitUnreachable, e.what());
+  }
+  spdlog::info("connected to {} as {} (instance {})", o.url, id.agent_id, id.instance_id);
+  link.send(hello(topo));
+  v1::Envelope t;
+  topology::topology_to_proto(topo, t.mutable_topology());
+  link.send(std::move(t));
+  serve(link, topo);
+  link.close();
+  exit_code = kExitOk;
+}
+
+}  // namespace
+
+void add_connect_command(CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<ConnectOptions>();
+  auto* cmd = app.add_subcommand(
+      "connect",
+      "dial the host collector, introduce this machine (Hello, Topology), and run the plans it "
+      "sends, streaming one IterationResult per iteration; exits 0 when the host closes the link, "
+      "3 when the host cannot be reached");
+  cmd->add_option("url", opts->url, "collector URL, ws://HOST:PORT/agent")->required();
+  cmd->add_option("--id", opts->id, "agent id, a stable name for this box (default: hostname)");
+  cmd->add_option("--connect-timeout", opts->connect_timeout_s, "seconds to wait for the host")
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd->callback([opts, &exit_code] { run_connect(*opts, exit_code); });
+}
+
+}  // namespace schedrig::agent

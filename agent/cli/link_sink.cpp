@@ -1,0 +1,25 @@
+#include "agent/cli/link_sink.h"
+
+namespace schedrig::agent {
+
+using schedrig::v1::Envelope;
+
+void LinkSink::run_started(const schedrig::v1::RunStarted& msg) {
+  Envelope env;
+  *env.mutable_run_started() = msg;
+  last_seq_ = link_.send(std::move(env));
+}
+
+void LinkSink::iteration_done(const schedrig::v1::IterationResult& msg) {
+  Envelope env;
+  *env.mutable_iteration_result() = msg;
+  last_seq_ = link_.send(std::move(env));
+}
+
+void LinkSink::run_finished(const schedrig::v1::RunFinished& msg) {
+  Envelope env;
+  *env.mutable_run_finished() = msg;
+  last_seq_ = link_.send(std::move(env));
+}
+
+}  // namespace schedrig::agent

@@ -1,0 +1,25 @@
+// A RunSink that streams a run to the host over the HostLink, one Envelope
+// per message, and remembers the last seq so the caller can wait for its Ack.
+#pragma once
+
+#include <cstdint>
+
+#include "agent/link/host_link.h"
+#include "agent/runner/runner.h"
+
+namespace schedrig::agent {
+
+class LinkSink : public runner::RunSink {
+ public:
+  explicit LinkSink(link::HostLink& link) : link_(link) {}
+  void run_started(const schedrig::v1::RunStarted& msg) override;
+  void iteration_done(const schedrig::v1::IterationResult& msg) override;
+  void run_finished(const schedrig::v1::RunFinished& msg) override;
+  std::uint64_t last_seq() const { return last_seq_; }
+
+ private:
+  link::HostLink& link_;
+  std::uint64_t last_seq_ = 0;
+};
+
+}  // namespace schedrig::agent

@@ -1,0 +1,112 @@
+// `schedrig-agent stress NAME ...`: one workload run at the console, one
+// subcommand per registry entry, flags generated from its parameters
+// (fork_max <-> --fork-max).
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "agent/cli/commands.h"
+#include "agent/cli/stop_signal.h"
+#include "agent/placement/placement.h"
+#include "agent/topology/topology.h"
+#include "agent/workloads/registry.h"
+#include "agent/workloads/workload_error.h"
+#include "common/cli_error.h"
+#include "common/cpulist.h"
+
+namespace schedrig::agent {
+namespace {
+
+struct StressOptions {
+  std::map<std::string, std::string> params;  // only flags given
+  std::string cpus;
+  double duration_s = 5;
+  bool json = false;
+};
+
+std::string flag_name(std::string param) {
+  std::replace(param.begin(), param.end(), '_', '-');
+  return "--" + param;
+}
+
+// Numbers as JSON numbers, everything else as strings.
+nlohmann::json json_value(const std::string& v) {
+  char* end = nullptr;
+  double d = std::strtod(v.c_str(), &end);
+  if (!v.empty() && end && *end == '\0')
+    return d == static_cast<long long>(d) ? nlohmann::json(static_cast<long long>(d))
+                                          : nlohmann::json(d);
+  return v;
+}
+
+void print_result(const workloads::WorkloadInfo& w, const workloads::WorkloadResult& r,
+                  const std::vector<int>& cpus, const StressOptions& o) {
+  if (o.json) {
+    nlohmann::json j = {{"workload", w.name}, {"cpus", format_cpulist(cpus)}};
+    for (const auto& [k, v] : r.effective_params) j[k] = json_value(v);
+    for (const auto& m : r.metrics) j[m.name] = m.value;
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::vector<std::string> params;
+  for (const auto& [k, v] : r.effective_params) params.push_back(k + "=" + v);
+  std::cout << fmt::format("{} on cpus {} ({})\n", w.name, format_cpulist(cpus),
+                           fmt::join(params, ", "));
+  for (const auto& m : r.metrics)
+    std::cout << fmt::format("  {:<16} {:>16.2f} {}\n", m.name, m.value, m.unit);
+}
+
+void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& exit_code) {
+  std::vector<int> cpus;
+  workloads::Params params;
+  try {
+    topology::Topology topo = topology::load_topology({});
+    cpus = placement::resolve_placement(o.cpus.empty() ? "all" : "cpus:" + o.cpus, topo);
+    params = workloads::with_defaults(w, o.params);
+    w.validate(params, cpus.size());
+  } catch (const std::exception& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+  workloads::RunContext ctx{cpus,
+                            std::chrono::nanoseconds(static_cast<long long>(o.duration_s * 1e9)),
+                            &install_stop_signals()};
+  try {
+    print_result(w, w.run(params, ctx), cpus, o);
+  } catch (const workloads::WorkloadError& e) {
+    throw CliError(kExitFailed, e.what());
+  }
+  exit_code = kExitOk;
+}
+
+void add_workload_command(CLI::App& stress, const workloads::WorkloadInfo& w, int& exit_code) {
+  auto* cmd = stress.add_subcommand(w.name, w.description);
+  auto opts = std::make_shared<StressOptions>();
+  for (const auto& spec : w.params) {
+    std::string help = spec.help;
+    if (spec.default_value) help += fmt::format(" (default {})", spec.default_value);
+    cmd->add_option_function<std::string>(
+        flag_name(spec.name),
+        [opts, name = std::string(spec.name)](const std::string& v) { opts->params[name] = v; },
+        help);
+  }
+  cmd->add_option("--cpus", opts->cpus, "cpulist to run on (default: every allowed PU)");
+  cmd->add_option("--duration", opts->duration_s, "seconds to run")
+      ->check(CLI::Range(0.001, 86400.0))
+      ->required();
+  cmd->add_flag("--json", opts->json, "print one JSON object instead of text");
+  cmd->callback([&w, opts, &exit_code] { run_stress(w, *opts, exit_code); });
+}
+
+}  // namespace
+
+void add_stress_command(CLI::App& app, int& exit_code) {
+  auto* stress =
+      app.add_subcommand("stress", "run one workload on this machine and print its metrics");
+  stress->require_subcommand(1);
+  for (const auto& w : workloads::all_workloads()) add_workload_command(*stress, w, exit_code);
+}
+
+}  // namespace schedrig::agent

@@ -1,0 +1,232 @@
+#include "agent/link/host_link.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "agent/link/ws_url.h"
+#include "common/envelope_codec.h"
+#include "common/ids.h"
+
+namespace schedrig::link {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using v1::Envelope;
+
+class HostLink::Impl {
+ public:
+  explicit Impl(AgentIdentity id) : id_(std::move(id)), ws_(asio::make_strand(ioc_)) {}
+
+  ~Impl() { close(); }
+
+  void connect(const std::string& url, std::chrono::milliseconds timeout) {
+    url_ = url;
+    WsUrl u;
+    try {
+      u = parse_ws_url(url);
+    } catch (const std::invalid_argument& e) {
+      throw LinkError(e.what());
+    }
+    beast::error_code ec;
+    tcp::resolver resolver(ioc_);
+    auto endpoints = resolver.resolve(u.host, u.port, ec);
+    if (ec) throw LinkError(fmt::format("cannot reach {}: resolve: {}", url, ec.message()));
+    auto& layer = beast::get_lowest_layer(ws_);
+    layer.expires_after(timeout);
+    layer.connect(endpoints, ec);
+    if (ec) throw LinkError(fmt::format("cannot reach {}: {}", url, ec.message()));
+    ws_.binary(true);
+    ws_.read_message_max(kMaxEnvelopeBytes);
+    ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
+      req.set(beast::http::field::user_agent, "schedrig-agent/" SCHEDRIG_VERSION);
+    }));
+    ws_.handshake(u.host + ":" + u.port, u.path, ec);
+    if (ec)
+      throw LinkError(fmt::format("cannot reach {}: WebSocket handshake: {}", url, ec.message()));
+    layer.expires_never();
+    do_read();
+    io_thread_ = std::thread([this] { ioc_.run(); });
+  }
+
+  std::uint64_t send(Envelope env) {
+    std::uint64_t seq;
+    std::string bytes;
+    {
+      std::lock_guard lock(mu_);
+      if (closed_) throw LinkError(fmt::format("link to {} is closed: {}", url_, close_reason_));
+      seq = ++last_seq_;
+      env.set_protocol_version(kProtocolVersion);
+      env.set_agent_id(id_.agent_id);
+      env.set_boot_id(id_.boot_id);
+      env.set_instance_id(id_.instance_id);
+      env.set_seq(seq);
+      env.set_sent_at_ns(wall_clock_ns());
+      bytes = encode_envelope(env);
+    }
+    asio::post(ws_.get_executor(), [this, b = std::move(bytes)]() mutable {
+      write_queue_.push_back(std::move(b));
+      if (write_queue_.size() == 1) do_write();
+    });
+    return seq;
+  }
+
+  std::optional<Envelope> next_command(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, timeout, [&] { return !commands_.empty() || closed_; });
+    if (commands_.empty()) return std::nullopt;
+    Envelope env = std::move(commands_.front());
+    commands_.pop_front();
+    return env;
+  }
+
+  bool wait_acked(std::uint64_t seq, std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, timeout, [&] { return acked_ >= seq || closed_; }) && acked_ >= seq;
+  }
+
+  std::uint64_t acked_seq() const {
+    std::lock_guard lock(mu_);
+    return acked_;
+  }
+
+  bool closed() const {
+    std::lock_guard lock(mu_);
+    return closed_;
+  }
+
+  std::string close_reason() const {
+    std::lock_guard lock(mu_);
+    return close_reason_;
+  }
+
+  std::atomic<bool>& abort_flag() { return abort_; }
+
+  void close() {
+    if (io_thread_.joinable()) {
+      asio::post(ws_.get_executor(), [this] { do_close(); });
+      io_thread_.join();
+    }
+    mark_closed("closed by the agent");
+  }
+
+ private:
+  void do_read() {
+    ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) { on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec) return fail("read", ec);
+    std::string bytes = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    handle(bytes);
+    do_read();
+  }
+
+  void handle(const std::string& bytes) {
+    DecodeResult r = decode_envelope(bytes);
+    if (!r.envelope) {
+      spdlog::warn("host sent an undecodable message: {}", r.error);
+      return;
+    }
+    std::lock_guard lock(mu_);
+    if (r.envelope->has_ack()) {
+      if (r.envelope->ack().instance_id() == id_.instance_id) {
+        acked_ = std::max<std::uint64_t>(acked_, r.envelope->ack().seq());
+      }
+    } else {
+      if (r.envelope->has_abort()) abort_ = true;
+      commands_.push_back(std::move(*r.envelope));
+    }
+    cv_.notify_all();
+  }
+
+  void do_write() {
+    ws_.async_write(asio::buffer(write_queue_.front()),
+                    [this](beast::error_code ec, std::size_t) { on_write(ec); });
+  }
+
+  void on_write(beast::error_code ec) {
+    if (ec) return fail("write", ec);
+    write_queue_.pop_front();
+    if (!write_queue_.empty()) do_write();
+  }
+
+  void do_close() {
+    if (!ws_.is_open()) return;
+    ws_.async_close(websocket::close_code::normal, [this](beast::error_code) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws_).socket().close(ignored);
+    });
+  }
+
+  void fail(const char* what, beast::error_code ec) {
+    std::string reason;
+    if (ec == websocket::error::closed) {
+      reason = fmt::format("host closed the connection ({} {})", ws_.reason().code,
+                           std::string(ws_.reason().reason.data(), ws_.reason().reason.size()));
+    } else {
+      reason = fmt::format("{}: {}", what, ec.message());
+    }
+    mark_closed(reason);
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+  }
+
+  void mark_closed(const std::string& reason) {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    closed_ = true;
+    close_reason_ = reason;
+    abort_ = true;
+    cv_.notify_all();
+  }
+
+  AgentIdentity id_;
+  std::string url_;
+  asio::io_context ioc_;
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> write_queue_;  // touched only on the strand
+  std::thread io_thread_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Envelope> commands_;
+  std::uint64_t last_seq_ = 0;
+  std::uint64_t acked_ = 0;
+  bool closed_ = false;
+  std::string close_reason_;
+  std::atomic<bool> abort_{false};
+};
+
+HostLink::HostLink(AgentIdentity identity) : impl_(std::make_unique<Impl>(std::move(identity))) {}
+HostLink::~HostLink() = default;
+void HostLink::connect(const std::string& url, std::chrono::milliseconds timeout) {
+  impl_->connect(url, timeout);
+}
+std::uint64_t HostLink::send(Envelope env) { return impl_->send(std::move(env)); }
+std::optional<Envelope> HostLink::next_command(std::chrono::milliseconds timeout) {
+  return impl_->next_command(timeout);
+}
+bool HostLink::wait_acked(std::uint64_t seq, std::chrono::milliseconds timeout) {
+  return impl_->wait_acked(seq, timeout);
+}
+std::uint64_t HostLink::acked_seq() const { return impl_->acked_seq(); }
+bool HostLink::closed() const { return impl_->closed(); }
+std::string HostLink::close_reason() const { return impl_->close_reason(); }
+std::atomic<bool>& HostLink::abort_flag() { return impl_->abort_flag(); }
+void HostLink::close() { impl_->close(); }
+
+}  // namespace schedrig::link

@@ -1,0 +1,76 @@
+// The agent's WebSocket link to the host collector (DESIGN.md "Wire
+// protocol"): binary messages, one Envelope each. One I/O thread runs a read
+// loop and a single write queue on a strand (the Boost.Beast websocket
+// client pattern); callers on other threads queue envelopes and take
+// commands from a queue.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::link {
+
+// The host could not be reached, or the link is closed. what() names the URL
+// and the reason ("cannot reach ws://h:7878/agent: Connection refused").
+class LinkError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Who this agent is (DESIGN.md "Identity").
+struct AgentIdentity {
+  std::string agent_id;     // --id, default the hostname
+  std::string boot_id;      // /proc/sys/kernel/random/boot_id
+  std::string instance_id;  // UUIDv4 made at agent start
+};
+
+class HostLink {
+ public:
+  explicit HostLink(AgentIdentity identity);
+  ~HostLink();  // closes the link and joins the I/O thread
+  HostLink(const HostLink&) = delete;
+  HostLink& operator=(const HostLink&) = delete;
+
+  // Resolves, connects and completes the WebSocket handshake within
+  // `timeout`, then starts the I/O thread. Throws LinkError.
+  void connect(const std::string& url, std::chrono::milliseconds timeout);
+
+  // Stamps protocol_version, the identity, the next seq (from 1, strictly
+  // increasing) and sent_at_ns, and queues `env`. Thread-safe. Returns the
+  // seq. Throws LinkError when the link is closed.
+  std::uint64_t send(schedrig::v1::Envelope env);
+
+  // The next host->agent envelope other than Ack, waiting up to `timeout`.
+  // nullopt on timeout or once the link is closed (see closed()).
+  std::optional<schedrig::v1::Envelope> next_command(std::chrono::milliseconds timeout);
+
+  // Waits until the host has acked `seq` (stored it). false on timeout or close.
+  bool wait_acked(std::uint64_t seq, std::chrono::milliseconds timeout);
+
+  // Highest seq the host acked so far (0 = none).
+  std::uint64_t acked_seq() const;
+
+  bool closed() const;
+  // Why the link closed ("host closed the connection (1000 normal)").
+  std::string close_reason() const;
+
+  // Becomes true when the host sends Abort or the link drops; the runner
+  // watches it. The caller resets it between runs.
+  std::atomic<bool>& abort_flag();
+
+  // Sends a normal close frame (if open) and stops the I/O thread.
+  void close();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace schedrig::link

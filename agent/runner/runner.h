@@ -1,0 +1,32 @@
+// Runs a plan: prepares it, then each (case, variant, iteration) of its
+// schedule as warm-up, measured run and cool-down, reporting as it goes.
+// Iterations never overlap: run_plan is synchronous.
+#pragma once
+
+#include <atomic>
+
+#include "agent/topology/topology.h"
+#include "schedrig/v1/plan.pb.h"
+#include "schedrig/v1/result.pb.h"
+
+namespace schedrig::runner {
+
+// Where results go: the host link, or an offline file.
+class RunSink {
+ public:
+  virtual ~RunSink() = default;
+  virtual void run_started(const schedrig::v1::RunStarted& msg) = 0;
+  virtual void iteration_done(const schedrig::v1::IterationResult& msg) = 0;
+  virtual void run_finished(const schedrig::v1::RunFinished& msg) = 0;
+};
+
+// Runs `start` on `topo`. Throws PlanRejected (prepare.h) before anything
+// runs or is reported. Once RunStarted is sent, every outcome ends with
+// RunFinished: ok, failed (some iteration failed; the others still ran), or
+// aborted when `stop` became true (the current workload is ended early and
+// not reported). Returns the RunFinished it sent.
+schedrig::v1::RunFinished run_plan(const schedrig::v1::StartRun& start,
+                                   const topology::Topology& topo, RunSink& sink,
+                                   const std::atomic<bool>& stop);
+
+}  // namespace schedrig::runner

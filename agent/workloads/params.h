@@ -1,0 +1,29 @@
+// Workload parameters as plans and the CLI give them (strings), checked and
+// converted with errors that name the parameter, the value and the range.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace schedrig::workloads {
+
+using Params = std::map<std::string, std::string>;
+
+// A parameter that is missing, malformed or out of range. what() reads
+// "fork: parameter 'fork_max' = '0': must be an integer in [1, 100000]".
+class ParamError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Integer parameter in [lo, hi]; `auto_value` replaces the word "auto" when
+// it is >= 0 (e.g. one worker per PU), else "auto" is an error.
+long long param_int(const std::string& workload, const Params& p, const std::string& name,
+                    long long lo, long long hi, long long auto_value = -1);
+
+// One of `choices` (e.g. pin: set | per-cpu).
+std::string param_choice(const std::string& workload, const Params& p, const std::string& name,
+                         std::initializer_list<const char*> choices);
+
+}  // namespace schedrig::workloads

@@ -1,0 +1,52 @@
+// The workload registry: the one place a workload is added. Each entry
+// declares its parameters with defaults, its primary metric, unit and
+// direction, how to validate parameters, and how to run one iteration.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "agent/workloads/metric.h"
+#include "agent/workloads/params.h"
+
+namespace schedrig::workloads {
+
+// What the runner gives a workload for one iteration.
+struct RunContext {
+  std::vector<int> cpus;  // the placement's PU OS indexes, non-empty
+  std::chrono::nanoseconds duration{0};
+  const std::atomic<bool>* stop = nullptr;  // set to end early (abort, SIGINT)
+};
+
+struct ParamSpec {
+  const char* name;           // as in plans: "fork_max" (CLI flag: --fork-max)
+  const char* default_value;  // nullptr = required
+  const char* help;
+};
+
+struct WorkloadInfo {
+  const char* name;  // "fork"
+  const char* description;
+  std::vector<ParamSpec> params;
+  const char* primary_metric;  // name of metrics[0], e.g. "bogo_ops_per_s"
+  const char* unit;            // of the primary metric, e.g. "ops/s"
+  Direction direction;
+  // Throws ParamError when `p` (defaults filled in) is invalid for n_cpus PUs.
+  void (*validate)(const Params& p, std::size_t n_cpus);
+  // Runs one iteration. Throws WorkloadError (workload_error.h) on failure.
+  WorkloadResult (*run)(const Params& p, const RunContext& ctx);
+};
+
+// Every registered workload, in a fixed order.
+const std::vector<WorkloadInfo>& all_workloads();
+
+// The workload called `name`. Throws ParamError listing the known names.
+const WorkloadInfo& find_workload(const std::string& name);
+
+// `p` with each missing parameter set to its default. Throws ParamError for
+// unknown parameters and for required ones that are missing.
+Params with_defaults(const WorkloadInfo& w, const Params& p);
+
+}  // namespace schedrig::workloads

@@ -1,0 +1,17 @@
+// schedrig (host) subcommands. Each add_*_command registers one CLI11
+// subcommand on `app`; its callback stores the exit code in `exit_code`.
+// Failures are thrown as schedrig::CliError.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace schedrig::host {
+
+// `serve [--listen ADDR:PORT] [--db F]`
+void add_serve_command(CLI::App& app, int& exit_code);
+// `results [RUN] [--db F] [--json|--csv]`
+void add_results_command(CLI::App& app, int& exit_code);
+// `lab [--quick] [--plan F] [--db F] [--agent PATH] [--label K=V]...`
+void add_lab_command(CLI::App& app, int& exit_code);
+
+}  // namespace schedrig::host

@@ -1,0 +1,52 @@
+// `schedrig lab`: see host/lab/lab.h.
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "common/cli_error.h"
+#include "host/cli/commands.h"
+#include "host/lab/lab.h"
+#include "host/store/store_error.h"
+
+namespace schedrig::host {
+
+void add_lab_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<lab::LabOptions>();
+  auto labels = std::make_shared<std::vector<std::string>>();
+  auto* cmd = app.add_subcommand(
+      "lab",
+      "run the main job on this machine in one command: start a collector on loopback, spawn "
+      "a local schedrig-agent, run the plan (default: fork storm over every allowed PU, 5 x 3 s), "
+      "print a line per iteration and the results table, and store everything in SQLite");
+  cmd->add_flag("--quick", o->quick, "2 iterations x 0.5 s, no warm-up or cool-down (for tests)");
+  cmd->add_option("--plan", o->plan_file,
+                  "plan file (YAML); default: the built-in plans/default.yaml")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--db", o->db_path,
+                  "SQLite file for results (default: /var/lib/schedrig/schedrig.db as root, "
+                  "else $XDG_STATE_HOME/schedrig/schedrig.db)");
+  cmd->add_option("--agent", o->agent,
+                  "schedrig-agent binary (default: $SCHEDRIG_AGENT, then beside this executable)");
+  cmd->add_option("--label", *labels, "K=V label for the run; repeatable (kernel=6.19-rc3)");
+  cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent");
+  cmd->callback([cmd, o, labels, &exit_code] {
+    // Progress lines are the lab's output; the collector's info logs would
+    // interleave with them, so they show only when --log-level is given.
+    if (cmd->get_parent()->get_option("--log-level")->count() == 0)
+      spdlog::set_level(spdlog::level::warn);
+    for (const auto& kv : *labels) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        throw CliError(kExitUsage, "--label '" + kv + "': want KEY=VALUE");
+      }
+      o->labels[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    try {
+      exit_code = lab::run_lab(*o, std::cout);
+    } catch (const store::StoreError& e) {
+      throw CliError(kExitUsage, e.what());
+    }
+  });
+}
+
+}  // namespace schedrig::host

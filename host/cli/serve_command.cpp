@@ -1,0 +1,89 @@
+// `schedrig serve`: the collector. Agents dial ws://ADDR:PORT/agent.
+#include <spdlog/spdlog.h>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include <thread>
+
+#include "common/cli_error.h"
+#include "host/cli/commands.h"
+#include "host/collector/collector.h"
+#include "host/lab/lab.h"
+#include "host/store/store.h"
+
+namespace schedrig::host {
+namespace {
+
+struct ServeOptions {
+  std::string listen = "127.0.0.1:7878";
+  std::string db;
+  unsigned threads = 2;
+};
+
+// Logs what agents do; the store already has it all.
+class ServeEvents : public collector::CollectorEvents {
+ public:
+  void on_stored(const schedrig::v1::Envelope& env) override {
+    if (env.has_hello()) {
+      spdlog::info("agent {}: hello from {} ({})", env.agent_id(), env.hello().hostname(),
+                   env.hello().kernel_release());
+    } else if (env.has_run_started()) {
+      spdlog::info("agent {}: run {} started", env.agent_id(), env.run_started().run_id());
+    } else if (env.has_run_finished()) {
+      spdlog::info("agent {}: run {} finished", env.agent_id(), env.run_finished().run_id());
+    } else if (env.has_error()) {
+      spdlog::warn("agent {}: error: {}", env.agent_id(), env.error().message());
+    }
+  }
+};
+
+void run_serve(const ServeOptions& o) {
+  std::unique_ptr<store::Store> store;
+  boost::asio::ip::tcp::endpoint endpoint;
+  try {
+    endpoint = collector::parse_listen_address(o.listen);
+    store = std::make_unique<store::Store>(o.db.empty() ? lab::default_db_path() : o.db);
+  } catch (const std::exception& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+  boost::asio::io_context ioc;
+  ServeEvents events;
+  std::unique_ptr<collector::Collector> c;
+  try {
+    c = std::make_unique<collector::Collector>(ioc, endpoint, *store, events);
+  } catch (const collector::CollectorError& e) {
+    throw CliError(kExitUnreachable, e.what());
+  }
+  c->start();
+  spdlog::info("collecting on ws://{}:{}/agent into {}", c->local_endpoint().address().to_string(),
+               c->local_endpoint().port(), store->path());
+  boost::asio::signal_set signals(ioc, SIGINT, SIGTERM);
+  signals.async_wait([&](boost::system::error_code, int sig) {
+    spdlog::info("signal {}: stopping", sig);
+    c->stop();
+    ioc.stop();
+  });
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < o.threads; ++i) pool.emplace_back([&] { ioc.run(); });
+  ioc.run();
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<ServeOptions>();
+  auto* cmd = app.add_subcommand(
+      "serve",
+      "run the collector: agents dial ws://ADDR:PORT/agent; every envelope is stored raw in "
+      "SQLite (WAL), its tables derived, then acked. Stops on SIGINT/SIGTERM");
+  cmd->add_option("--listen", o->listen, "ADDR:PORT to listen on (default 127.0.0.1:7878)");
+  cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
+  cmd->add_option("--threads", o->threads, "I/O threads")->check(CLI::Range(1u, 64u));
+  cmd->callback([o, &exit_code] {
+    run_serve(*o);
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace schedrig::host

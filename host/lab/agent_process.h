@@ -1,0 +1,45 @@
+// The local schedrig-agent that `schedrig lab` spawns, and how it is found
+// (DESIGN.md "Command lines": --agent PATH, then $SCHEDRIG_AGENT, then beside
+// the schedrig executable).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace schedrig::lab {
+
+// The agent binary to run. `flag` is --agent ("" when not given). Throws
+// std::runtime_error naming every place it looked.
+std::string find_agent_binary(const std::string& flag);
+
+// A child process; the destructor terminates (SIGTERM, then SIGKILL after
+// 5 s) and reaps it if it is still running.
+class AgentProcess {
+ public:
+  // posix_spawn(path, args). Throws std::runtime_error naming path and errno.
+  AgentProcess(const std::string& path, const std::vector<std::string>& args);
+  ~AgentProcess();
+  AgentProcess(const AgentProcess&) = delete;
+  AgentProcess& operator=(const AgentProcess&) = delete;
+
+  // The exit status (as waitpid reports it) once the process has ended,
+  // without blocking; nullopt while it runs.
+  std::optional<int> poll();
+  // Waits up to `grace` for it to exit, then SIGTERM, then SIGKILL; returns
+  // the status.
+  int stop(std::chrono::milliseconds grace);
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
+
+// "exited with 3" / "killed by signal 9".
+std::string describe_status(int status);
+
+}  // namespace schedrig::lab

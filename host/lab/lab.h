@@ -1,0 +1,41 @@
+// `schedrig lab`: the whole main job on this machine in one command. Starts
+// the collector on 127.0.0.1 (ephemeral port), spawns a local
+// `schedrig-agent connect`, sends it the plan as StartRun with a fresh
+// run_id, prints one progress line per iteration as results are stored, then
+// the results table and where they are stored.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "schedrig/v1/plan.pb.h"
+
+namespace schedrig::lab {
+
+struct LabOptions {
+  std::string plan_file;                      // "" = the built-in default plan
+  bool quick = false;                         // 2 iterations x 0.5 s, no warm-up or cool-down
+  std::string db_path;                        // "" = default_db_path()
+  std::string agent;                          // --agent PATH, "" = search
+  std::map<std::string, std::string> labels;  // --label K=V
+  std::string agent_log_level = "warn";
+};
+
+// The plan lab would run: --plan FILE or the built-in default, with --quick
+// applied. Throws PlanError.
+schedrig::v1::Plan lab_plan(const LabOptions& options);
+
+// /var/lib/schedrig as root, else $XDG_STATE_HOME/schedrig (default
+// ~/.local/state/schedrig); created if missing.
+std::string default_state_dir();
+
+// default_state_dir()/schedrig.db
+std::string default_db_path();
+
+// Runs the lab; returns the exit code (0 ok, 1 the run failed or was aborted,
+// 3 the agent could not be started or never connected). Throws CliError for
+// bad input (exit 2).
+int run_lab(const LabOptions& options, std::ostream& out);
+
+}  // namespace schedrig::lab
