@@ -30,6 +30,7 @@ class Reader {
     if (!node.IsMap()) fail(node, key, "must be a map");
     std::set<std::string> seen;
     for (const auto& kv : node) {
+      if (!kv.first.IsScalar()) fail(kv.first, key, "keys must be plain names");
       const std::string name = kv.first.as<std::string>();
       const std::string path = key.empty() ? name : key + "." + name;
       if (!seen.insert(name).second) fail(kv.first, path, "appears twice");

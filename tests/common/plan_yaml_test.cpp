@@ -1,0 +1,424 @@
+// parse_plan_yaml / load_plan_file (DESIGN.md "Plan files (YAML)").
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/plan/plan_yaml.h"
+
+namespace schedrig {
+namespace {
+
+using v1::Plan;
+
+// The example plan of DESIGN.md "Plan files (YAML)", verbatim.
+constexpr const char* kDesignExample = R"(name: fork-vs-features        # free text
+iterations: 10                # per (case, variant)
+duration_s: 5                 # per iteration
+warmup_s: 1                   # run, not counted
+cooldown_s: 1                 # idle gap between iterations
+order: interleaved            # interleaved | blocked | shuffled
+seed: 1                       # for shuffled
+sample_hz: 1
+labels: {tag: nightly}        # optional, free
+cases:
+  - name: fork-all            # optional; default built from workload + params
+    workload: fork
+    params: {workers: auto, fork_max: 1}   # auto = one per PU of the placement
+    placement: all
+  - workload: wakeup
+    params: {message_threads: 1, workers_per_message: 8, think_ops: 0}
+    placement: split:1
+  - workload: kv
+    params: {clients: 128, executors: auto, read_ratio: 0.60, keys: 100000, shards: 64}
+    membind: local
+variants:                     # a list; the first one is the baseline
+  - name: baseline
+  - name: no-ni-random
+    features: [NO_NI_RANDOM]
+  - name: autogroup-off
+    sysctl: {kernel.sched_autogroup_enabled: 0}
+  - name: short-migration
+    debugfs: {sched/migration_cost_ns: 100000}
+)";
+
+constexpr std::uint64_t kSecond = 1'000'000'000ULL;
+
+// Expects parse_plan_yaml(text, "t.yaml") to throw PlanError; returns what().
+std::string error_of(const std::string& text) {
+  try {
+    parse_plan_yaml(text, "t.yaml");
+  } catch (const PlanError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no PlanError for:\n" << text;
+  return "";
+}
+
+// Checks that `what` names file:line and the key (and optional extra words).
+void expect_names(const std::string& what, int line, const std::string& key,
+                  const std::vector<std::string>& words = {}) {
+  const std::string where = "t.yaml:" + std::to_string(line) + ":";
+  EXPECT_EQ(what.rfind(where, 0), 0u) << "want it to start with '" << where << "': " << what;
+  EXPECT_NE(what.find("'" + key + "'"), std::string::npos) << "want key '" << key << "': " << what;
+  for (const auto& w : words)
+    EXPECT_NE(what.find(w), std::string::npos) << "want '" << w << "': " << what;
+}
+
+TEST(PlanYaml, DesignExampleParses) {
+  Plan p = parse_plan_yaml(kDesignExample, "design.yaml");
+  EXPECT_EQ(p.name(), "fork-vs-features");
+  EXPECT_EQ(p.iterations(), 10u);
+  EXPECT_EQ(p.duration_ns(), 5 * kSecond);
+  EXPECT_EQ(p.warmup_ns(), 1 * kSecond);
+  EXPECT_EQ(p.cooldown_ns(), 1 * kSecond);
+  EXPECT_EQ(p.order(), v1::ORDER_INTERLEAVED);
+  EXPECT_EQ(p.seed(), 1u);
+  EXPECT_DOUBLE_EQ(p.sample_hz(), 1.0);
+  ASSERT_EQ(p.labels().size(), 1u);
+  EXPECT_EQ(p.labels().at("tag"), "nightly");
+
+  ASSERT_EQ(p.cases_size(), 3);
+  const auto& fork = p.cases(0);
+  EXPECT_EQ(fork.name(), "fork-all");
+  EXPECT_EQ(fork.workload(), "fork");
+  ASSERT_EQ(fork.params().size(), 2u);
+  EXPECT_EQ(fork.params().at("workers"), "auto");
+  EXPECT_EQ(fork.params().at("fork_max"), "1");
+  EXPECT_EQ(fork.placement(), "all");
+  EXPECT_EQ(fork.membind(), "");
+
+  const auto& wakeup = p.cases(1);
+  EXPECT_EQ(wakeup.name(), "wakeup:message_threads=1,think_ops=0,workers_per_message=8");
+  EXPECT_EQ(wakeup.workload(), "wakeup");
+  ASSERT_EQ(wakeup.params().size(), 3u);
+  EXPECT_EQ(wakeup.params().at("workers_per_message"), "8");
+  EXPECT_EQ(wakeup.params().at("think_ops"), "0");
+  EXPECT_EQ(wakeup.placement(), "split:1");
+  EXPECT_EQ(wakeup.membind(), "");
+
+  const auto& kv = p.cases(2);
+  EXPECT_EQ(kv.name(), "kv:clients=128,executors=auto,keys=100000,read_ratio=0.60,shards=64");
+  EXPECT_EQ(kv.workload(), "kv");
+  ASSERT_EQ(kv.params().size(), 5u);
+  EXPECT_EQ(kv.params().at("read_ratio"), "0.60");  // the text as written
+  EXPECT_EQ(kv.params().at("keys"), "100000");
+  EXPECT_EQ(kv.placement(), "all");  // default
+  EXPECT_EQ(kv.membind(), "local");
+
+  ASSERT_EQ(p.variants_size(), 4);
+  EXPECT_EQ(p.variants(0).name(), "baseline");
+  EXPECT_EQ(p.variants(0).features_size(), 0);
+  EXPECT_TRUE(p.variants(0).sysctl().empty());
+  EXPECT_TRUE(p.variants(0).debugfs().empty());
+  EXPECT_EQ(p.variants(1).name(), "no-ni-random");
+  ASSERT_EQ(p.variants(1).features_size(), 1);
+  EXPECT_EQ(p.variants(1).features(0), "NO_NI_RANDOM");
+  EXPECT_EQ(p.variants(2).name(), "autogroup-off");
+  ASSERT_EQ(p.variants(2).sysctl().size(), 1u);
+  EXPECT_EQ(p.variants(2).sysctl().at("kernel.sched_autogroup_enabled"), "0");
+  EXPECT_EQ(p.variants(3).name(), "short-migration");
+  ASSERT_EQ(p.variants(3).debugfs().size(), 1u);
+  EXPECT_EQ(p.variants(3).debugfs().at("sched/migration_cost_ns"), "100000");
+}
+
+TEST(PlanYaml, Defaults) {
+  Plan p = parse_plan_yaml("duration_s: 2\ncases:\n  - workload: fork\n", "t.yaml");
+  EXPECT_EQ(p.name(), "unnamed");
+  EXPECT_EQ(p.iterations(), 5u);
+  EXPECT_EQ(p.duration_ns(), 2 * kSecond);
+  EXPECT_EQ(p.warmup_ns(), 0u);
+  EXPECT_EQ(p.cooldown_ns(), 0u);
+  EXPECT_EQ(p.order(), v1::ORDER_INTERLEAVED);
+  EXPECT_EQ(p.seed(), 1u);
+  EXPECT_DOUBLE_EQ(p.sample_hz(), 1.0);
+  EXPECT_TRUE(p.labels().empty());
+  ASSERT_EQ(p.cases_size(), 1);
+  EXPECT_EQ(p.cases(0).name(), "fork");  // no params: the workload alone
+  EXPECT_EQ(p.cases(0).placement(), "all");
+  EXPECT_EQ(p.cases(0).membind(), "");
+  EXPECT_TRUE(p.cases(0).params().empty());
+  ASSERT_EQ(p.variants_size(), 1);
+  EXPECT_EQ(p.variants(0).name(), "baseline");
+  EXPECT_EQ(p.variants(0).features_size(), 0);
+}
+
+TEST(PlanYaml, FractionalSecondsAndOtherOrders) {
+  Plan p = parse_plan_yaml(
+      "duration_s: 0.5\nwarmup_s: 0.25\ncooldown_s: 0\norder: shuffled\nseed: "
+      "18446744073709551615\n"
+      "sample_hz: 20\niterations: 100000\ncases: [{workload: fork}]\n",
+      "t.yaml");
+  EXPECT_EQ(p.duration_ns(), 500'000'000u);
+  EXPECT_EQ(p.warmup_ns(), 250'000'000u);
+  EXPECT_EQ(p.cooldown_ns(), 0u);
+  EXPECT_EQ(p.order(), v1::ORDER_SHUFFLED);
+  EXPECT_EQ(p.seed(), 18446744073709551615ULL);
+  EXPECT_DOUBLE_EQ(p.sample_hz(), 20.0);
+  EXPECT_EQ(p.iterations(), 100000u);
+
+  EXPECT_EQ(
+      parse_plan_yaml("duration_s: 0.001\norder: blocked\ncases: [{workload: a}]\n", "t").order(),
+      v1::ORDER_BLOCKED);
+  EXPECT_EQ(parse_plan_yaml("duration_s: 0.001\ncases: [{workload: a}]\n", "t").duration_ns(),
+            1'000'000u);
+}
+
+TEST(PlanYaml, OrderName) {
+  EXPECT_EQ(order_name(v1::ORDER_INTERLEAVED), "interleaved");
+  EXPECT_EQ(order_name(v1::ORDER_BLOCKED), "blocked");
+  EXPECT_EQ(order_name(v1::ORDER_SHUFFLED), "shuffled");
+}
+
+TEST(PlanYaml, UnknownTopLevelKeyNamesKeyAndLine) {
+  std::string what = error_of("name: p\niteratons: 3\nduration_s: 1\ncases:\n  - workload: fork\n");
+  expect_names(what, 2, "iteratons", {"not known", "iterations"});
+}
+
+TEST(PlanYaml, UnknownCaseKeyNamesKeyAndLine) {
+  std::string what = error_of(
+      "duration_s: 1\n"
+      "cases:\n"
+      "  - workload: fork\n"
+      "  - workload: kv\n"
+      "    placment: all\n");
+  expect_names(what, 5, "cases[1].placment", {"not known"});
+}
+
+TEST(PlanYaml, UnknownVariantKeyNamesKeyAndLine) {
+  std::string what = error_of(
+      "duration_s: 1\n"
+      "cases: [{workload: fork}]\n"
+      "variants:\n"
+      "  - name: a\n"
+      "    feature: [X]\n");
+  expect_names(what, 5, "variants[0].feature", {"not known"});
+}
+
+TEST(PlanYaml, DuplicateTopLevelKey) {
+  std::string what =
+      error_of("iterations: 3\nduration_s: 1\niterations: 4\ncases: [{workload: a}]\n");
+  expect_names(what, 3, "iterations", {"twice"});
+}
+
+TEST(PlanYaml, DuplicateKeyInsideCase) {
+  std::string what = error_of(
+      "duration_s: 1\n"
+      "cases:\n"
+      "  - workload: fork\n"
+      "    placement: all\n"
+      "    placement: cpus:0-3\n");
+  expect_names(what, 5, "cases[0].placement", {"twice"});
+}
+
+TEST(PlanYaml, DuplicateKeyInsideNestedMaps) {
+  expect_names(error_of("duration_s: 1\ncases:\n  - workload: fork\n    params: {a: 1, a: 2}\n"), 4,
+               "cases[0].params.a", {"twice"});
+  expect_names(error_of("duration_s: 1\nlabels:\n  tag: x\n  tag: y\ncases: [{workload: a}]\n"), 4,
+               "labels.tag", {"twice"});
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nvariants:\n  - name: v\n"
+                        "    sysctl: {k: 1, k: 2}\n"),
+               5, "variants[0].sysctl.k", {"twice"});
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nvariants:\n  - name: v\n"
+                        "    name: w\n"),
+               5, "variants[0].name", {"twice"});
+}
+
+TEST(PlanYaml, WrongTypes) {
+  expect_names(error_of("iterations: \"ten\"\nduration_s: 1\ncases: [{workload: a}]\n"), 1,
+               "iterations", {"'ten' is not a number"});
+  expect_names(error_of("duration_s: 1\niterations: 2.5\ncases: [{workload: a}]\n"), 2,
+               "iterations", {"not a number"});
+  expect_names(error_of("duration_s: five\ncases: [{workload: a}]\n"), 1, "duration_s",
+               {"not a number"});
+  expect_names(error_of("duration_s: 1\ncases: fork\n"), 2, "cases", {"list"});
+  expect_names(error_of("duration_s: 1\ncases: {workload: a}\n"), 2, "cases", {"list"});
+  expect_names(error_of("duration_s: 1\niterations: [1, 2]\ncases: [{workload: a}]\n"), 2,
+               "iterations", {"single value"});
+  expect_names(error_of("duration_s: 1\ncases:\n  - fork\n"), 3, "cases[0]", {"map"});
+  expect_names(error_of("duration_s: 1\ncases:\n  - workload: a\n    params: [1, 2]\n"), 4,
+               "cases[0].params", {"map"});
+  expect_names(error_of("duration_s: 1\ncases:\n  - workload: a\n    params: {x: [1]}\n"), 4,
+               "cases[0].params.x", {"single value"});
+  expect_names(error_of("duration_s: 1\ncases:\n  - workload: {a: 1}\n"), 3, "cases[0].workload",
+               {"single value"});
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nvariants:\n  - name: v\n"
+                        "    features: NO_X\n"),
+               5, "variants[0].features", {"list"});
+  expect_names(error_of("duration_s: 1\nlabels: [a, b]\ncases: [{workload: a}]\n"), 2, "labels",
+               {"map"});
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nvariants: baseline\n"), 3,
+               "variants", {"list"});
+}
+
+TEST(PlanYaml, NonScalarKeysArePlanErrors) {
+  // yaml-cpp throws its own BadConversion for these unless the parser checks.
+  expect_names(error_of("duration_s: 1\ncases:\n  - ? [a, b]\n    : 1\n"), 3, "cases[0]",
+               {"plain names"});
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nlabels: {~: 1}\n"), 3, "labels",
+               {"plain names"});
+}
+
+TEST(PlanYaml, OutOfRange) {
+  expect_names(error_of("iterations: 0\nduration_s: 1\ncases: [{workload: a}]\n"), 1, "iterations",
+               {"out of range"});
+  expect_names(error_of("iterations: 100001\nduration_s: 1\ncases: [{workload: a}]\n"), 1,
+               "iterations", {"out of range"});
+  {
+    std::string what = error_of("iterations: -1\nduration_s: 1\ncases: [{workload: a}]\n");
+    expect_names(what, 1, "iterations");
+  }
+  expect_names(error_of("duration_s: -1\ncases: [{workload: a}]\n"), 1, "duration_s",
+               {"-1 is out of range"});
+  expect_names(error_of("duration_s: 0\ncases: [{workload: a}]\n"), 1, "duration_s",
+               {"out of range"});
+  expect_names(error_of("duration_s: .nan\ncases: [{workload: a}]\n"), 1, "duration_s",
+               {"out of range"});
+  expect_names(error_of("duration_s: 1\nwarmup_s: -0.5\ncases: [{workload: a}]\n"), 2, "warmup_s",
+               {"out of range"});
+  expect_names(error_of("duration_s: 1\ncooldown_s: -1\ncases: [{workload: a}]\n"), 2, "cooldown_s",
+               {"out of range"});
+  expect_names(error_of("duration_s: 1\nsample_hz: 50\ncases: [{workload: a}]\n"), 2, "sample_hz",
+               {"50 is out of range"});
+  expect_names(error_of("duration_s: 1\nsample_hz: 0\ncases: [{workload: a}]\n"), 2, "sample_hz",
+               {"out of range"});
+  expect_names(error_of("duration_s: 1\nseed: -1\ncases: [{workload: a}]\n"), 2, "seed");
+}
+
+TEST(PlanYaml, BadOrderWord) {
+  expect_names(error_of("duration_s: 1\norder: random\ncases: [{workload: a}]\n"), 2, "order",
+               {"'random'", "interleaved", "blocked", "shuffled"});
+}
+
+TEST(PlanYaml, DuplicateCaseNames) {
+  expect_names(error_of("duration_s: 1\n"
+                        "cases:\n"
+                        "  - name: x\n"
+                        "    workload: fork\n"
+                        "  - name: x\n"
+                        "    workload: kv\n"),
+               5, "cases[1].name", {"'x' is used twice"});
+  // Default names collide too: same workload, same params.
+  expect_names(error_of("duration_s: 1\n"
+                        "cases:\n"
+                        "  - workload: fork\n"
+                        "    params: {workers: 2}\n"
+                        "  - workload: fork\n"
+                        "    params: {workers: 2}\n"
+                        "    placement: cpus:0\n"),
+               5, "cases[1].name", {"'fork:workers=2' is used twice"});
+}
+
+TEST(PlanYaml, DuplicateVariantNames) {
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nvariants:\n  - name: v\n"
+                        "  - name: v\n"),
+               5, "variants[1].name", {"used twice"});
+}
+
+TEST(PlanYaml, MissingOrEmptyRequiredThings) {
+  expect_names(error_of("name: p\nduration_s: 1\n"), 1, "cases", {"required"});
+  expect_names(error_of("duration_s: 1\ncases: []\n"), 2, "cases", {"non-empty list"});
+  expect_names(error_of("cases: [{workload: a}]\n"), 1, "duration_s", {"required"});
+  expect_names(error_of("duration_s: 1\ncases:\n  - name: x\n"), 3, "cases[0].workload",
+               {"required"});
+  expect_names(error_of("duration_s: 1\ncases:\n  - name: \"\"\n    workload: a\n"), 3,
+               "cases[0].name", {"empty"});
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nvariants:\n  - features: [X]\n"), 4,
+               "variants[0].name", {"required"});
+  expect_names(error_of("duration_s: 1\ncases: [{workload: a}]\nvariants: []\n"), 3, "variants",
+               {"non-empty list"});
+}
+
+TEST(PlanYaml, NotAMap) {
+  for (const std::string text : {"", "- a\n- b\n", "just text\n"}) {
+    try {
+      parse_plan_yaml(text, "t.yaml");
+      ADD_FAILURE() << "no PlanError for '" << text << "'";
+    } catch (const PlanError& e) {
+      EXPECT_NE(std::string(e.what()).find("t.yaml"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("map"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(PlanYaml, SyntaxErrorNamesLine) {
+  std::string what = error_of(
+      "name: p\n"
+      "duration_s: 1\n"
+      "labels: {a: 1\n"
+      "cases: [{workload: a}]\n"
+      "order: [blocked\n");
+  EXPECT_NE(what.find("t.yaml:"), std::string::npos) << what;
+  EXPECT_NE(what.find("YAML syntax"), std::string::npos) << what;
+
+  what = error_of(
+      "name: p\n"
+      "duration_s: 1\n"
+      "cases:\n"
+      "  - workload: a\n"
+      "   placement: all\n");
+  EXPECT_EQ(what.rfind("t.yaml:5: YAML syntax", 0), 0u) << what;
+}
+
+class PlanFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "schedrig-plan-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(PlanFile, LoadsAFile) {
+  Plan p = load_plan_file(write("design.yaml", kDesignExample));
+  EXPECT_EQ(p.name(), "fork-vs-features");
+  EXPECT_EQ(p.cases_size(), 3);
+  EXPECT_EQ(p.variants_size(), 4);
+}
+
+TEST_F(PlanFile, ErrorsNameThePath) {
+  std::string path = write("bad.yaml", "duration_s: 1\ncases: [{workload: a}]\nbogus: 1\n");
+  try {
+    load_plan_file(path);
+    FAIL() << "no PlanError";
+  } catch (const PlanError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ":3: key 'bogus'", 0), 0u) << e.what();
+  }
+}
+
+TEST_F(PlanFile, MissingFileNamesPath) {
+  std::string path = (dir_ / "no-such-plan.yaml").string();
+  try {
+    load_plan_file(path);
+    FAIL() << "no PlanError";
+  } catch (const PlanError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_NE(what.find("cannot open"), std::string::npos) << what;
+  }
+}
+
+TEST(PlanYaml, ShippedDefaultPlanParses) {
+  Plan p = load_plan_file(SCHEDRIG_SOURCE_DIR "/plans/default.yaml");
+  EXPECT_FALSE(p.name().empty());
+  EXPECT_GE(p.cases_size(), 1);
+  EXPECT_GE(p.variants_size(), 1);
+  EXPECT_EQ(p.variants(0).name(), "baseline");
+}
+
+}  // namespace
+}  // namespace schedrig
