@@ -8,6 +8,7 @@
 #include "agent/cli/link_sink.h"
 #include "agent/cli/stop_signal.h"
 #include "agent/link/host_link.h"
+#include "agent/link/ws_url.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/runner.h"
 #include "agent/topology/topology.h"
@@ -84,6 +85,11 @@ void serve(link::HostLink& link, const topology::Topology& topo) {
 }
 
 void run_connect(const ConnectOptions& o, int& exit_code) {
+  try {
+    link::parse_ws_url(o.url);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(kExitUsage, e.what());
+  }
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
   link::HostLink link(id);

@@ -71,7 +71,8 @@ class LabDriver : public collector::CollectorEvents {
       finished_ = env.run_finished();
       cv_.notify_all();
     } else if (env.has_error() && env.error().run_id() == start_.run_id()) {
-      error_ = env.error().message();
+      error_ = "the agent rejected the run: " + env.error().message();
+      rejected_ = env.error().code() == v1::ERROR_BAD_PLAN;
       cv_.notify_all();
     }
   }
@@ -110,6 +111,12 @@ class LabDriver : public collector::CollectorEvents {
     return error_;
   }
 
+  // True when the agent refused the plan (bad input: exit 2).
+  bool rejected() const {
+    std::lock_guard lock(mu_);
+    return rejected_;
+  }
+
   std::optional<v1::RunFinished> finished() const {
     std::lock_guard lock(mu_);
     return finished_;
@@ -139,6 +146,7 @@ class LabDriver : public collector::CollectorEvents {
   bool connected_ = false;
   std::optional<v1::RunFinished> finished_;
   std::string error_;
+  bool rejected_ = false;
 };
 
 std::chrono::nanoseconds expected_duration(const v1::Plan& plan, std::size_t slots) {
@@ -263,6 +271,7 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   if (!failure.empty()) {
     out << "lab: " << failure << "\n";
     print_summary(store, run_id, out);
+    if (driver.rejected()) return kExitUsage;
     return failure.find("did not connect") != std::string::npos ? kExitUnreachable : kExitFailed;
   }
   if (!WIFEXITED(agent_status) || WEXITSTATUS(agent_status) != 0) {

@@ -1,0 +1,65 @@
+#include "agent/runner/prepare.h"
+
+#include <gtest/gtest.h>
+
+#include "common/plan/plan_yaml.h"
+
+namespace schedrig::runner {
+namespace {
+
+// A synthetic 2-package, 16-PU machine (hwloc synthetic syntax): no root needed.
+topology::Topology machine() {
+  return topology::load_topology({topology::Source::Kind::kSynthetic, "pack:2 core:4 pu:2"});
+}
+
+std::string rejection(const std::string& yaml) {
+  try {
+    prepare_cases(parse_plan_yaml(yaml, "test.yaml"), machine());
+  } catch (const PlanRejected& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Prepare, ResolvesWorkloadDefaultsAndPlacement) {
+  auto cases = prepare_cases(parse_plan_yaml(R"(
+duration_s: 1
+cases:
+  - {name: f, workload: fork, params: {fork_max: 2}, placement: "cpus:4-7"}
+  - {workload: fork}
+)",
+                                             "test.yaml"),
+                             machine());
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].name, "f");
+  EXPECT_EQ(cases[0].params.at("fork_max"), "2");
+  EXPECT_EQ(cases[0].params.at("workers"), "auto");
+  EXPECT_EQ(cases[0].cpus, (std::vector<int>{4, 5, 6, 7}));
+  EXPECT_EQ(cases[1].cpus.size(), 16u);
+}
+
+TEST(Prepare, RefusesUnknownWorkloadNamingTheCase) {
+  std::string msg = rejection("duration_s: 1\ncases: [{name: x, workload: spin}]\n");
+  EXPECT_NE(msg.find("case 'x'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'spin'"), std::string::npos) << msg;
+}
+
+TEST(Prepare, RefusesBadParameter) {
+  std::string msg = rejection("duration_s: 1\ncases: [{workload: fork, params: {fork_max: -3}}]\n");
+  EXPECT_NE(msg.find("'fork_max' = '-3'"), std::string::npos) << msg;
+}
+
+TEST(Prepare, RefusesPlacementOutsideTheMachine) {
+  std::string msg = rejection("duration_s: 1\ncases: [{workload: fork, placement: 'cpus:99'}]\n");
+  EXPECT_NE(msg.find("99"), std::string::npos) << msg;
+}
+
+TEST(Prepare, RefusesKnobVariantsUntilKnobControlExists) {
+  std::string msg = rejection(
+      "duration_s: 1\ncases: [{workload: fork}]\nvariants: [{name: base}, {name: nr, features: "
+      "[NO_NI_RANDOM]}]\n");
+  EXPECT_NE(msg.find("variant 'nr'"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace schedrig::runner

@@ -1,0 +1,92 @@
+// `schedrig lab --quick` end to end: a real agent process, a real WebSocket on
+// loopback, a real SQLite file, checked through `schedrig results --json`.
+#include <unistd.h>
+
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/ids.h"
+#include "tests/support/run_command.h"
+
+namespace schedrig {
+namespace {
+
+using testing::bin;
+using testing::run_command;
+using testing::TempDir;
+
+long online_pus() { return ::sysconf(_SC_NPROCESSORS_ONLN); }
+
+TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
+  TempDir dir;
+  const std::string db = dir.file("lab.db");
+  auto lab = run_command(bin("schedrig") + " lab --quick --db " + db + " --label tag=e2e");
+  ASSERT_EQ(lab.exit_code, 0) << lab.output;
+  EXPECT_NE(lab.output.find("connected; run "), std::string::npos) << lab.output;
+  EXPECT_NE(lab.output.find("stored in " + db), std::string::npos) << lab.output;
+
+  auto results = run_command(bin("schedrig") + " results --json --db " + db);
+  ASSERT_EQ(results.exit_code, 0) << results.output;
+  auto j = nlohmann::json::parse(results.output);
+  ASSERT_EQ(j["runs"].size(), 1u);
+  const auto& run = j["runs"][0];
+  EXPECT_TRUE(is_uuid(run["run_id"].get<std::string>()));
+  EXPECT_EQ(run["hostname"], host_name());
+  EXPECT_EQ(run["kernel_release"], kernel_release());
+  EXPECT_EQ(run["pus"], online_pus());
+  EXPECT_EQ(run["labels"]["tag"], "e2e");
+  EXPECT_EQ(run["status"], "ok");
+
+  const auto& plan = run["plan"];
+  const std::size_t expected =
+      plan["cases"].size() * plan["variants"].size() * plan["iterations"].get<std::size_t>();
+  EXPECT_EQ(plan["iterations"], 2);  // --quick
+  EXPECT_DOUBLE_EQ(plan["duration_s"].get<double>(), 0.5);
+  ASSERT_EQ(run["iterations"].size(), expected);
+  for (const auto& it : run["iterations"]) {
+    EXPECT_EQ(it["status"], "ok");
+    ASSERT_FALSE(it["metrics"].empty());
+    const auto& primary = it["metrics"][0];
+    EXPECT_GT(primary["value"].get<double>(), 0) << it.dump();
+    EXPECT_TRUE(primary["direction"] == "higher_is_better" ||
+                primary["direction"] == "lower_is_better");
+  }
+  // A progress line per iteration, e.g. "[2/2] fork-all / baseline / iteration 2: 8,216 ops/s".
+  EXPECT_NE(lab.output.find(fmt::format("[{}/{}]", expected, expected)), std::string::npos)
+      << lab.output;
+}
+
+TEST(LabE2E, BadPlanNamesKeyAndLineAndExits2) {
+  TempDir dir;
+  std::ofstream(dir.file("bad.yaml"))
+      << "name: x\niteratons: 3\nduration_s: 1\ncases: [{workload: fork}]\n";
+  auto r = run_command(bin("schedrig") + " lab --plan " + dir.file("bad.yaml") + " --db " +
+                       dir.file("db"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("iteratons"), std::string::npos) << r.output;
+}
+
+TEST(LabE2E, PlanTheAgentRejectsExits2WithItsReason) {
+  TempDir dir;
+  std::ofstream(dir.file("p.yaml")) << "duration_s: 0.1\ncases: [{name: c, workload: fork, params: "
+                                       "{fork_max: 0}}]\n";
+  auto r = run_command(bin("schedrig") + " lab --plan " + dir.file("p.yaml") + " --db " +
+                       dir.file("db"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("'fork_max' = '0'"), std::string::npos) << r.output;
+}
+
+TEST(LabE2E, MissingAgentBinaryIsNamed) {
+  TempDir dir;
+  auto r = run_command(bin("schedrig") + " lab --quick --agent /nonexistent/agent --db " +
+                       dir.file("db"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("/nonexistent/agent"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace schedrig
