@@ -14,6 +14,7 @@
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
+#include "common/wire_names.h"
 
 namespace schedrig::agent {
 namespace {
@@ -53,8 +54,8 @@ void run_one(link::HostLink& link, const v1::StartRun& start, const topology::To
   LinkSink sink(link);
   try {
     v1::RunFinished done = runner::run_plan(start, topo, sink, link.abort_flag());
-    spdlog::info("run {}: finished, {} iterations, status {}", start.run_id(),
-                 done.completed_iterations(), static_cast<int>(done.status()));
+    spdlog::info("run {}: {} after {} iterations", start.run_id(), status_name(done.status()),
+                 done.completed_iterations());
   } catch (const runner::PlanRejected& e) {
     spdlog::error("run {}: plan rejected: {}", start.run_id(), e.what());
     send_error(link, v1::ERROR_BAD_PLAN, e.what(), start.run_id());

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/envelope_codec.h"
+#include "common/wire_names.h"
 
 namespace schedrig::store {
 namespace {
@@ -18,15 +19,9 @@ std::string json_object_text(const Map& m) {
   return nlohmann::json(std::map<std::string, std::string>(m.begin(), m.end())).dump();
 }
 
+// An unset status is an agent bug: not ok.
 std::string status_text(v1::Status s) {
-  switch (s) {
-    case v1::STATUS_OK:
-      return "ok";
-    case v1::STATUS_ABORTED:
-      return "aborted";
-    default:
-      return "failed";  // STATUS_FAILED, and unset (an agent bug: not ok)
-  }
+  return s == v1::STATUS_UNSPECIFIED ? "failed" : status_name(s);
 }
 
 std::string reason_text(v1::Status s, const std::string& reason) {
@@ -34,17 +29,6 @@ std::string reason_text(v1::Status s, const std::string& reason) {
     return "agent sent no status";
   }
   return reason;
-}
-
-std::string direction_text(v1::Direction d) {
-  switch (d) {
-    case v1::HIGHER_IS_BETTER:
-      return "higher_is_better";
-    case v1::LOWER_IS_BETTER:
-      return "lower_is_better";
-    default:
-      return "";
-  }
 }
 
 std::string serialized(const google::protobuf::MessageLite& m) {
@@ -149,7 +133,7 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
         .bind_text(3, m.name())
         .bind_double(4, m.value())
         .bind_text(5, m.unit())
-        .bind_text(6, direction_text(m.direction()))
+        .bind_text(6, direction_name(m.direction()))
         .run();
   }
 

@@ -1,0 +1,16 @@
+// Wire enum values as the words results use ("ok", "higher_is_better").
+#pragma once
+
+#include <string>
+
+#include "schedrig/v1/result.pb.h"
+
+namespace schedrig {
+
+// "ok", "failed", "aborted"; "unspecified" for STATUS_UNSPECIFIED.
+std::string status_name(schedrig::v1::Status status);
+
+// "higher_is_better", "lower_is_better"; "" for DIRECTION_UNSPECIFIED.
+std::string direction_name(schedrig::v1::Direction direction);
+
+}  // namespace schedrig
