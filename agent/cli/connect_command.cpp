@@ -61,7 +61,12 @@ void run_one(link::HostLink& link, const v1::StartRun& start, const topology::To
     send_error(link, v1::ERROR_BAD_PLAN, e.what(), start.run_id());
   }
   if (sink.last_seq() && !link.wait_acked(sink.last_seq(), 30s)) {
-    spdlog::warn("host did not ack seq {} within 30 s", sink.last_seq());
+    if (link.closed()) {
+      spdlog::warn("link closed before the host acked seq {}: {}", sink.last_seq(),
+                   link.close_reason());
+    } else {
+      spdlog::warn("host did not ack seq {} within 30 s", sink.last_seq());
+    }
   }
 }
 

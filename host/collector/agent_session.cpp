@@ -120,14 +120,15 @@ void AgentSession::store_and_ack(const Envelope& env, const std::string& bytes) 
     return reply_error(v1::ERROR_INTERNAL, std::string("store: ") + e.what(), env.seq());
   }
   last = std::max(last, env.seq());
-  if (outcome == store::Store::Ingest::kStored) {
-    if (env.has_hello()) events_.on_hello(shared_from_this(), env);
-    events_.on_stored(env);
-  }
+  // Ack before telling the owner, so a close the owner asks for follows the Ack.
   Envelope ack;
   ack.mutable_ack()->set_instance_id(env.instance_id());
   ack.mutable_ack()->set_seq(env.seq());
   send(std::move(ack));
+  if (outcome == store::Store::Ingest::kStored) {
+    if (env.has_hello()) events_.on_hello(shared_from_this(), env);
+    events_.on_stored(env);
+  }
 }
 
 void AgentSession::reply_error(v1::ErrorCode code, const std::string& message, std::uint64_t seq) {
@@ -158,14 +159,20 @@ void AgentSession::do_write() {
 void AgentSession::on_write(beast::error_code ec) {
   if (ec) return finish(fmt::format("write: {}", ec.message()));
   write_queue_.pop_front();
-  if (!write_queue_.empty()) do_write();
+  if (!write_queue_.empty()) return do_write();
+  if (close_requested_) do_close();
 }
 
 void AgentSession::close() {
   asio::post(ws_.get_executor(), [self = shared_from_this()] {
-    if (self->finished_ || !self->ws_.is_open()) return;
-    self->ws_.async_close(websocket::close_code::normal, [self](beast::error_code) {});
+    self->close_requested_ = true;
+    if (self->write_queue_.empty()) self->do_close();  // else on_write closes when drained
   });
+}
+
+void AgentSession::do_close() {
+  if (finished_ || !ws_.is_open()) return;
+  ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) {});
 }
 
 void AgentSession::finish(const std::string& reason) {

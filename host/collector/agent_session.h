@@ -30,7 +30,7 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   // Queues a host->agent envelope (protocol_version and agent_id are
   // stamped here). Thread-safe.
   void send(schedrig::v1::Envelope env);
-  // Sends a normal (1000) close frame. Thread-safe.
+  // Sends a normal (1000) close frame after every queued envelope. Thread-safe.
   void close();
 
   const std::string& peer() const { return peer_; }
@@ -46,6 +46,7 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   void reply_error(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
   void do_write();
   void on_write(boost::beast::error_code ec);
+  void do_close();
   void finish(const std::string& reason);
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
@@ -58,6 +59,7 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   std::string agent_id_;
   std::map<std::string, std::uint64_t> last_seq_;  // per instance_id
   bool finished_ = false;
+  bool close_requested_ = false;  // close once the write queue drains
 };
 
 }  // namespace schedrig::collector
