@@ -1,0 +1,56 @@
+#include "agent/knobs/features.h"
+
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "agent/knobs/allowlist.h"
+#include "agent/knobs/knob.h"
+#include "agent/knobs/knob_file.h"
+#include "agent/knobs/knob_paths.h"
+
+namespace schedrig::knobs {
+
+std::map<std::string, bool> parse_features(const std::string& line, const std::string& source) {
+  std::map<std::string, bool> out;
+  std::istringstream in(line);
+  std::string token;
+  while (in >> token) {
+    bool on = token.rfind("NO_", 0) != 0;
+    std::string name = on ? token : token.substr(3);
+    if (name.empty()) throw KnobError(fmt::format("{}: malformed token '{}'", source, token));
+    out[name] = on;
+  }
+  if (out.empty()) throw KnobError(fmt::format("{}: lists no features", source));
+  return out;
+}
+
+FeaturesFile::FeaturesFile(const std::string& root) : path_(features_path(root)) {}
+
+std::map<std::string, bool> FeaturesFile::read() const {
+  return parse_features(read_knob_file(path_), path_);
+}
+
+void FeaturesFile::check_known(const std::string& name) const {
+  auto features = read();
+  if (features.count(name)) return;
+  std::vector<std::string> names;
+  for (const auto& [n, on] : features) names.push_back(n);
+  auto near = close_matches(name, names);
+  throw KnobError(
+      fmt::format("sched feature '{}' is not in {} ({} features){}", name, path_, names.size(),
+                  near.empty() ? "" : fmt::format("; did you mean {}?", fmt::join(near, ", "))));
+}
+
+void FeaturesFile::set(const std::string& name, bool on) const {
+  check_known(name);
+  const std::string token = on ? name : "NO_" + name;
+  write_knob_file(path_, token);
+  if (read().at(name) != on) {
+    throw KnobUnavailable(fmt::format("wrote '{}' to {} but it did not take: {} is still {}", token,
+                                      path_, name, on ? "off" : "on"),
+                          EIO);
+  }
+}
+
+}  // namespace schedrig::knobs

@@ -1,0 +1,42 @@
+// The restore journal (DESIGN.md "Knobs"): before the first knob write the
+// original values and the kernel boot_id go to STATE_DIR/knobs-journal.json,
+// written atomically (temporary file, fsync, rename, fsync of the directory)
+// so a crash at any point leaves either the old or the new journal whole.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agent/knobs/knob.h"
+
+namespace schedrig::knobs {
+
+struct JournalEntry {
+  KnobSetting original;  // name, kind and the value found before the first write
+  std::string path;      // the file it was read from
+};
+
+struct Journal {
+  std::string boot_id;  // /proc/sys/kernel/random/boot_id when written
+  std::string root;     // the knob root ("" = live)
+  long long created_at_ns = 0;
+  int pid = 0;  // the writer
+  std::vector<JournalEntry> entries;
+};
+
+// STATE_DIR/knobs-journal.json
+std::string journal_path(const std::string& state_dir);
+
+// Writes `journal` atomically, creating STATE_DIR. Throws KnobError naming
+// the file and errno.
+void write_journal(const std::string& file, const Journal& journal);
+
+// The journal in `file`, or nullopt when there is none. Throws KnobError
+// naming the file when it exists but cannot be parsed.
+std::optional<Journal> read_journal(const std::string& file);
+
+// Removes the journal (and fsyncs the directory). Missing is fine.
+void remove_journal(const std::string& file);
+
+}  // namespace schedrig::knobs

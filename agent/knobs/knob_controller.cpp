@@ -1,0 +1,202 @@
+#include "agent/knobs/knob_controller.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "agent/knobs/allowlist.h"
+#include "agent/knobs/features.h"
+#include "agent/knobs/knob_file.h"
+#include "agent/knobs/knob_paths.h"
+#include "common/ids.h"
+
+namespace schedrig::knobs {
+namespace {
+
+using namespace std::chrono_literals;
+
+// The boot id the journal is scoped by: the fake root's when it has one.
+std::string boot_id_for(const std::string& root) {
+  std::error_code ec;
+  if (!root.empty() && std::filesystem::exists(root + "/proc/sys/kernel/random/boot_id", ec)) {
+    return read_boot_id(root);
+  }
+  return read_boot_id("");
+}
+
+std::string read_on(const std::string& root, const KnobSetting& k) {
+  if (k.kind == KnobKind::kFeature) {
+    FeaturesFile f(root);
+    f.check_known(k.name);
+    return f.read().at(k.name) ? "on" : "off";
+  }
+  return read_knob_file(knob_path(root, k));
+}
+
+void write_on(const std::string& root, const KnobSetting& k, const std::string& value) {
+  if (k.kind == KnobKind::kFeature) return FeaturesFile(root).set(k.name, value == "on");
+  const std::string path = knob_path(root, k);
+  write_knob_file(path, value);
+  std::string now = read_knob_file(path);
+  if (now != value) {
+    throw KnobUnavailable(
+        fmt::format("wrote {}={} to {} but it reads back '{}'", k.name, value, path, now), EIO);
+  }
+}
+
+Capability probe_one(const std::string& root, KnobSetting knob) {
+  Capability c;
+  c.knob = std::move(knob);
+  c.path = knob_path(root, c.knob);
+  Access a = probe_access(c.path);
+  c.readable = a.readable;
+  c.writable = a.writable;
+  c.errno_value = a.errno_value;
+  return c;
+}
+
+}  // namespace
+
+std::vector<std::string> restore_entries(const Journal& journal) {
+  std::vector<std::string> failures;
+  for (auto it = journal.entries.rbegin(); it != journal.entries.rend(); ++it) {
+    try {
+      write_on(journal.root, it->original, it->original.value);
+    } catch (const KnobError& e) {
+      failures.push_back(e.what());
+    }
+  }
+  return failures;
+}
+
+KnobController::KnobController(std::string root, std::string state_dir)
+    : root_(std::move(root)), journal_file_(journal_path(state_dir)) {}
+
+KnobController::~KnobController() {
+  if (!journal_) return;
+  try {
+    restore();
+  } catch (const std::exception& e) {
+    spdlog::error("knobs not restored: {} (journal kept at {})", e.what(), journal_file_);
+  }
+}
+
+std::vector<JournalEntry> KnobController::recover() {
+  auto found = read_journal(journal_file_);
+  if (!found) return {};
+  if (found->boot_id != boot_id_for(found->root)) {
+    spdlog::warn(
+        "journal {} is from boot {}, not this one: a reboot already reset its {} knobs; discarded",
+        journal_file_, found->boot_id, found->entries.size());
+    remove_journal(journal_file_);
+    return {};
+  }
+  KnobLock lock(found->root, 30s);
+  auto failures = restore_entries(*found);
+  if (!failures.empty()) {
+    throw KnobUnavailable(
+        fmt::format("restoring from {} failed: {}", journal_file_, fmt::join(failures, "; ")), EIO);
+  }
+  for (const auto& e : found->entries) {
+    spdlog::info("restored {} to its original {} (journal {}, pid {})", e.original.name,
+                 knob_text(e.original), journal_file_, found->pid);
+  }
+  remove_journal(journal_file_);
+  return found->entries;
+}
+
+std::vector<Capability> KnobController::probe() const {
+  std::vector<Capability> out;
+  out.push_back(probe_one(root_, {KnobKind::kFeature, "*", ""}));
+  for (const auto& s : sysctl_allowlist())
+    out.push_back(probe_one(root_, {KnobKind::kSysctl, s.name, ""}));
+  for (const auto& s : debugfs_allowlist())
+    out.push_back(probe_one(root_, {KnobKind::kDebugfs, s.name, ""}));
+  return out;
+}
+
+void KnobController::check(const std::vector<KnobSetting>& settings) const {
+  for (const auto& s : settings) {
+    const std::string path = knob_path(root_, s);
+    Access a = probe_access(path);
+    if (!a.readable || !a.writable) {
+      throw KnobUnavailable(
+          fmt::format("{} {} cannot be changed here: {}: {} ({})", kind_name(s.kind), knob_text(s),
+                      path, std::strerror(a.errno_value),
+                      strerrorname_np(a.errno_value) ? strerrorname_np(a.errno_value) : "?"),
+          a.errno_value);
+    }
+    if (s.kind == KnobKind::kFeature) FeaturesFile(root_).check_known(s.name);
+  }
+}
+
+void KnobController::ensure_locked() {
+  if (!lock_) lock_ = std::make_unique<KnobLock>(root_, 30s);
+  if (journal_) return;
+  auto found = read_journal(journal_file_);
+  if (found && found->boot_id == boot_id_for(root_) && found->root == root_) {
+    journal_ = std::move(found);  // a console `knobs set` journaled these already
+  } else {
+    journal_ =
+        Journal{boot_id_for(root_), root_, wall_clock_ns(), static_cast<int>(::getpid()), {}};
+  }
+}
+
+void KnobController::journal_original(const KnobSetting& knob) {
+  ensure_locked();
+  for (const auto& e : journal_->entries) {
+    if (e.original.name == knob.name) return;
+  }
+  KnobSetting original{knob.kind, knob.name, read_on(root_, knob)};
+  journal_->entries.push_back({original, knob_path(root_, knob)});
+  write_journal(journal_file_, *journal_);
+}
+
+std::string KnobController::read_value(const KnobSetting& knob) const {
+  return read_on(root_, knob);
+}
+
+void KnobController::write_value(const KnobSetting& knob, const std::string& value) const {
+  write_on(root_, knob, value);
+}
+
+void KnobController::apply(const std::vector<KnobSetting>& settings) {
+  for (const auto& s : settings) {
+    journal_original(s);
+    std::string want = s.value;
+    if (want.empty()) {
+      for (const auto& e : journal_->entries) {
+        if (e.original.name == s.name) want = e.original.value;
+      }
+    }
+    if (read_value(s) != want) write_value(s, want);
+  }
+}
+
+std::map<std::string, std::string> KnobController::current(
+    const std::vector<KnobSetting>& settings) const {
+  std::map<std::string, std::string> out;
+  for (const auto& s : settings) out[s.name] = read_value(s);
+  return out;
+}
+
+void KnobController::restore() {
+  if (!journal_) return;
+  auto failures = restore_entries(*journal_);
+  if (!failures.empty()) {
+    throw KnobUnavailable(fmt::format("restore failed: {}", fmt::join(failures, "; ")), EIO);
+  }
+  remove_journal(journal_file_);
+  journal_.reset();
+  lock_.reset();
+}
+
+void KnobController::keep_journal() {
+  journal_.reset();
+  lock_.reset();
+}
+
+}  // namespace schedrig::knobs

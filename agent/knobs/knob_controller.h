@@ -1,0 +1,91 @@
+// Applies knob settings safely (DESIGN.md "Knobs", "Runner safety"):
+// journal the originals before the first write, write, read back and
+// verify, and always put everything back — at the end, on an exception
+// (destructor), on SIGINT/SIGTERM (the caller stops and destroys us), and at
+// the next agent start after a crash (recover()).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agent/knobs/journal.h"
+#include "agent/knobs/knob.h"
+#include "agent/knobs/knob_lock.h"
+
+namespace schedrig::knobs {
+
+// Whether one knob is readable/writable here (sent in Hello).
+struct Capability {
+  KnobSetting knob;  // value empty
+  std::string path;
+  bool readable = false;
+  bool writable = false;
+  int errno_value = 0;
+};
+
+class KnobController {
+ public:
+  // `root` prefixes /proc and /sys ("" = live); the journal lives in
+  // `state_dir`. No I/O happens until a call needs it.
+  KnobController(std::string root, std::string state_dir);
+  // Restores everything journaled by this controller; logs, never throws.
+  ~KnobController();
+  KnobController(const KnobController&) = delete;
+  KnobController& operator=(const KnobController&) = delete;
+
+  // Agent start-up: a journal of this boot is restored (values verified,
+  // journal removed) and its entries returned; one of another boot is logged
+  // and discarded (a reboot already reset the knobs). Throws KnobError when a
+  // restore fails (the journal is kept for the next try).
+  std::vector<JournalEntry> recover();
+
+  // Every allowlisted sysctl and tunable, and the features file, probed.
+  std::vector<Capability> probe() const;
+
+  // Checks, before anything runs, that each knob exists and can be written
+  // here: unknown feature names throw KnobError; a missing or locked file
+  // throws KnobUnavailable naming the knob, path and errno.
+  void check(const std::vector<KnobSetting>& settings) const;
+
+  // Sets each knob: value "" means its journaled original. Journals every
+  // knob's original before its first write (taking the per-root lock on the
+  // first call), writes, and verifies by reading back. Throws KnobError /
+  // KnobUnavailable; what was written stays journaled.
+  void apply(const std::vector<KnobSetting>& settings);
+
+  // The current value of each setting's knob ("on"/"off" for features).
+  std::map<std::string, std::string> current(const std::vector<KnobSetting>& settings) const;
+
+  // Writes every journaled original back and verifies it, removes the
+  // journal and releases the lock. Tries every knob; throws KnobUnavailable
+  // listing those that failed (the journal is then kept).
+  void restore();
+
+  // Releases the lock but keeps the journal on disk (`knobs set`: the next
+  // `knobs restore` or agent start puts the originals back).
+  void keep_journal();
+
+  const std::string& root() const { return root_; }
+  const std::string& journal_file() const { return journal_file_; }
+
+ private:
+  void ensure_locked();
+  void journal_original(const KnobSetting& knob);
+  std::string read_value(const KnobSetting& knob) const;
+  void write_value(const KnobSetting& knob, const std::string& value) const;
+
+  std::string root_;
+  std::string journal_file_;
+  std::unique_ptr<KnobLock> lock_;
+  std::optional<Journal> journal_;  // loaded or made on the first apply
+};
+
+// Restores `journal` under its root without a controller (used by recover
+// and `knobs restore`). Returns the knobs that failed, with reasons.
+std::vector<std::string> restore_entries(const Journal& journal);
+
+}  // namespace schedrig::knobs

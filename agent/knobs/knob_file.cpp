@@ -1,0 +1,78 @@
+#include "agent/knobs/knob_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "agent/knobs/knob.h"
+
+namespace schedrig::knobs {
+namespace {
+
+// Closes an fd on scope exit.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+[[noreturn]] void fail(const std::string& what, const std::string& path, int err) {
+  std::string hint;
+  if (path.find("/sys/kernel/debug") != std::string::npos && (err == ENOENT || err == EPERM)) {
+    hint = err == ENOENT ? " (is debugfs mounted? mount -t debugfs none /sys/kernel/debug)"
+                         : " (debugfs is locked down on this kernel)";
+  }
+  throw KnobUnavailable(fmt::format("{} {}: {} ({}){}", what, path, std::strerror(err),
+                                    strerrorname_np(err) ? strerrorname_np(err) : "?", hint),
+                        err);
+}
+
+}  // namespace
+
+std::string read_knob_file(const std::string& path) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) fail("cannot read", path, errno);
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("cannot read", path, errno);
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+  return out;
+}
+
+void write_knob_file(const std::string& path, const std::string& text) {
+  Fd f{::open(path.c_str(), O_WRONLY | O_CLOEXEC)};
+  if (f.fd < 0) fail("cannot open for writing", path, errno);
+  ssize_t n;
+  do {
+    n = ::write(f.fd, text.data(), text.size());
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) fail(fmt::format("cannot write '{}' to", text), path, errno);
+  if (static_cast<std::size_t>(n) != text.size()) {
+    throw KnobUnavailable(
+        fmt::format("short write of '{}' to {}: {} of {} bytes", text, path, n, text.size()), EIO);
+  }
+}
+
+Access probe_access(const std::string& path) {
+  Access a;
+  Fd r{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  a.readable = r.fd >= 0;
+  if (!a.readable) a.errno_value = errno;
+  Fd w{::open(path.c_str(), O_WRONLY | O_CLOEXEC)};
+  a.writable = w.fd >= 0;
+  if (!a.writable && a.errno_value == 0) a.errno_value = errno;
+  return a;
+}
+
+}  // namespace schedrig::knobs
