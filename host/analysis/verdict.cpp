@@ -1,0 +1,230 @@
+#include "host/analysis/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+#include <boost/math/distributions/normal.hpp>
+
+#include "host/analysis/hodges_lehmann.h"
+#include "host/analysis/mann_whitney.h"
+#include "host/analysis/welch.h"
+
+namespace schedrig::analysis {
+namespace {
+
+void add_note(std::string& note, const std::string& text) {
+  if (!note.empty()) note += "; ";
+  note += text;
+}
+
+int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
+
+double pct_of(double v, double reference) {
+  return reference == 0 ? kNaN : 100.0 * v / std::fabs(reference);
+}
+
+bool all_positive(std::span<const double> values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return v > 0; });
+}
+
+std::vector<double> logs(std::span<const double> values) {
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (double v : values) out.push_back(std::log(v));
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Method m) {
+  switch (m) {
+    case Method::kAuto:
+      return "auto";
+    case Method::kMannWhitney:
+      return "mwu";
+    case Method::kWelch:
+      return "welch";
+    case Method::kCiOverlap:
+      return "ci-overlap";
+  }
+  return "?";
+}
+
+std::string_view to_string(StatTest t) {
+  switch (t) {
+    case StatTest::kNone:
+      return "none";
+    case StatTest::kMannWhitney:
+      return "mann-whitney";
+    case StatTest::kWelchLog:
+      return "welch-log";
+    case StatTest::kWelch:
+      return "welch";
+    case StatTest::kCiOverlap:
+      return "ci-overlap";
+  }
+  return "?";
+}
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kImprovement:
+      return "improvement";
+    case Verdict::kRegression:
+      return "regression";
+    case Verdict::kNone:
+      return "none";
+    case Verdict::kInsufficient:
+      return "insufficient";
+  }
+  return "?";
+}
+
+std::string_view mark(Verdict v) {
+  switch (v) {
+    case Verdict::kImprovement:
+      return "(I)";
+    case Verdict::kRegression:
+      return "(R)";
+    case Verdict::kNone:
+      return "";
+    case Verdict::kInsufficient:
+      return "?";
+  }
+  return "";
+}
+
+std::optional<Method> parse_method(std::string_view word) {
+  for (Method m : {Method::kAuto, Method::kMannWhitney, Method::kWelch, Method::kCiOverlap}) {
+    if (word == to_string(m)) return m;
+  }
+  return std::nullopt;
+}
+
+Comparison compare_samples(std::span<const double> baseline, std::span<const double> variant,
+                           const CompareOptions& options) {
+  Comparison c;
+  const std::size_t nb = baseline.size(), nv = variant.size();
+  const double med_b = median(baseline), med_v = median(variant);
+  if (nb > 0 && nv > 0) c.change_pct = pct_of(med_v - med_b, med_b);
+  if (nb > 0 && nv > 0 && med_b == 0) add_note(c.note, "baseline median is 0: change % undefined");
+  if (nb < kMinIterations || nv < kMinIterations) {
+    c.verdict = Verdict::kInsufficient;
+    add_note(c.note, fmt::format("fewer than {} iterations (n={} vs {})", kMinIterations, nb, nv));
+    return c;
+  }
+  const double alpha = 1 - options.confidence;
+  Method method = options.method;
+  const bool few = nb < kRankTestMinIterations || nv < kRankTestMinIterations;
+  if (method == Method::kAuto) method = few ? Method::kWelch : Method::kMannWhitney;
+  int direction = 0;
+  switch (method) {
+    case Method::kAuto:  // resolved above
+    case Method::kMannWhitney: {
+      const MannWhitneyResult mw = mann_whitney(baseline, variant);
+      const HodgesLehmann hl = hodges_lehmann(baseline, variant, options.confidence);
+      c.test = StatTest::kMannWhitney;
+      c.p_value = mw.p_value;
+      c.ci_lo_pct = pct_of(hl.lo, med_b);
+      c.ci_hi_pct = pct_of(hl.hi, med_b);
+      c.significant = c.p_value < alpha;
+      direction = sign(mw.u_y - static_cast<double>(nb) * static_cast<double>(nv) / 2);
+      if (hl.confidence < options.confidence) {
+        add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
+                                     "shown: {:.0f}%)",
+                                     100 * options.confidence, nb, nv, 100 * hl.confidence));
+      }
+      break;
+    }
+    case Method::kWelch: {
+      c.parametric = true;
+      if (all_positive(baseline) && all_positive(variant)) {
+        const WelchResult w = welch_t_test(logs(baseline), logs(variant), options.confidence);
+        c.test = StatTest::kWelchLog;
+        c.p_value = w.p_value;
+        c.ci_lo_pct = 100.0 * std::expm1(w.lo);
+        c.ci_hi_pct = 100.0 * std::expm1(w.hi);
+        direction = sign(w.diff);
+      } else {
+        const WelchResult w = welch_t_test(baseline, variant, options.confidence);
+        const double mean_b = summarize(baseline).mean;
+        c.test = StatTest::kWelch;
+        c.p_value = w.p_value;
+        c.ci_lo_pct = pct_of(w.lo, mean_b);
+        c.ci_hi_pct = pct_of(w.hi, mean_b);
+        direction = sign(w.diff);
+        add_note(c.note, "values <= 0: Welch's t on raw values");
+      }
+      c.significant = c.p_value < alpha;
+      if (options.method == Method::kAuto) {
+        add_note(c.note, fmt::format("parametric: Welch's t on log values from few iterations "
+                                     "(n={} vs {})",
+                                     nb, nv));
+      }
+      break;
+    }
+    case Method::kCiOverlap: {
+      // Fastpath / mmtests style: each side's mean +- z sd, marked when the
+      // two intervals do not overlap.
+      c.parametric = true;
+      c.test = StatTest::kCiOverlap;
+      const Summary sb = summarize(baseline), sv = summarize(variant);
+      const double z = boost::math::quantile(boost::math::normal(), (1 + options.confidence) / 2);
+      const double lo_b = sb.mean - z * sb.sd, hi_b = sb.mean + z * sb.sd;
+      const double lo_v = sv.mean - z * sv.sd, hi_v = sv.mean + z * sv.sd;
+      c.significant = lo_v > hi_b || hi_v < lo_b;
+      c.ci_lo_pct = pct_of(lo_v - hi_b, sb.mean);
+      c.ci_hi_pct = pct_of(hi_v - lo_b, sb.mean);
+      direction = sign(sv.mean - sb.mean);
+      break;
+    }
+  }
+  if (!c.significant || direction == 0) {
+    c.verdict = Verdict::kNone;
+  } else if (std::isfinite(c.change_pct) && std::fabs(c.change_pct) < options.threshold_pct) {
+    c.verdict = Verdict::kNone;
+    add_note(c.note,
+             fmt::format("significant, but below the {:g}% threshold", options.threshold_pct));
+  } else {
+    c.verdict =
+        (direction > 0) == options.higher_is_better ? Verdict::kImprovement : Verdict::kRegression;
+  }
+  return c;
+}
+
+void add_series_notes(Comparison& c, const SeriesAnalysis& baseline,
+                      const SeriesAnalysis& variant) {
+  const struct {
+    const char* side;
+    const SeriesAnalysis& a;
+  } sides[] = {{"baseline", baseline}, {"variant", variant}};
+  for (const auto& [side, a] : sides) {
+    if (a.modes.bimodal) {
+      add_note(c.note, fmt::format("{} bimodal ({} flips)", side, a.modes.flips));
+    } else if (a.drift.present) {
+      add_note(c.note, fmt::format("{} drift {:+.0f}%", side, a.drift.change_pct));
+    } else if (std::isfinite(a.summary.cov_pct) && a.summary.cov_pct > 10) {
+      add_note(c.note, fmt::format("{} noisy (CoV {:.1f}%)", side, a.summary.cov_pct));
+    }
+    if (a.summary.n >= 20 && std::isfinite(a.lag1) && a.lag1 >= 0.5) {
+      add_note(c.note, fmt::format("{} iterations autocorrelated (lag-1 r {:.2f}): the p-value "
+                                   "overstates the evidence",
+                                   side, a.lag1));
+    }
+  }
+}
+
+Comparison compare_series(std::span<const double> baseline, std::span<const double> variant,
+                          const CompareOptions& options, SeriesAnalysis* baseline_analysis,
+                          SeriesAnalysis* variant_analysis) {
+  Comparison c = compare_samples(baseline, variant, options);
+  const SeriesAnalysis b = analyze_series(baseline), v = analyze_series(variant);
+  add_series_notes(c, b, v);
+  if (baseline_analysis) *baseline_analysis = b;
+  if (variant_analysis) *variant_analysis = v;
+  return c;
+}
+
+}  // namespace schedrig::analysis
