@@ -35,10 +35,17 @@ nlohmann::json plan_json(const sqlite::Db& db, const std::string& bytes,
   return plan_to_json(plan);
 }
 
-// kernel_release from the run's fingerprint, for runs whose Hello is missing.
-std::string fingerprint_kernel(const std::string& bytes) {
+// The run's fingerprint as name -> value (RunRecord::fingerprint); empty
+// when the bytes do not decode.
+std::map<std::string, std::string> fingerprint_map(const std::string& bytes) {
+  std::map<std::string, std::string> out;
   v1::Fingerprint fp;
-  return fp.ParseFromString(bytes) ? fp.kernel_release() : std::string();
+  if (!fp.ParseFromString(bytes)) return out;
+  for (const auto& [k, v] : fp.fields()) out[k] = v;
+  if (!fp.kernel_release().empty()) out["kernel_release"] = fp.kernel_release();
+  if (!fp.kernel_cmdline().empty()) out["kernel_cmdline"] = fp.kernel_cmdline();
+  if (!fp.sched_features().empty()) out["sched_features"] = fp.sched_features();
+  return out;
 }
 
 void load_iterations(sqlite::Db& db, RunRecord& run) {
@@ -102,7 +109,11 @@ std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix) {
     run.instance_id = st.column_text(2);
     run.hostname = st.column_text(3);
     run.kernel_release = st.column_text(4);
-    if (run.kernel_release.empty()) run.kernel_release = fingerprint_kernel(st.column_blob(13));
+    run.fingerprint = fingerprint_map(st.column_blob(13));
+    if (run.kernel_release.empty()) {
+      auto kernel = run.fingerprint.find("kernel_release");
+      if (kernel != run.fingerprint.end()) run.kernel_release = kernel->second;
+    }
     run.pus = static_cast<unsigned>(st.column_int(5));
     run.labels = string_map(db, st.column_text(6), "labels of run " + run.run_id);
     run.plan = plan_json(db, st.column_blob(7), run.run_id);

@@ -44,6 +44,10 @@ struct RunRecord {
   long long started_at_ns = 0;              // RunStarted's envelope sent_at_ns
   long long finished_at_ns = 0;             // RunFinished's envelope sent_at_ns; 0 while running
   std::vector<IterationRecord> iterations;  // in position order
+  // The system fingerprint from RunStarted (DESIGN.md "Identity"), flattened:
+  // "kernel_release", "kernel_cmdline", "sched_features" (when set) and every
+  // entry of its `fields` map by name. Empty when the run has none.
+  std::map<std::string, std::string> fingerprint;
 };
 
 }  // namespace schedrig::store
