@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "agent/knobs/knob.h"
+
 namespace schedrig::knobs {
 
 // Feature name -> on, parsed from the file's one line

@@ -51,7 +51,9 @@ std::string read_knob_file(const std::string& path) {
 }
 
 void write_knob_file(const std::string& path, const std::string& text) {
-  Fd f{::open(path.c_str(), O_WRONLY | O_CLOEXEC)};
+  // O_TRUNC as a shell redirection does: ignored by procfs/debugfs, needed
+  // for the plain files of a fake root.
+  Fd f{::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC)};
   if (f.fd < 0) fail("cannot open for writing", path, errno);
   ssize_t n;
   do {
