@@ -23,6 +23,7 @@ namespace {
 struct StressOptions {
   std::map<std::string, std::string> params;  // only flags given
   std::string cpus;
+  std::string placement;  // a policy (placement.h); excludes --cpus
   double duration_s = 5;
   bool json = false;
 };
@@ -59,20 +60,28 @@ void print_result(const workloads::WorkloadInfo& w, const workloads::WorkloadRes
     std::cout << fmt::format("  {:<16} {:>16.2f} {}\n", m.name, m.value, m.unit);
 }
 
+// The policy the flags name: --placement P, --cpus L (cpulist:L), or all.
+std::string policy_of(const StressOptions& o) {
+  if (!o.placement.empty()) return o.placement;
+  return o.cpus.empty() ? "all" : "cpulist:" + o.cpus;
+}
+
 void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& exit_code) {
-  std::vector<int> cpus;
+  placement::Placement where;
   workloads::Params params;
   try {
     topology::Topology topo = topology::load_topology({});
-    cpus = placement::resolve_placement(o.cpus.empty() ? "all" : "cpus:" + o.cpus, topo);
+    where = placement::resolve_placement(policy_of(o), topo);
     params = workloads::with_defaults(w, o.params);
-    w.validate(params, cpus.size());
+    w.validate(params, where.cpus.size());
   } catch (const std::exception& e) {
     throw CliError(kExitUsage, e.what());
   }
-  workloads::RunContext ctx{cpus,
-                            std::chrono::nanoseconds(static_cast<long long>(o.duration_s * 1e9)),
-                            &install_stop_signals()};
+  const std::vector<int>& cpus = where.cpus;
+  workloads::RunContext ctx;
+  ctx.cpus = cpus;
+  ctx.duration = std::chrono::nanoseconds(static_cast<long long>(o.duration_s * 1e9));
+  ctx.stop = &install_stop_signals();
   try {
     print_result(w, w.run(params, ctx), cpus, o);
   } catch (const workloads::WorkloadError& e) {
@@ -92,7 +101,17 @@ void add_workload_command(CLI::App& stress, const workloads::WorkloadInfo& w, in
         [opts, name = std::string(spec.name)](const std::string& v) { opts->params[name] = v; },
         help);
   }
-  cmd->add_option("--cpus", opts->cpus, "cpulist to run on (default: every allowed PU)");
+  CLI::Option* cpus =
+      cmd->add_option("--cpus", opts->cpus,
+                      "cpulist to run on, e.g. 0-3,8 (default: every allowed PU); the same as "
+                      "--placement cpulist:LIST");
+  CLI::Option* where =
+      cmd->add_option("--placement", opts->placement,
+                      "placement policy: all, cpulist:LIST, node:N, package:N, llc:N, "
+                      "compact:K, spread:K or split:K, e.g. --placement spread:4 (see below)")
+          ->type_name("POLICY");
+  cpus->excludes(where);
+  cmd->footer(placement::policy_help());
   cmd->add_option("--duration", opts->duration_s, "seconds to run")
       ->check(CLI::Range(0.001, 86400.0))
       ->required();

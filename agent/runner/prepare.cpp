@@ -14,7 +14,8 @@ PreparedCase prepare_case(const schedrig::v1::Case& c, const topology::Topology&
     out.workload = &workloads::find_workload(c.workload());
     out.params = workloads::with_defaults(*out.workload,
                                           workloads::Params(c.params().begin(), c.params().end()));
-    out.cpus = placement::resolve_placement(c.placement(), topo);
+    out.placement = placement::resolve_placement(c.placement(), topo);
+    out.cpus = out.placement.cpus;
     out.workload->validate(out.params, out.cpus.size());
   } catch (const std::invalid_argument& e) {
     throw PlanRejected(fmt::format("case '{}': {}", c.name(), e.what()));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/placement/placement.h"
 #include "agent/topology/topology.h"
 #include "agent/workloads/registry.h"
 #include "schedrig/v1/plan.pb.h"
@@ -24,7 +25,8 @@ struct PreparedCase {
   std::string name;
   const workloads::WorkloadInfo* workload = nullptr;
   workloads::Params params;  // defaults filled in
-  std::vector<int> cpus;     // resolved placement
+  std::vector<int> cpus;     // resolved placement: placement.cpus
+  placement::Placement placement;  // with split:K's message and worker PUs
 };
 
 // Validates every case of `plan` on `topo`; index i of the result is

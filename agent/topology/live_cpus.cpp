@@ -53,4 +53,18 @@ std::optional<std::vector<int>> libnuma_node_cpus(unsigned node) {
   return cpus;
 }
 
+std::optional<std::vector<std::vector<unsigned>>> libnuma_distances(
+    const std::vector<unsigned>& nodes) {
+  if (nodes.empty() || numa_available() < 0) return std::nullopt;
+  std::vector<std::vector<unsigned>> m(nodes.size(), std::vector<unsigned>(nodes.size(), 0));
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      const int d = numa_distance(static_cast<int>(nodes[i]), static_cast<int>(nodes[j]));
+      if (d <= 0) return std::nullopt;
+      m[i][j] = static_cast<unsigned>(d);
+    }
+  }
+  return m;
+}
+
 }  // namespace schedrig::topology

@@ -61,7 +61,7 @@ std::string source_name(const Source& source) {
 
 }  // namespace
 
-Topology load_topology(const Source& source) {
+Topology load_topology(const Source& source, const std::filesystem::path& root) {
   HwlocTopology topo;
   // Keep PUs and NUMA nodes outside this process's cgroup, so online and
   // allowed can be told apart (hwloc.h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED;
@@ -109,7 +109,7 @@ Topology load_topology(const Source& source) {
   const bool this_system =
       source.kind == Source::Kind::kLive && hwloc_topology_is_thissystem(topo.get()) != 0;
   try {
-    return extract_topology(topo.get(), this_system);
+    return extract_topology(topo.get(), this_system, root);
   } catch (const std::system_error& e) {
     throw TopologyError(fmt::format("{}: {}", source_name(source), e.what()));
   }

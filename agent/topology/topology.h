@@ -1,10 +1,13 @@
-// The machine as hwloc (and, live, libnuma) map it: packages, NUMA nodes,
-// last-level caches (LLCs), cores, PUs, and the online and allowed cpulists
-// (DESIGN.md "Shape": agent/topology). Every CPU number here is a PU OS index,
-// the number the kernel uses in cpulists and sched_setaffinity(2).
+// The machine as hwloc (and, live, libnuma and sysfs) map it: packages, NUMA
+// nodes with their distance matrix, last-level caches (LLCs), clusters,
+// cores with their SMT siblings, PUs, offline and disallowed PUs, and the
+// scheduler-domain levels the kernel would build from all that (DESIGN.md
+// "Shape": agent/topology). Every CPU number here is a PU OS index, the
+// number the kernel uses in cpulists and sched_setaffinity(2).
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -34,13 +37,15 @@ struct Source {
 // tie), because hwloc gives a CPU-less node the cpuset of the CPUs near it.
 struct NumaNode {
   unsigned os_index = 0;           // kernel node number (numactl's "node N")
-  std::vector<int> cpus;           // sorted PU OS indexes
+  std::vector<int> cpus;           // sorted PU OS indexes; empty = memory only
   std::uint64_t memory_bytes = 0;  // local memory, bytes (hwloc local_memory)
 };
 
 // A last-level cache: for each PU, the outermost data or unified CPU cache
-// above it (L3 on most x86 boxes, a per-core L2 on Ampere Altra). hwloc
-// MemCache objects (memory-side caches) are not CPU caches and never count.
+// above it (L3 on most x86 boxes, a per-core L2 on Ampere Altra, where no CPU
+// cache is shared: then shared_by is 1). hwloc MemCache objects (memory-side
+// caches such as Altra's SLC or Optane's DRAM cache) are not CPU caches and
+// never count.
 struct Llc {
   std::vector<int> cpus;         // sorted PU OS indexes sharing the cache
   unsigned level = 0;            // 3 for an L3
@@ -48,22 +53,69 @@ struct Llc {
   unsigned shared_by = 0;        // cores sharing it (1 = private per core)
 };
 
-// The whole machine. Lists are sorted: numa_nodes by os_index; llcs in hwloc's
-// logical order (llcs[n] is lstopo's "L3 L#n" where one cache level is last
-// for every PU). PUs without any data cache belong to no Llc.
+// One scheduler-domain level as kernel/sched/topology.c would build it for
+// the online PUs: SMT (core siblings), CLS (cluster), MC (the LLC, bounded by
+// the node), PKG (the NUMA node: cpu_cpu_mask is cpumask_of_node), then one
+// NUMA level per distinct node distance above the local one (CPU-less nodes
+// do not count). A level whose span equals the level below it is dropped,
+// as sd_parent_degenerate() does, and so is a bottom level of one PU
+// (sd_degenerate()); the build stops at the first level spanning every PU.
+// Where levels differ from PU to PU (offline siblings, asymmetric NUMA),
+// `span` and `groups` describe the widest domain of the level and
+// `min_span` the narrowest.
+struct SchedDomainLevel {
+  std::string name;       // "SMT", "CLS", "MC", "PKG" or "NUMA"
+  unsigned span = 0;      // PUs in one domain of this level (the widest)
+  unsigned min_span = 0;  // PUs in the narrowest domain of this level
+  unsigned groups = 0;    // sched groups in it: the child domains it balances between
+  unsigned domains = 0;   // distinct domains of this level across the machine
+  unsigned distance = 0;  // NUMA levels: the node distance bounding it; else 0
+};
+
+// The whole machine. Lists are sorted: numa_nodes by os_index; llcs,
+// package_cpus, clusters and core_cpus in hwloc's logical order (llcs[n] is
+// lstopo's "L3 L#n" where one cache level is last for every PU). PUs without
+// any data cache belong to no Llc.
 struct Topology {
   unsigned packages = 0;             // hwloc Package objects (0 if it finds none)
   std::vector<NumaNode> numa_nodes;  // always at least one (hwloc adds one)
   std::vector<Llc> llcs;
   unsigned cores = 0;            // hwloc Core objects; = pus if there are none
   unsigned pus = 0;              // online PUs (logical CPUs)
-  bool smt = false;              // some core has more than one PU
+  bool smt = false;              // some core has more than one online PU
   std::vector<int> online_cpus;  // every PU in the topology, sorted
   // The PUs this process may run on. Live: hwloc's allowed cpuset (cgroup
   // cpuset) intersected with sched_getaffinity(2) of the calling thread (the
   // mask new threads and children inherit).
   // XML/synthetic: equal to online_cpus (nothing restricts a recorded machine).
   std::vector<int> allowed_cpus;
+
+  // The online PUs of each Package object (`packages` entries; Package L#n).
+  std::vector<std::vector<int>> package_cpus;
+  // The online PUs of each cluster: hwloc Group objects of subtype "Cluster"
+  // (Linux sysfs cluster_cpus, e.g. Kunpeng 920's 4-core clusters), or groups
+  // without a subtype holding 2+ cores strictly inside one NUMA node and one
+  // LLC (how a synthetic description spells them). Empty when none.
+  std::vector<std::vector<int>> clusters;
+  // The online PUs of each core: the core's SMT siblings (one PU without SMT).
+  std::vector<std::vector<int>> core_cpus;
+  // PUs hwloc knows but that are offline: complete cpuset minus the online one
+  // (the kernel's /sys/devices/system/cpu/offline: possible but not online).
+  std::vector<int> offline_pus;
+  // Online PUs this process may not use (cgroup cpuset, affinity): online
+  // minus allowed. Always empty for XML/synthetic.
+  std::vector<int> disallowed_pus;
+  // NUMA node distances (ACPI SLIT, relative latency, 10 = local), one row per
+  // numa_nodes entry in the same order: distances[i][j] is from
+  // numa_nodes[i] to numa_nodes[j]. Empty when no source has them.
+  std::vector<std::vector<unsigned>> distances;
+  // Where `distances` came from: "hwloc" (the topology's NUMALatency matrix),
+  // "sysfs" (ROOT/sys/devices/system/node/nodeN/distance, live only),
+  // "libnuma" (numa_distance, live only), or "" when unknown.
+  std::string distances_source;
+  // Scheduler-domain levels, bottom up; see SchedDomainLevel and
+  // derive_sched_domains.
+  std::vector<SchedDomainLevel> sched_domains;
 };
 
 // A topology that cannot be loaded. what() is one line naming the source:
@@ -78,28 +130,48 @@ class TopologyError : public std::runtime_error {
 // (hwloc doc "Changing the Source of Topology Discovery"):
 //  - live: native discovery with HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED, so
 //    online PUs outside this process's cgroup are kept and allowed_cpus can
-//    differ from online_cpus. Offline PUs are never part of it.
+//    differ from online_cpus. Offline PUs are never part of it. Where hwloc
+//    has no NUMA distance matrix (it skips a single node), the distances come
+//    from `root`/sys/devices/system/node/nodeN/distance, then from libnuma
+//    numa_distance(3).
 //  - XML: hwloc_topology_set_xml, also with INCLUDE_DISALLOWED ("if the
 //    topology is exported to XML and reimported later, this flag should be set
 //    again"); IS_THISSYSTEM stays off. hwloc 2.x reads XML versions 1 and 2.
 //  - synthetic: hwloc_topology_set_synthetic, IS_THISSYSTEM off.
+// The live-only fallbacks (libnuma node cpus, affinity, sysfs and libnuma
+// distances) never apply to XML or synthetic input.
 // Throws TopologyError (see above; REASON carries the errno text, and for an
 // XML whose version this hwloc cannot read, the version).
-Topology load_topology(const Source& source);
+Topology load_topology(const Source& source, const std::filesystem::path& root = "/");
 
-// The topology as JSON: {"packages", "numa_nodes":[{"os_index","cpus",
-// "memory_bytes"}], "llcs":[{"cpus","level","size_bytes","shared_by"}],
-// "cores", "pus", "smt", "online_cpus", "allowed_cpus"}. Every cpus-like
-// value is a cpulist string ("0-3,8"; "" for none).
+// The scheduler-domain levels the kernel would build for `t` (see
+// SchedDomainLevel), from online_cpus, core_cpus, clusters, llcs,
+// package_cpus, numa_nodes and distances. Without distances it assumes
+// Linux's defaults when firmware has no SLIT: 10 local, 20 remote
+// (LOCAL_DISTANCE, REMOTE_DISTANCE). load_topology fills
+// Topology::sched_domains with it; exposed for hand-made topologies.
+std::vector<SchedDomainLevel> derive_sched_domains(const Topology& t);
+
+// The topology as JSON: {"packages", "package_cpus":[cpulist],
+// "numa_nodes":[{"os_index","cpus","memory_bytes"}],
+// "llcs":[{"cpus","level","size_bytes","shared_by"}], "clusters":[cpulist],
+// "cores", "core_cpus":[cpulist], "pus", "smt", "online_cpus",
+// "allowed_cpus", "offline_pus", "disallowed_pus",
+// "distances":[[int]] (row per node in os_index order; [] when unknown),
+// "distances_source", "sched_domains":[{"name","span","min_span","groups",
+// "domains","distance"}]}. Every cpus-like value is a cpulist string ("0-3,8"; "" for
+// none); `level` is an integer.
 nlohmann::json topology_to_json(const Topology& t);
 
 // Fills the wire message schedrig.v1.Topology (proto/schedrig/v1/topology.proto),
 // replacing whatever `out` held. cpus-like fields are cpulist strings.
 void topology_to_proto(const Topology& t, schedrig::v1::Topology* out);
 
-// The human view: a summary line (counts, SMT, online and allowed cpulists),
-// then one line per NUMA node (cpulist, memory) and one per LLC (level, size,
-// cores sharing it, cpulist).
+// The human view: a summary line (counts, SMT, online, allowed, offline and
+// disallowed cpulists), one line per package, NUMA node (cpulist, memory) and
+// LLC (level, size, cores sharing it, cpulist; private per-core caches on
+// one line), the clusters, the SMT siblings of the first core, the distance
+// matrix, and the scheduler-domain levels.
 void print_topology(const Topology& t, std::ostream& out);
 
 }  // namespace schedrig::topology

@@ -1,13 +1,16 @@
-// hwloc tree -> Topology: counts, NUMA nodes, LLCs, online and allowed cpulists.
+// hwloc tree -> Topology: counts, packages, NUMA nodes and distances, LLCs,
+// clusters, cores, online, allowed, offline and disallowed cpulists.
 #include "agent/topology/topology_extract.h"
 
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "agent/topology/hwloc_handle.h"
 #include "agent/topology/live_cpus.h"
+#include "agent/topology/numa_distances.h"
 
 namespace schedrig::topology {
 namespace {
@@ -118,9 +121,87 @@ std::vector<Llc> llcs_of(hwloc_topology_t topo, const std::vector<hwloc_obj_t>& 
   return out;
 }
 
+// The online PUs of each object of `type`, in logical order.
+std::vector<std::vector<int>> online_cpus_of(hwloc_topology_t topo, hwloc_obj_type_t type) {
+  std::vector<std::vector<int>> out;
+  HwlocBitmap mine = make_bitmap();
+  for (hwloc_obj_t obj : objects_of(topo, type)) {
+    hwloc_bitmap_and(mine.get(), obj->cpuset, hwloc_topology_get_topology_cpuset(topo));
+    out.push_back(bitmap_to_cpus(mine.get()));
+  }
+  return out;
+}
+
+bool strict_subset(const std::vector<int>& part, const std::vector<int>& whole) {
+  return part.size() < whole.size() &&
+         std::includes(whole.begin(), whole.end(), part.begin(), part.end());
+}
+
+// The first entry of `sets` holding `cpu`, or an empty set.
+const std::vector<int>& set_holding(const std::vector<std::vector<int>>& sets, int cpu) {
+  static const std::vector<int> kNone;
+  for (const auto& s : sets)
+    if (std::binary_search(s.begin(), s.end(), cpu)) return s;
+  return kNone;
+}
+
+// Clusters: hwloc Groups of subtype "Cluster" (the Linux backend's reading of
+// sysfs cluster_cpus), or, for topologies that cannot carry a subtype
+// (synthetic), Groups without memory that hold 2+ cores strictly inside one
+// NUMA node and inside one shared LLC (or anywhere in the node when the LLC
+// is private per core).
+std::vector<std::vector<int>> clusters_of(hwloc_topology_t topo, const Topology& t) {
+  std::vector<std::vector<int>> nodes;
+  for (const NumaNode& n : t.numa_nodes) nodes.push_back(n.cpus);
+
+  std::vector<std::vector<int>> out;
+  HwlocBitmap mine = make_bitmap();
+  for (hwloc_obj_t group : objects_of(topo, HWLOC_OBJ_GROUP)) {
+    hwloc_bitmap_and(mine.get(), group->cpuset, hwloc_topology_get_topology_cpuset(topo));
+    std::vector<int> cpus = bitmap_to_cpus(mine.get());
+    if (cpus.empty() || std::find(out.begin(), out.end(), cpus) != out.end()) continue;
+    const bool named = group->subtype != nullptr && std::string(group->subtype) == "Cluster";
+    if (!named) {
+      if (group->subtype != nullptr || group->memory_arity > 0) continue;
+      const int cores_inside =
+          hwloc_get_nbobjs_inside_cpuset_by_type(topo, mine.get(), HWLOC_OBJ_CORE);
+      if (cores_inside < 2) continue;
+      if (!strict_subset(cpus, set_holding(nodes, cpus.front()))) continue;
+      const auto llc = std::find_if(t.llcs.begin(), t.llcs.end(), [&](const Llc& l) {
+        return std::binary_search(l.cpus.begin(), l.cpus.end(), cpus.front());
+      });
+      if (llc != t.llcs.end() && llc->shared_by > 1 && !strict_subset(cpus, llc->cpus)) continue;
+    }
+    out.push_back(std::move(cpus));
+  }
+  return out;
+}
+
+// The distance matrix over t.numa_nodes: hwloc's, then (live only) sysfs
+// and libnuma.
+void fill_distances(hwloc_topology_t topo, bool this_system, const std::filesystem::path& root,
+                    Topology& t) {
+  std::vector<unsigned> nodes;
+  for (const NumaNode& n : t.numa_nodes) nodes.push_back(n.os_index);
+  if (std::optional<DistanceMatrix> m = hwloc_numa_distances(topo, nodes)) {
+    t.distances = std::move(*m);
+    t.distances_source = "hwloc";
+    return;
+  }
+  if (!this_system) return;
+  if (std::optional<DistanceMatrix> m = sysfs_numa_distances(root, nodes)) {
+    t.distances = std::move(*m);
+    t.distances_source = "sysfs";
+  } else if (std::optional<DistanceMatrix> n = libnuma_distances(nodes)) {
+    t.distances = std::move(*n);
+    t.distances_source = "libnuma";
+  }
+}
+
 }  // namespace
 
-Topology extract_topology(hwloc_topology_t topo, bool this_system) {
+Topology extract_topology(hwloc_topology_t topo, bool this_system,
+                          const std::filesystem::path& root) {
   Topology t;
   t.online_cpus = bitmap_to_cpus(hwloc_topology_get_topology_cpuset(topo));
   t.pus = static_cast<unsigned>(t.online_cpus.size());
@@ -131,8 +212,21 @@ Topology extract_topology(hwloc_topology_t topo, bool this_system) {
   t.smt = std::any_of(cores.begin(), cores.end(),
                       [](hwloc_obj_t core) { return hwloc_bitmap_weight(core->cpuset) > 1; });
 
+  t.package_cpus = online_cpus_of(topo, HWLOC_OBJ_PACKAGE);
+  if (cores.empty()) {
+    for (int cpu : t.online_cpus) t.core_cpus.push_back({cpu});
+  } else {
+    t.core_cpus = online_cpus_of(topo, HWLOC_OBJ_CORE);
+  }
+  HwlocBitmap offline = make_bitmap();
+  hwloc_bitmap_andnot(offline.get(), hwloc_topology_get_complete_cpuset(topo),
+                      hwloc_topology_get_topology_cpuset(topo));
+  t.offline_pus = bitmap_to_cpus(offline.get());
+
   t.numa_nodes = numa_nodes_of(topo, this_system, t.online_cpus);
   t.llcs = llcs_of(topo, cores);
+  t.clusters = clusters_of(topo, t);
+  fill_distances(topo, this_system, root, t);
 
   if (this_system) {
     HwlocBitmap allowed = make_bitmap();
@@ -142,6 +236,9 @@ Topology extract_topology(hwloc_topology_t topo, bool this_system) {
   } else {
     t.allowed_cpus = t.online_cpus;
   }
+  std::set_difference(t.online_cpus.begin(), t.online_cpus.end(), t.allowed_cpus.begin(),
+                      t.allowed_cpus.end(), std::back_inserter(t.disallowed_pus));
+  t.sched_domains = derive_sched_domains(t);
   return t;
 }
 

@@ -1,16 +1,21 @@
 // Turning a loaded hwloc topology into a Topology (private to agent/topology).
 #pragma once
 
+#include <filesystem>
+
 #include <hwloc.h>
 
 #include "agent/topology/topology.h"
 
 namespace schedrig::topology {
 
-// Reads counts, NUMA nodes, LLCs and cpulists from a loaded hwloc topology.
+// Reads counts, packages, NUMA nodes, distances, LLCs, clusters, cores and
+// cpulists from a loaded hwloc topology, then derives the sched domains.
 // `this_system`: the topology is this machine, so allowed_cpus is narrowed by
-// sched_getaffinity(2) and NUMA node cpus come from libnuma. Throws
+// sched_getaffinity(2), NUMA node cpus come from libnuma, and distances hwloc
+// lacks come from `root`/sys/devices/system/node or libnuma. Throws
 // std::system_error when sched_getaffinity fails.
-Topology extract_topology(hwloc_topology_t topo, bool this_system);
+Topology extract_topology(hwloc_topology_t topo, bool this_system,
+                          const std::filesystem::path& root);
 
 }  // namespace schedrig::topology

@@ -3,6 +3,15 @@
 #include "common/cpulist.h"
 
 namespace schedrig::topology {
+namespace {
+
+nlohmann::json cpulists(const std::vector<std::vector<int>>& sets) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& cpus : sets) out.push_back(format_cpulist(cpus));
+  return out;
+}
+
+}  // namespace
 
 nlohmann::json topology_to_json(const Topology& t) {
   nlohmann::json numa_nodes = nlohmann::json::array();
@@ -18,14 +27,33 @@ nlohmann::json topology_to_json(const Topology& t) {
                     {"size_bytes", llc.size_bytes},
                     {"shared_by", llc.shared_by}});
   }
+  nlohmann::json distances = nlohmann::json::array();
+  for (const auto& row : t.distances) distances.push_back(row);
+  nlohmann::json domains = nlohmann::json::array();
+  for (const SchedDomainLevel& level : t.sched_domains) {
+    domains.push_back({{"name", level.name},
+                       {"span", level.span},
+                       {"min_span", level.min_span},
+                       {"groups", level.groups},
+                       {"domains", level.domains},
+                       {"distance", level.distance}});
+  }
   return {{"packages", t.packages},
+          {"package_cpus", cpulists(t.package_cpus)},
           {"numa_nodes", std::move(numa_nodes)},
           {"llcs", std::move(llcs)},
+          {"clusters", cpulists(t.clusters)},
           {"cores", t.cores},
+          {"core_cpus", cpulists(t.core_cpus)},
           {"pus", t.pus},
           {"smt", t.smt},
           {"online_cpus", format_cpulist(t.online_cpus)},
-          {"allowed_cpus", format_cpulist(t.allowed_cpus)}};
+          {"allowed_cpus", format_cpulist(t.allowed_cpus)},
+          {"offline_pus", format_cpulist(t.offline_pus)},
+          {"disallowed_pus", format_cpulist(t.disallowed_pus)},
+          {"distances", std::move(distances)},
+          {"distances_source", t.distances_source},
+          {"sched_domains", std::move(domains)}};
 }
 
 }  // namespace schedrig::topology

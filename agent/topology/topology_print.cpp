@@ -1,4 +1,5 @@
 // The human view of a Topology (`schedrig-agent topology`).
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -33,25 +34,123 @@ std::string cpus_or_none(const std::vector<int>& cpus, const char* none) {
   return cpus.empty() ? std::string(none) : "cpus " + format_cpulist(cpus);
 }
 
+std::string cache_size(const Llc& llc) {
+  return llc.size_bytes == 0 ? std::string("size unknown") : human_bytes(llc.size_bytes);
+}
+
+// True when every LLC is a private per-core cache of one level and size
+// (Ampere Altra's L2): then one line says so instead of one per core.
+bool all_private(const std::vector<Llc>& llcs) {
+  return llcs.size() > 1 && std::all_of(llcs.begin(), llcs.end(), [&](const Llc& l) {
+           return l.shared_by == 1 && l.level == llcs.front().level &&
+                  l.size_bytes == llcs.front().size_bytes;
+         });
+}
+
+void print_llcs(const Topology& t, std::ostream& out) {
+  if (all_private(t.llcs)) {
+    std::vector<int> cpus;
+    for (const Llc& llc : t.llcs) cpus.insert(cpus.end(), llc.cpus.begin(), llc.cpus.end());
+    fmt::print(out,
+               "LLC 0-{}: L{}, {} each, private (shared by 1 core each; no CPU cache is "
+               "shared), one per core, {}\n",
+               t.llcs.size() - 1, t.llcs.front().level, cache_size(t.llcs.front()),
+               cpus_or_none(cpus, "no cpus"));
+    return;
+  }
+  for (std::size_t i = 0; i < t.llcs.size(); ++i) {
+    const Llc& llc = t.llcs[i];
+    fmt::print(out, "LLC {}: L{}, {}, shared by {}, {}\n", i, llc.level, cache_size(llc),
+               plural(llc.shared_by, "core", "cores"), cpus_or_none(llc.cpus, "no cpus"));
+  }
+}
+
+void print_smt(const Topology& t, std::ostream& out) {
+  if (!t.smt || t.core_cpus.empty()) return;
+  std::size_t least = t.core_cpus.front().size();
+  std::size_t most = least;
+  for (const auto& core : t.core_cpus) {
+    least = std::min(least, core.size());
+    most = std::max(most, core.size());
+  }
+  const std::string per_core =
+      least == most ? fmt::format("{}", most) : fmt::format("{}-{}", least, most);
+  fmt::print(out, "SMT: {} PUs per core, siblings like core 0: cpus {}\n", per_core,
+             format_cpulist(t.core_cpus.front()));
+}
+
+void print_distances(const Topology& t, std::ostream& out) {
+  if (t.distances.empty()) {
+    fmt::print(out,
+               "NUMA distances: unknown (none in this source; domains assume Linux's 10 local, "
+               "20 remote)\n");
+    return;
+  }
+  std::size_t width = 4;
+  for (const NumaNode& n : t.numa_nodes) width = std::max(width, std::to_string(n.os_index).size());
+  for (const auto& row : t.distances)
+    for (unsigned d : row) width = std::max(width, std::to_string(d).size());
+  ++width;
+  fmt::print(out, "NUMA distances ({}):\n", t.distances_source);
+  std::string line = "  node";
+  for (const NumaNode& n : t.numa_nodes) line += fmt::format("{:>{}}", n.os_index, width);
+  fmt::print(out, "{}\n", line);
+  for (std::size_t i = 0; i < t.distances.size(); ++i) {
+    line = fmt::format("  {:>4}", t.numa_nodes[i].os_index);
+    for (unsigned d : t.distances[i]) line += fmt::format("{:>{}}", d, width);
+    fmt::print(out, "{}\n", line);
+  }
+}
+
+void print_domains(const Topology& t, std::ostream& out) {
+  if (t.sched_domains.empty()) {
+    fmt::print(out, "Sched domains: none (one PU: nothing to balance)\n");
+    return;
+  }
+  fmt::print(out, "Sched domains (as the kernel would build them, bottom up):\n");
+  for (const SchedDomainLevel& level : t.sched_domains) {
+    const std::string span = level.min_span == level.span
+                                 ? fmt::format("{}", level.span)
+                                 : fmt::format("{}-{}", level.min_span, level.span);
+    std::string line = fmt::format("  {:<4} span {:>4} PUs, {}, {}", level.name, span,
+                                   plural(level.groups, "group", "groups"),
+                                   plural(level.domains, "domain", "domains"));
+    if (level.distance != 0) line += fmt::format(", distance {}", level.distance);
+    fmt::print(out, "{}\n", line);
+  }
+}
+
 }  // namespace
 
 void print_topology(const Topology& t, std::ostream& out) {
-  fmt::print(out, "{}, {}, {}, {}, {}, SMT {}; online {}; allowed {}\n",
-             plural(t.packages, "package", "packages"),
-             plural(static_cast<unsigned>(t.numa_nodes.size()), "NUMA node", "NUMA nodes"),
-             plural(static_cast<unsigned>(t.llcs.size()), "LLC", "LLCs"),
-             plural(t.cores, "core", "cores"), plural(t.pus, "PU", "PUs"), t.smt ? "on" : "off",
-             format_cpulist(t.online_cpus), format_cpulist(t.allowed_cpus));
+  std::string summary = fmt::format(
+      "{}, {}, {}, {}, {}, SMT {}; online {}; allowed {}",
+      plural(t.packages, "package", "packages"),
+      plural(static_cast<unsigned>(t.numa_nodes.size()), "NUMA node", "NUMA nodes"),
+      plural(static_cast<unsigned>(t.llcs.size()), "LLC", "LLCs"), plural(t.cores, "core", "cores"),
+      plural(t.pus, "PU", "PUs"), t.smt ? "on" : "off", format_cpulist(t.online_cpus),
+      format_cpulist(t.allowed_cpus));
+  if (!t.offline_pus.empty()) summary += "; offline " + format_cpulist(t.offline_pus);
+  if (!t.disallowed_pus.empty()) summary += "; disallowed " + format_cpulist(t.disallowed_pus);
+  fmt::print(out, "{}\n", summary);
+  for (std::size_t i = 0; i < t.package_cpus.size(); ++i)
+    fmt::print(out, "Package {}: {}\n", i, cpus_or_none(t.package_cpus[i], "no cpus"));
   for (const NumaNode& node : t.numa_nodes) {
     fmt::print(out, "NUMA node {}: {}, memory {}\n", node.os_index,
                cpus_or_none(node.cpus, "no cpus (memory only)"), human_bytes(node.memory_bytes));
   }
-  for (std::size_t i = 0; i < t.llcs.size(); ++i) {
-    const Llc& llc = t.llcs[i];
-    fmt::print(out, "LLC {}: L{}, {}, shared by {}, {}\n", i, llc.level,
-               llc.size_bytes == 0 ? std::string("size unknown") : human_bytes(llc.size_bytes),
-               plural(llc.shared_by, "core", "cores"), cpus_or_none(llc.cpus, "no cpus"));
+  print_llcs(t, out);
+  if (!t.clusters.empty()) {
+    std::string list;
+    for (const auto& c : t.clusters) {
+      list += ' ';  // (not " " + s: GCC 12 -Wrestrict false positive)
+      list += format_cpulist(c);
+    }
+    fmt::print(out, "Clusters ({}):{}\n", t.clusters.size(), list);
   }
+  print_smt(t, out);
+  print_distances(t, out);
+  print_domains(t, out);
 }
 
 }  // namespace schedrig::topology

@@ -25,6 +25,25 @@ void topology_to_proto(const Topology& t, schedrig::v1::Topology* out) {
   out->set_smt(t.smt);
   out->set_online_cpus(format_cpulist(t.online_cpus));
   out->set_allowed_cpus(format_cpulist(t.allowed_cpus));
+  for (const auto& cpus : t.package_cpus) out->add_package_cpus(format_cpulist(cpus));
+  for (const auto& cpus : t.clusters) out->add_clusters(format_cpulist(cpus));
+  for (const auto& cpus : t.core_cpus) out->add_core_cpus(format_cpulist(cpus));
+  out->set_offline_pus(format_cpulist(t.offline_pus));
+  out->set_disallowed_pus(format_cpulist(t.disallowed_pus));
+  for (const auto& row : t.distances) {
+    schedrig::v1::DistanceRow* msg = out->add_distances();
+    for (unsigned d : row) msg->add_values(d);
+  }
+  out->set_distances_source(t.distances_source);
+  for (const SchedDomainLevel& level : t.sched_domains) {
+    schedrig::v1::SchedDomain* msg = out->add_sched_domains();
+    msg->set_name(level.name);
+    msg->set_span(level.span);
+    msg->set_groups(level.groups);
+    msg->set_domains(level.domains);
+    msg->set_distance(level.distance);
+    msg->set_min_span(level.min_span);
+  }
 }
 
 }  // namespace schedrig::topology

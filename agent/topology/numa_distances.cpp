@@ -1,0 +1,107 @@
+// NUMA distance matrices: hwloc distances API and sysfs node/distance files.
+#include "agent/topology/numa_distances.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <hwloc/distances.h>
+
+#include "common/cpulist.h"
+
+namespace schedrig::topology {
+namespace {
+
+// Index of `os_index` in `nodes`, or -1.
+int position_of(const std::vector<unsigned>& nodes, unsigned os_index) {
+  const auto it = std::find(nodes.begin(), nodes.end(), os_index);
+  return it == nodes.end() ? -1 : static_cast<int>(it - nodes.begin());
+}
+
+// The matrix of `d` reordered to `nodes`, or nullopt if `d` misses one.
+std::optional<DistanceMatrix> reorder(const hwloc_distances_s& d,
+                                      const std::vector<unsigned>& nodes) {
+  std::vector<int> column(nodes.size(), -1);  // node i -> index in d.objs
+  for (unsigned k = 0; k < d.nbobjs; ++k) {
+    const int i = position_of(nodes, d.objs[k]->os_index);
+    if (i >= 0) column[static_cast<std::size_t>(i)] = static_cast<int>(k);
+  }
+  if (std::find(column.begin(), column.end(), -1) != column.end()) return std::nullopt;
+  DistanceMatrix m(nodes.size(), std::vector<unsigned>(nodes.size(), 0));
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      const std::uint64_t v = d.values[static_cast<std::size_t>(column[i]) * d.nbobjs +
+                                       static_cast<std::size_t>(column[j])];
+      m[i][j] = static_cast<unsigned>(v);
+    }
+  }
+  return m;
+}
+
+std::optional<std::string> read_line(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  return line;
+}
+
+}  // namespace
+
+std::optional<DistanceMatrix> hwloc_numa_distances(hwloc_topology_t topo,
+                                                   const std::vector<unsigned>& nodes) {
+  if (nodes.empty()) return std::nullopt;
+  unsigned nr = 0;
+  if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, nullptr, 0, 0) != 0 || nr == 0)
+    return std::nullopt;
+  std::vector<hwloc_distances_s*> all(nr, nullptr);
+  if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, all.data(), 0, 0) != 0)
+    return std::nullopt;
+  all.resize(nr);
+  // Latency matrices first (a SLIT is relative latency), then hwloc's order.
+  std::stable_partition(all.begin(), all.end(), [](const hwloc_distances_s* d) {
+    return (d->kind & HWLOC_DISTANCES_KIND_MEANS_LATENCY) != 0;
+  });
+  std::optional<DistanceMatrix> out;
+  for (hwloc_distances_s* d : all) {
+    if (!out) out = reorder(*d, nodes);
+  }
+  for (hwloc_distances_s* d : all) hwloc_distances_release(topo, d);
+  return out;
+}
+
+std::optional<DistanceMatrix> sysfs_numa_distances(const std::filesystem::path& root,
+                                                   const std::vector<unsigned>& nodes) {
+  if (nodes.empty()) return std::nullopt;
+  const std::filesystem::path dir = root / "sys/devices/system/node";
+  const std::optional<std::string> online_text = read_line(dir / "online");
+  if (!online_text) return std::nullopt;
+  std::vector<int> online;
+  try {
+    online = parse_cpulist(*online_text);  // a nodelist has the cpulist syntax
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+  DistanceMatrix m(nodes.size(), std::vector<unsigned>(nodes.size(), 0));
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::optional<std::string> line =
+        read_line(dir / ("node" + std::to_string(nodes[i])) / "distance");
+    if (!line) return std::nullopt;
+    std::istringstream fields(*line);
+    std::vector<unsigned> row;
+    for (long v = 0; fields >> v;) {
+      if (v < 0) return std::nullopt;
+      row.push_back(static_cast<unsigned>(v));
+    }
+    if (!fields.eof() || row.size() != online.size()) return std::nullopt;
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      const auto col = std::find(online.begin(), online.end(), static_cast<int>(nodes[j]));
+      if (col == online.end()) return std::nullopt;
+      m[i][j] = row[static_cast<std::size_t>(col - online.begin())];
+    }
+  }
+  return m;
+}
+
+}  // namespace schedrig::topology

@@ -1,0 +1,33 @@
+// NUMA node distance matrices from hwloc, sysfs and libnuma (private to
+// agent/topology). A matrix has one row per requested node, in the order
+// given: m[i][j] is the distance from nodes[i] to nodes[j] (ACPI SLIT
+// relative latency, 10 = local).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include <hwloc.h>
+
+namespace schedrig::topology {
+
+using DistanceMatrix = std::vector<std::vector<unsigned>>;
+
+// hwloc's NUMA latency matrix (the Linux backend's "NUMALatency", or one an
+// XML carries, e.g. added with hwloc-annotate), preferring a matrix that
+// means latency, over exactly the NUMA nodes `nodes` (OS indexes). nullopt
+// when hwloc has none covering every node (it records none for one node,
+// and synthetic topologies have none).
+std::optional<DistanceMatrix> hwloc_numa_distances(hwloc_topology_t topo,
+                                                   const std::vector<unsigned>& nodes);
+
+// The kernel's matrix from sysfs, for the live machine only:
+// ROOT/sys/devices/system/node/nodeN/distance holds the distances from node
+// N to every online node, in the order of ROOT/sys/devices/system/node/online
+// (drivers/base/node.c node_read_distance). nullopt when a file is missing,
+// unreadable or malformed, or a node is not listed online.
+std::optional<DistanceMatrix> sysfs_numa_distances(const std::filesystem::path& root,
+                                                   const std::vector<unsigned>& nodes);
+
+}  // namespace schedrig::topology
