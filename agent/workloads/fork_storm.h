@@ -1,12 +1,48 @@
 // The fork storm: stress-ng `--fork N --fork-max M` semantics
-// (stress-ng/stress-fork.c). N creator processes each loop: fork up to M
-// children that _exit(0) at once, then reap them all. Bogo ops = children
-// reaped.
+// (stress-ng stress-fork.c, stress_fork_fn). N creator processes each loop:
+// fork up to M children, then reap them all; the loop ends early when the
+// run stops (stress-ng checks after every fork too). Bogo ops = children
+// reaped (stress-ng bumps its counter after each successful waitpid).
+//
+// Differences from stress-ng 0.15, on purpose (docs/workloads.md):
+//  - our children _exit at once; stress-ng's even-numbered children (all of
+//    them with --fork-max 1) first call setsid, vhangup, getpgid and four
+//    setpgid, then sched_yield. setsid creates one autogroup per child when
+//    kernel.sched_autogroup_enabled=1, which changes how the scheduler sees
+//    them; we measure the scheduler's fork and exit paths, not those calls.
+//  - a creator reaps its children in exit order (waitpid(-1)), stress-ng in
+//    fork order; the count is the same.
+//
+// Placement recording (record_placement, on by default). Each child, at its
+// first user-space instruction, records through shared memory the PU it runs
+// on (sched_getcpu) and compares it with its creator's PU (sched_getcpu
+// just before fork). Derived:
+//  - same_pu_rate: children whose first PU was their creator's PU / children.
+//  - children per PU, and per NUMA node / LLC when the maps are given.
+//  - placement collision rate, counted exactly like this. Per PU p the agent
+//    keeps two shared counters: `alive` = children of ours that started on p
+//    (incremented by the child at its first instruction) and are not yet
+//    reaped (decremented by the creator right after waitpid returns them),
+//    and `forking` = creators inside fork(2) whose PU before the call was p.
+//    A child that starts on p is a *collision* when, at that instant, (1) p's
+//    `alive` count was already >= 1 (another of our children started on p and
+//    has not been reaped), and (2) some other PU q of the child's allowed
+//    cpulist, in the scope of p, had alive == 0 and forking == 0. Scope: p's
+//    NUMA node when pu_to_node is given, else the whole allowed cpulist
+//    (collision_rate); p's LLC when pu_to_llc is given (collision_rate_llc).
+//    With `per-cpu` pinning, or one allowed PU, no other PU is allowed, so the
+//    rate is 0 by definition. It is our user-space view of the "stale idle
+//    pick" (concurrent forks converging on one idle PU) and of an idle PU
+//    that did not pull the waiting child: an upper bound in time, since a
+//    child counts as alive until its creator has reaped it.
+//  Cost: two sched_getcpu (rseq) and a few uncontended atomics per child,
+//  plus one shared page touched; bench/fork_record_overhead.sh measures it.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "agent/workloads/workload_error.h"
@@ -22,9 +58,12 @@ enum class PinMode {
 struct ForkStormParams {
   unsigned workers = 1;   // creator processes, >= 1
   unsigned fork_max = 1;  // children per loop, >= 1
-  std::vector<int> cpus;  // PU OS indexes, non-empty
+  std::vector<int> cpus;  // PU OS indexes, non-empty, each < CPU_SETSIZE
   PinMode pin = PinMode::kSet;
   std::chrono::nanoseconds duration{std::chrono::seconds(1)};
+  bool record_placement = true;  // see the file comment; off for the overhead bench
+  std::vector<int> pu_to_llc;    // optional, by PU OS index, -1 = unknown
+  std::vector<int> pu_to_node;   // optional, by PU OS index, -1 = unknown
 };
 
 struct ForkStormResult {
@@ -32,15 +71,30 @@ struct ForkStormResult {
   std::uint64_t fork_failures = 0;  // fork(2) calls that failed (EAGAIN, ENOMEM)
   double duration_s = 0;            // from the start signal until every creator exited
   double bogo_ops_per_s = 0;        // bogo_ops / duration_s
+
+  // Placement, filled when record_placement was on (recorded == true).
+  bool recorded = false;
+  std::uint64_t children_recorded = 0;             // children that recorded a PU (= bogo_ops)
+  std::uint64_t same_pu = 0;                       // ... whose first PU was their creator's PU
+  std::uint64_t collisions = 0;                    // scope: node if known, else allowed cpulist
+  std::uint64_t collisions_llc = 0;                // scope: LLC; 0 without pu_to_llc
+  double same_pu_rate = 0;                         // same_pu / children_recorded, in [0, 1]
+  double collision_rate = 0;                       // collisions / children_recorded
+  double collision_rate_llc = 0;                   // collisions_llc / children_recorded
+  std::map<int, std::uint64_t> children_per_pu;    // PU OS index -> children (-1 = unknown)
+  std::map<int, std::uint64_t> children_per_node;  // only with pu_to_node
+  std::map<int, std::uint64_t> children_per_llc;   // only with pu_to_llc
 };
 
 // Runs the storm for params.duration, or until *stop becomes true (checked
-// every 10 ms; e.g. set from a SIGINT handler). Creators get
-// PR_SET_PDEATHSIG(SIGKILL) and ignore SIGINT, so they stop only through the
-// shared stop flag (finishing their loop and reaping its children) or die
-// with the caller. Every creator and child has been reaped when this returns:
-// no zombie outlives it. Throws WorkloadError (after cleaning up) when fork(2)
-// of a creator or sched_setaffinity(2) fails.
+// every 10 ms; e.g. set from a SIGINT handler). Creators run in their own
+// process group, get PR_SET_PDEATHSIG(SIGKILL) and ignore SIGINT, so they
+// stop only through the shared stop flag (finishing the fork in progress and
+// reaping their children) or die with the caller; creators that have not
+// exited 10 s after the stop are killed with their group. Every creator and
+// child has been reaped when this returns, and the shared memory is
+// unmapped. Throws WorkloadError (after cleaning up) when params are invalid,
+// or fork(2) of a creator or sched_setaffinity(2) fails.
 ForkStormResult run_fork_storm(const ForkStormParams& params,
                                const std::atomic<bool>* stop = nullptr);
 

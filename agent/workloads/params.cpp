@@ -1,6 +1,8 @@
 #include "agent/workloads/params.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -28,6 +30,19 @@ long long param_int(const std::string& workload, const Params& p, const std::str
   return v;
 }
 
+double param_double(const std::string& workload, const Params& p, const std::string& name,
+                    double lo, double hi) {
+  const std::string& text = lookup(workload, p, name);
+  char* end = nullptr;
+  const bool decimal = !text.empty() && text.find_first_of("xXpP \t\n") == std::string::npos;
+  const double v = decimal ? std::strtod(text.c_str(), &end) : 0;
+  if (!decimal || end != text.c_str() + text.size() || !std::isfinite(v) || v < lo || v > hi) {
+    throw ParamError(fmt::format("{}: parameter '{}' = '{}': must be a number in [{}, {}]",
+                                 workload, name, text, lo, hi));
+  }
+  return v;
+}
+
 std::string param_choice(const std::string& workload, const Params& p, const std::string& name,
                          std::initializer_list<const char*> choices) {
   const std::string& text = lookup(workload, p, name);
@@ -36,6 +51,21 @@ std::string param_choice(const std::string& workload, const Params& p, const std
   }
   throw ParamError(fmt::format("{}: parameter '{}' = '{}': must be one of {}", workload, name, text,
                                fmt::join(choices, ", ")));
+}
+
+std::string param_membind(const std::string& workload, const Params& p, const std::string& name) {
+  const std::string& text = lookup(workload, p, name);
+  if (text == "local" || text == "interleave") return text;
+  if (text.rfind("node:", 0) == 0) {
+    const char* b = text.data() + 5;
+    const char* e = text.data() + text.size();
+    int node = -1;
+    auto [ptr, ec] = std::from_chars(b, e, node);
+    if (b != e && ec == std::errc() && ptr == e && node >= 0 && node <= 1023) return text;
+  }
+  throw ParamError(fmt::format(
+      "{}: parameter '{}' = '{}': must be local, interleave or node:N with N in [0, 1023]",
+      workload, name, text));
 }
 
 }  // namespace schedrig::workloads

@@ -11,7 +11,7 @@ namespace schedrig::workloads {
 using Params = std::map<std::string, std::string>;
 
 // A parameter that is missing, malformed or out of range. what() reads
-// "fork: parameter 'fork_max' = '0': must be an integer in [1, 100000]".
+// "fork: parameter 'fork_max' = '0': must be an integer in [1, 16000]".
 class ParamError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
@@ -22,8 +22,15 @@ class ParamError : public std::invalid_argument {
 long long param_int(const std::string& workload, const Params& p, const std::string& name,
                     long long lo, long long hi, long long auto_value = -1);
 
+// Real parameter in [lo, hi] (decimal, e.g. "0.60"; no inf or nan).
+double param_double(const std::string& workload, const Params& p, const std::string& name,
+                    double lo, double hi);
+
 // One of `choices` (e.g. pin: set | per-cpu).
 std::string param_choice(const std::string& workload, const Params& p, const std::string& name,
                          std::initializer_list<const char*> choices);
+
+// A memory binding: "local", "interleave" or "node:N" with N in [0, 1023].
+std::string param_membind(const std::string& workload, const Params& p, const std::string& name);
 
 }  // namespace schedrig::workloads

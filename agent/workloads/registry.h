@@ -13,11 +13,24 @@
 
 namespace schedrig::workloads {
 
-// What the runner gives a workload for one iteration.
+// What the runner gives a workload for one iteration. Fields after `stop`
+// are optional (empty = unknown); every field has a default member
+// initializer so `RunContext{cpus, duration, &stop}` stays warning-free.
 struct RunContext {
   std::vector<int> cpus;  // the placement's PU OS indexes, non-empty
   std::chrono::nanoseconds duration{0};
-  const std::atomic<bool>* stop = nullptr;  // set to end early (abort, SIGINT)
+  const std::atomic<bool>* stop = nullptr;  // set to end early (abort, SIGINT/SIGTERM handler)
+  // Placement `split:K` only: PUs for the wakeup workload's message threads
+  // and for its workers; together they partition `cpus`. Both empty
+  // otherwise, and wakeup then splits `cpus` itself like schbench -M auto.
+  std::vector<int> message_cpus{};
+  std::vector<int> worker_cpus{};
+  // Topology maps indexed by PU OS index: the LLC number (index into
+  // Topology::llcs) and the NUMA node OS index of each PU, -1 = unknown.
+  // Empty = not given. fork reports children per LLC/NUMA node and scopes
+  // its placement collision rate with them (fork_storm.h).
+  std::vector<int> pu_to_llc{};
+  std::vector<int> pu_to_node{};
 };
 
 struct ParamSpec {

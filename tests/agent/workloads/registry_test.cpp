@@ -41,7 +41,7 @@ TEST(Registry, BadValuesNameParameterValueAndRange) {
   const WorkloadInfo& w = find_workload("fork");
   std::string msg = error_of([&] { w.validate(with_defaults(w, {{"fork_max", "0"}}), 4); });
   EXPECT_NE(msg.find("'fork_max' = '0'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("[1, 100000]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("[1, 16000]"), std::string::npos) << msg;
   msg = error_of([&] { w.validate(with_defaults(w, {{"workers", "many"}}), 4); });
   EXPECT_NE(msg.find("'workers' = 'many'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("or auto"), std::string::npos) << msg;

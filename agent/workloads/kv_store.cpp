@@ -1,0 +1,274 @@
+#include "agent/workloads/kv_store.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "agent/workloads/clock.h"
+#include "agent/workloads/futex.h"
+#include "agent/workloads/thread_group.h"
+
+namespace schedrig::workloads {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct alignas(64) Value {
+  std::uint64_t w[8];
+};
+
+struct alignas(64) Shard {
+  std::mutex mu;
+  Value* values = nullptr;  // this shard's keys: key k at values[k / S]
+};
+
+struct alignas(64) Client {
+  // Request line: written by the client before the push, read and answered
+  // by the executor.
+  std::atomic<std::uint32_t> futex{kBlocked};
+  Client* next = nullptr;  // queue link, published by the CAS that pushes us
+  std::uint64_t key = 0;
+  bool write = false;
+  std::uint64_t result = 0;
+  // Client-private.
+  alignas(64) std::atomic<std::uint64_t> ops{0};
+  std::atomic<std::uint64_t> writes{0};
+  std::uint64_t rng = 0;
+  pid_t tid = 0;
+  LatencyHistogram latency;
+};
+
+struct alignas(64) Executor {
+  std::atomic<std::uint32_t> futex{kBlocked};
+  std::atomic<Client*> head{nullptr};  // pending requests (LIFO; reversed on take)
+  pid_t tid = 0;
+};
+
+struct Shared {
+  alignas(64) std::atomic<std::uint32_t> go{0};
+  alignas(64) std::atomic<bool> stopping{false};
+  std::atomic<unsigned> ready{0};
+};
+
+// An anonymous private mapping, unmapped on every path.
+class Mapping {
+ public:
+  explicit Mapping(std::size_t bytes) : size_(bytes) {
+    data_ = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data_ == MAP_FAILED) {
+      data_ = nullptr;
+      throw WorkloadError(
+          fmt::format("kv: cannot map a {} byte table: {}", bytes, std::strerror(errno)));
+    }
+  }
+  ~Mapping() {
+    if (data_) ::munmap(data_, size_);
+  }
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  void* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+std::uint64_t next_random(std::uint64_t& s) {  // xorshift64*
+  s ^= s >> 12;
+  s ^= s << 25;
+  s ^= s >> 27;
+  return s * 0x2545F4914F6CDD1DULL;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64 finalizer
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// The work under the shard lock.
+void serve(Shard* shards, unsigned n_shards, Client& c) {
+  Shard& s = shards[c.key % n_shards];
+  std::lock_guard<std::mutex> lock(s.mu);
+  Value& v = s.values[c.key / n_shards];
+  if (c.write) {
+    for (unsigned i = 0; i < 8; ++i) v.w[i] = mix(v.w[i] + c.key + i);
+    c.result = v.w[0];
+  } else {
+    std::uint64_t sum = 0;
+    for (unsigned i = 0; i < 8; ++i) sum = mix(sum ^ v.w[i]);
+    c.result = sum;
+  }
+}
+
+void push(Executor& e, Client* c) {
+  Client* old = e.head.load(std::memory_order_relaxed);
+  do {
+    c->next = old;
+  } while (
+      !e.head.compare_exchange_weak(old, c, std::memory_order_release, std::memory_order_relaxed));
+}
+
+void executor_main(Shared& s, Executor& e, Shard* shards, unsigned n_shards, unsigned first_shard,
+                   unsigned shard_step, std::uint64_t per_shard) {
+  e.tid = current_tid();
+  // First touch of this executor's shards, on the placement's PUs.
+  for (unsigned sh = first_shard; sh < n_shards; sh += shard_step) {
+    for (std::uint64_t i = 0; i < per_shard; ++i) {
+      for (unsigned k = 0; k < 8; ++k) shards[sh].values[i].w[k] = mix(i * n_shards + sh + k);
+    }
+  }
+  s.ready.fetch_add(1);
+  futex_wait_while(&s.go, 0);
+  for (;;) {
+    e.futex.store(kBlocked);
+    Client* list = e.head.exchange(nullptr, std::memory_order_acquire);
+    if (!list) {
+      if (s.stopping.load()) break;
+      futex_wait_posted(&e.futex);
+      continue;
+    }
+    Client* fifo = nullptr;  // oldest first
+    while (list) {
+      Client* next = list->next;
+      list->next = fifo;
+      fifo = list;
+      list = next;
+    }
+    while (fifo) {
+      Client* next = fifo->next;  // read before the post: the client may re-push itself
+      serve(shards, n_shards, *fifo);
+      futex_post(&fifo->futex);
+      fifo = next;
+    }
+  }
+}
+
+void client_main(Shared& s, Client& c, Executor& e, double read_ratio, std::uint64_t keys) {
+  c.tid = current_tid();
+  s.ready.fetch_add(1);
+  futex_wait_while(&s.go, 0);
+  std::uint64_t ops = 0, writes = 0;
+  while (!s.stopping.load(std::memory_order_relaxed)) {
+    const double u = static_cast<double>(next_random(c.rng) >> 11) * 0x1.0p-53;
+    c.write = u >= read_ratio;
+    c.key = next_random(c.rng) % keys;
+    const std::uint64_t t0 = now_ns();
+    c.futex.store(kBlocked);
+    push(e, &c);
+    futex_post(&e.futex);
+    futex_wait_posted(&c.futex);
+    const std::uint64_t t1 = now_ns();
+    if (s.stopping.load(std::memory_order_relaxed)) break;  // maybe a shutdown nudge
+    c.latency.record(t1 - t0);
+    writes += c.write ? 1 : 0;
+    c.writes.store(writes, std::memory_order_relaxed);
+    c.ops.store(++ops, std::memory_order_release);
+  }
+}
+
+void check_params(const KvParams& p) {
+  if (p.clients == 0 || p.executors == 0 || p.keys == 0 || p.shards == 0 || p.cpus.empty() ||
+      p.shards > p.keys || !(p.read_ratio >= 0 && p.read_ratio <= 1)) {
+    throw WorkloadError(fmt::format(
+        "kv: clients ({}), executors ({}), keys ({}), shards ({}, at most keys) and cpus ({} "
+        "PUs) must be non-zero and read_ratio ({}) in [0, 1]",
+        p.clients, p.executors, p.keys, p.shards, p.cpus.size(), p.read_ratio));
+  }
+}
+
+}  // namespace
+
+std::string bind_table_memory(void* addr, std::size_t len, const std::string& policy,
+                              const std::vector<int>& cpus) {
+  (void)addr;
+  (void)len;
+  (void)cpus;
+  // TODO(placement/membind): call placement's membind here once
+  // agent/placement/membind.h lands; only the default policy works until then.
+  if (policy == "local") return "local";
+  throw WorkloadError(fmt::format(
+      "kv: membind '{}' is not available in this build (agent/placement/membind pending); use "
+      "local",
+      policy));
+}
+
+KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
+  check_params(p);
+  const std::uint64_t per_shard = (p.keys + p.shards - 1) / p.shards;
+  Mapping table(per_shard * p.shards * sizeof(Value));
+  KvResult r;
+  r.membind = bind_table_memory(table.data(), table.size(), p.membind, p.cpus);
+
+  // Declared before the thread group: destroyed after every thread is joined.
+  Shared shared;
+  std::unique_ptr<Shard[]> shards(new Shard[p.shards]);
+  for (unsigned s = 0; s < p.shards; ++s)
+    shards[s].values = static_cast<Value*>(table.data()) + std::size_t{s} * per_shard;
+  std::vector<std::unique_ptr<Executor>> executors;
+  std::vector<std::unique_ptr<Client>> clients;
+  for (unsigned i = 0; i < p.executors; ++i) executors.push_back(std::make_unique<Executor>());
+  for (unsigned i = 0; i < p.clients; ++i) {
+    clients.push_back(std::make_unique<Client>());
+    clients.back()->rng = mix(0x5eed0000ULL + i) | 1;
+  }
+  ThreadGroup threads([&] {
+    shared.stopping.store(true);
+    shared.go.store(1);
+    futex_wake_all(&shared.go);
+    for (auto& e : executors) futex_post(&e->futex);
+    for (auto& c : clients) futex_post(&c->futex);
+  });
+  for (unsigned i = 0; i < p.executors; ++i) {
+    threads.spawn(
+        p.cpus,
+        [&s = shared, &e = *executors[i], sh = shards.get(), n = p.shards, i, step = p.executors,
+         per_shard] { executor_main(s, e, sh, n, i, step, per_shard); },
+        fmt::format("kv: executor {}", i + 1));
+  }
+  for (unsigned i = 0; i < p.clients; ++i) {
+    threads.spawn(
+        p.cpus,
+        [&s = shared, &c = *clients[i], &e = *executors[i % p.executors], ratio = p.read_ratio,
+         keys = p.keys] { client_main(s, c, e, ratio, keys); },
+        fmt::format("kv: client {}", i + 1));
+  }
+  const unsigned total = p.executors + p.clients;
+  while (shared.ready.load() < total) std::this_thread::sleep_for(100us);
+
+  std::vector<pid_t> client_tids, executor_tids;
+  for (auto& c : clients) client_tids.push_back(c->tid);
+  for (auto& e : executors) executor_tids.push_back(e->tid);
+  auto client_before = read_schedstats(client_tids);
+  auto executor_before = read_schedstats(executor_tids);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  shared.go.store(1, std::memory_order_release);
+  futex_wake_all(&shared.go);
+  sleep_until_or_stopped(t0 + p.duration, stop);
+  const auto t1 = std::chrono::steady_clock::now();
+  for (auto& c : clients) {
+    const std::uint64_t ops = c->ops.load(std::memory_order_acquire);
+    r.ops += ops;
+    r.writes += std::min(ops, c->writes.load(std::memory_order_relaxed));  // same snapshot
+  }
+  r.reads = r.ops - r.writes;
+  r.client_delay = sched_delay(client_before, read_schedstats(client_tids));
+  r.executor_delay = sched_delay(executor_before, read_schedstats(executor_tids));
+  threads.join_all();
+
+  r.duration_s = std::chrono::duration<double>(t1 - t0).count();
+  r.ops_per_s = r.duration_s > 0 ? static_cast<double>(r.ops) / r.duration_s : 0;
+  for (auto& c : clients) r.op_latency.merge(c->latency);
+  return r;
+}
+
+}  // namespace schedrig::workloads

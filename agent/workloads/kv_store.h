@@ -1,0 +1,74 @@
+// The kv contention workload: the shape that exposed NI_RANDOM (CockroachDB
+// kv via the Phoronix cockroach test: 128..1024 connections, a single kv
+// table, 60..95 % reads; Go multiplexes them over GOMAXPROCS threads).
+//
+// C client threads ("connections") each keep one request outstanding: pick
+// read (probability read_ratio) or write and a key uniform in [0, K), push
+// the request on executor (client % E)'s lock-free queue, post that
+// executor's futex and sleep on its own futex until the executor posts it
+// back. E executor threads (default: one per allowed PU, like GOMAXPROCS)
+// each take their whole queue, and for every request lock the key's shard
+// (K keys striped over S shards, key k in shard k % S, one std::mutex per
+// shard), do a small amount of work under the lock (read: fold the key's
+// 64-byte value into a checksum; write: rewrite the 8 words of the value),
+// unlock, and post the client. Nothing spins: every wait is FUTEX_WAIT
+// (queues) or a mutex (glibc futex-based).
+//
+// Measured: ops_per_s = ops completed in the window / window; op latency =
+// client's clock before the push -> after its wait returns; per-thread
+// scheduler delay from /proc/self/task/TID/schedstat.
+// Table memory: 64 bytes per key, mmap'd, bound per `membind` before the
+// executors (pinned to the placement) touch it first.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agent/workloads/latency_histogram.h"
+#include "agent/workloads/schedstat.h"
+#include "agent/workloads/workload_error.h"
+
+namespace schedrig::workloads {
+
+struct KvParams {
+  unsigned clients = 128;         // C, >= 1
+  unsigned executors = 1;         // E, >= 1
+  double read_ratio = 0.60;       // in [0, 1]
+  std::uint64_t keys = 100000;    // K, >= 1
+  unsigned shards = 64;           // S, in [1, K]
+  std::string membind = "local";  // local | interleave | node:N
+  std::vector<int> cpus;          // the placement, non-empty; clients and executors share it
+  std::chrono::nanoseconds duration{std::chrono::seconds(1)};
+};
+
+struct KvResult {
+  std::uint64_t ops = 0;                   // completed in the window
+  std::uint64_t reads = 0;                 // of which reads
+  std::uint64_t writes = 0;                // of which writes
+  double duration_s = 0;                   // the window: start signal -> stop
+  double ops_per_s = 0;                    // ops / duration_s
+  LatencyHistogram op_latency;             // ns, every op until the threads stopped
+  std::optional<SchedDelay> client_delay;  // over the window; nullopt without schedstat
+  std::optional<SchedDelay> executor_delay;
+  std::string membind;  // the policy as applied
+};
+
+// Binds [addr, addr+len) per `policy` ("local" | "interleave" | "node:N")
+// before first touch; returns the policy as applied. Hook for
+// agent/placement/membind: until that lands, "local" is the kernel's default
+// first-touch policy (the executors, pinned to the placement, touch the
+// table first) and the other policies throw WorkloadError.
+std::string bind_table_memory(void* addr, std::size_t len, const std::string& policy,
+                              const std::vector<int>& cpus);
+
+// Runs the load for params.duration or until *stop (checked every 10 ms).
+// Every thread has been joined and the table unmapped when this returns or
+// throws. Throws WorkloadError for invalid params, a table that cannot be
+// mapped or bound, or a thread that cannot be started or pinned.
+KvResult run_kv(const KvParams& params, const std::atomic<bool>* stop = nullptr);
+
+}  // namespace schedrig::workloads

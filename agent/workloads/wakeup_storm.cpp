@@ -1,0 +1,218 @@
+#include "agent/workloads/wakeup_storm.h"
+
+#include <array>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "agent/workloads/clock.h"
+#include "agent/workloads/futex.h"
+#include "agent/workloads/thread_group.h"
+
+namespace schedrig::workloads {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr unsigned kMatrix = 16;  // one think op: a 16x16 matrix product
+
+struct Worker;
+
+struct alignas(64) MessageThread {
+  std::atomic<std::uint32_t> futex{kBlocked};
+  std::atomic<Worker*> head{nullptr};  // workers waiting for a reply (LIFO)
+  pid_t tid = 0;
+};
+
+struct alignas(64) Worker {
+  // Hot line: what the message thread touches (schbench keeps the futex and
+  // wake_time in one cacheline too).
+  std::atomic<std::uint32_t> futex{kBlocked};
+  std::atomic<std::uint64_t> wake_time_ns{0};
+  Worker* next = nullptr;  // list link, published by the CAS that pushes us
+  MessageThread* msg = nullptr;
+  // Worker-private from here on.
+  alignas(64) std::atomic<std::uint64_t> requests{0};
+  pid_t tid = 0;
+  LatencyHistogram wakeup;
+  LatencyHistogram request;
+  std::array<std::uint64_t, 3 * kMatrix * kMatrix> m{};
+};
+
+// State every thread sees.
+struct Shared {
+  alignas(64) std::atomic<std::uint32_t> go{0};
+  alignas(64) std::atomic<bool> stopping{false};
+  std::atomic<unsigned> ready{0};
+};
+
+void think(Worker& w, unsigned ops) {
+  std::uint64_t* a = w.m.data();
+  std::uint64_t* b = a + kMatrix * kMatrix;
+  std::uint64_t* c = b + kMatrix * kMatrix;
+  for (unsigned op = 0; op < ops; ++op) {
+    for (unsigned i = 0; i < kMatrix; ++i) {
+      for (unsigned j = 0; j < kMatrix; ++j) {
+        std::uint64_t sum = 0;
+        for (unsigned k = 0; k < kMatrix; ++k) sum += a[i * kMatrix + k] * b[k * kMatrix + j];
+        c[i * kMatrix + j] = sum;
+      }
+    }
+    a[op % (kMatrix * kMatrix)] += c[(op * 7) % (kMatrix * kMatrix)];  // keep it live
+  }
+}
+
+void push(MessageThread& m, Worker* w) {
+  Worker* old = m.head.load(std::memory_order_relaxed);
+  do {
+    w->next = old;
+  } while (
+      !m.head.compare_exchange_weak(old, w, std::memory_order_release, std::memory_order_relaxed));
+}
+
+// schbench xlist_wake_all: one clock read for the whole list.
+void wake_all(MessageThread& m) {
+  Worker* list = m.head.exchange(nullptr, std::memory_order_acquire);
+  if (!list) return;
+  const std::uint64_t t = now_ns();
+  while (list) {
+    Worker* next = list->next;  // read before the post: the worker may re-push itself
+    list->wake_time_ns.store(t, std::memory_order_relaxed);
+    futex_post(&list->futex);
+    list = next;
+  }
+}
+
+void message_main(Shared& s, MessageThread& m) {
+  m.tid = current_tid();
+  s.ready.fetch_add(1);
+  futex_wait_while(&s.go, 0);
+  for (;;) {
+    m.futex.store(kBlocked);
+    wake_all(m);
+    if (s.stopping.load()) {
+      wake_all(m);
+      break;
+    }
+    futex_wait_posted(&m.futex);
+  }
+}
+
+void worker_main(Shared& s, Worker& w, unsigned think_ops) {
+  w.tid = current_tid();
+  s.ready.fetch_add(1);
+  futex_wait_while(&s.go, 0);
+  std::uint64_t done = 0;
+  while (!s.stopping.load(std::memory_order_relaxed)) {
+    w.futex.store(kBlocked);
+    push(*w.msg, &w);
+    futex_post(&w.msg->futex);
+    if (s.stopping.load()) break;
+    futex_wait_posted(&w.futex);
+    const std::uint64_t t_run = now_ns();
+    if (s.stopping.load(std::memory_order_relaxed)) break;  // a shutdown nudge, not a reply
+    const std::uint64_t posted = w.wake_time_ns.load(std::memory_order_relaxed);
+    w.wakeup.record(t_run > posted ? t_run - posted : 0);
+    if (think_ops) think(w, think_ops);
+    const std::uint64_t t_done = now_ns();
+    w.request.record(t_done - t_run);
+    w.requests.store(++done, std::memory_order_relaxed);
+  }
+}
+
+void check_params(const WakeupParams& p) {
+  if (p.message_threads == 0 || p.workers_per_message == 0 || p.cpus.empty()) {
+    throw WorkloadError(fmt::format(
+        "wakeup: message_threads ({}), workers_per_message ({}) and cpus ({} PUs) must be "
+        "non-zero",
+        p.message_threads, p.workers_per_message, p.cpus.size()));
+  }
+  if (p.message_cpus.empty() != p.worker_cpus.empty()) {
+    throw WorkloadError("wakeup: message_cpus and worker_cpus must be given together");
+  }
+}
+
+}  // namespace
+
+CpuSplit split_cpus(const std::vector<int>& cpus, unsigned message_threads) {
+  CpuSplit s;
+  if (cpus.size() > message_threads) {
+    s.message_cpus.assign(cpus.begin(), cpus.begin() + message_threads);
+    s.worker_cpus.assign(cpus.begin() + message_threads, cpus.end());
+  } else {
+    s.message_cpus = cpus;
+    s.worker_cpus = cpus;
+  }
+  return s;
+}
+
+WakeupResult run_wakeup_storm(const WakeupParams& p, const std::atomic<bool>* stop) {
+  check_params(p);
+  CpuSplit split = p.message_cpus.empty() ? split_cpus(p.cpus, p.message_threads)
+                                          : CpuSplit{p.message_cpus, p.worker_cpus};
+  const std::size_t n_workers = std::size_t{p.message_threads} * p.workers_per_message;
+
+  // Declared before the thread group: destroyed after every thread is joined.
+  Shared shared;
+  std::vector<std::unique_ptr<MessageThread>> msgs;
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (unsigned i = 0; i < p.message_threads; ++i)
+    msgs.push_back(std::make_unique<MessageThread>());
+  for (std::size_t i = 0; i < n_workers; ++i) {
+    workers.push_back(std::make_unique<Worker>());
+    workers.back()->msg = msgs[i / p.workers_per_message].get();
+    for (std::size_t k = 0; k < workers.back()->m.size(); ++k)
+      workers.back()->m[k] = k * 2654435761u;
+  }
+  ThreadGroup threads([&] {
+    shared.stopping.store(true);
+    shared.go.store(1);
+    futex_wake_all(&shared.go);
+    for (auto& m : msgs) futex_post(&m->futex);
+    for (auto& w : workers) futex_post(&w->futex);
+  });
+  for (unsigned i = 0; i < p.message_threads; ++i) {
+    const int pu = split.message_cpus[i % split.message_cpus.size()];
+    threads.spawn(
+        {pu}, [&s = shared, &m = *msgs[i]] { message_main(s, m); },
+        fmt::format("wakeup: message thread {}", i + 1));
+  }
+  for (std::size_t i = 0; i < n_workers; ++i) {
+    threads.spawn(
+        split.worker_cpus,
+        [&s = shared, &w = *workers[i], ops = p.think_ops] { worker_main(s, w, ops); },
+        fmt::format("wakeup: worker {}", i + 1));
+  }
+  const unsigned total = p.message_threads + static_cast<unsigned>(n_workers);
+  while (shared.ready.load() < total) std::this_thread::sleep_for(100us);
+
+  std::vector<pid_t> msg_tids, worker_tids;
+  for (auto& m : msgs) msg_tids.push_back(m->tid);
+  for (auto& w : workers) worker_tids.push_back(w->tid);
+  auto msg_before = read_schedstats(msg_tids);
+  auto worker_before = read_schedstats(worker_tids);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  shared.go.store(1, std::memory_order_release);
+  futex_wake_all(&shared.go);
+  sleep_until_or_stopped(t0 + p.duration, stop);
+  const auto t1 = std::chrono::steady_clock::now();
+  WakeupResult r;
+  for (auto& w : workers) r.requests += w->requests.load(std::memory_order_relaxed);
+  r.message_delay = sched_delay(msg_before, read_schedstats(msg_tids));
+  r.worker_delay = sched_delay(worker_before, read_schedstats(worker_tids));
+  threads.join_all();
+
+  r.duration_s = std::chrono::duration<double>(t1 - t0).count();
+  r.requests_per_s = r.duration_s > 0 ? static_cast<double>(r.requests) / r.duration_s : 0;
+  for (auto& w : workers) {
+    r.wakeup_latency.merge(w->wakeup);
+    r.request_latency.merge(w->request);
+  }
+  r.message_cpus = split.message_cpus;
+  r.worker_cpus = split.worker_cpus;
+  return r;
+}
+
+}  // namespace schedrig::workloads
