@@ -176,8 +176,8 @@ Drift detect_drift(std::span<const double> y, const DriftOptions& options) {
   const double first = median(intercepts) + d.slope;
   d.change_pct =
       first == 0 ? kNaN : 100.0 * d.slope * static_cast<double>(n - 1) / std::fabs(first);
-  d.present = d.p_value < options.alpha && std::isfinite(d.change_pct) &&
-              std::fabs(d.change_pct) >= options.min_change_pct;
+  d.present = d.p_value < options.alpha && std::fabs(d.tau) >= options.min_abs_tau &&
+              std::isfinite(d.change_pct) && std::fabs(d.change_pct) >= options.min_change_pct;
   return d;
 }
 

@@ -43,6 +43,10 @@ double sen_slope(std::span<const double> y, std::size_t exact_up_to = 600);
 struct DriftOptions {
   double alpha = 0.10;          // Mann–Kendall two-sided p below this
   double min_change_pct = 5.0;  // and |change_pct| at least this
+  // and |tau| at least this: "steady" means most pairs of iterations agree
+  // on the direction. Bites only on long series (n > ~25), where a tiny tau
+  // is already significant (a 30-minute per-second sawtooth has tau -0.09).
+  double min_abs_tau = 0.3;
 };
 
 struct Drift {
@@ -56,9 +60,9 @@ struct Drift {
   double slope = 0;  // b, in the series' unit per iteration
 };
 
-// Trend of `y` (time order). present = p_value < alpha and |change_pct| >=
-// min_change_pct (a two-level series can also pass; analyze_series decides
-// between drift and modes).
+// Trend of `y` (time order). present = p_value < alpha, |tau| >=
+// min_abs_tau and |change_pct| >= min_change_pct (a two-level series can
+// also pass; analyze_series decides between drift and modes).
 Drift detect_drift(std::span<const double> y, const DriftOptions& options = {});
 
 }  // namespace schedrig::analysis

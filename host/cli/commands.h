@@ -13,5 +13,10 @@ void add_serve_command(CLI::App& app, int& exit_code);
 void add_results_command(CLI::App& app, int& exit_code);
 // `lab [--quick] [--plan F] [--db F] [--agent PATH] [--label K=V]...`
 void add_lab_command(CLI::App& app, int& exit_code);
+// `compare RUN [--baseline VARIANT] [--against RUN2] [--method M] [--threshold PCT]
+//  [--fail-on regression] [--json|--csv] [--db F]`; exit 1 when --fail-on finds an (R)
+void add_compare_command(CLI::App& app, int& exit_code);
+// `analyze FILE.csv [--lower-is-better] [--method M] [--threshold PCT] [--json]`
+void add_analyze_command(CLI::App& app, int& exit_code);
 
 }  // namespace schedrig::host

@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   schedrig::host::add_lab_command(app, exit_code);
   schedrig::host::add_serve_command(app, exit_code);
   schedrig::host::add_results_command(app, exit_code);
+  schedrig::host::add_compare_command(app, exit_code);
+  schedrig::host::add_analyze_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

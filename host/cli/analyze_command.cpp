@@ -1,0 +1,63 @@
+// `schedrig analyze FILE.csv`: the statistics of `compare` on raw numbers
+// (CSV header variant,iteration,value; variant `baseline` is the reference).
+#include <iostream>
+
+#include "common/cli_error.h"
+#include "host/cli/commands.h"
+#include "host/compare/analyze_report.h"
+#include "host/compare/series_csv.h"
+
+namespace schedrig::host {
+namespace {
+
+struct AnalyzeCliOptions {
+  std::string file;
+  std::string method = "auto";
+  double threshold = 0;
+  bool lower_is_better = false;
+  bool json = false;
+};
+
+void run_analyze(const AnalyzeCliOptions& o) {
+  compare::AnalyzeOptions options;
+  options.lower_is_better = o.lower_is_better;
+  options.method = *analysis::parse_method(o.method);  // CLI11 checked the word
+  options.threshold_pct = o.threshold;
+  compare::AnalyzeReport report;
+  try {
+    report = compare::analyze_series_set(compare::read_series_csv(o.file), options, o.file);
+  } catch (const compare::CsvError& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+  if (o.json) {
+    std::cout << compare::analyze_json(report).dump(2) << "\n";
+  } else {
+    compare::print_analyze_text(report, std::cout);
+  }
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<AnalyzeCliOptions>();
+  auto* cmd = app.add_subcommand(
+      "analyze",
+      "analyze raw per-iteration numbers from a CSV with the header variant,iteration,value: per "
+      "variant n, median, mean, min, max, CoV, modes, flips and drift; each variant against "
+      "the variant named 'baseline' with a 95% CI, p-value and verdict");
+  cmd->add_option("file", o->file, "CSV file")->required();
+  cmd->add_flag("--lower-is-better", o->lower_is_better,
+                "smaller values are better (latency); default: higher is better");
+  cmd->add_option("--method", o->method, "auto, mwu, welch or ci-overlap (as for compare)")
+      ->check(CLI::IsMember({"auto", "mwu", "welch", "ci-overlap"}));
+  cmd->add_option("--threshold", o->threshold,
+                  "percent; smaller changes are never marked (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--json", o->json, "JSON (shape in docs/statistics.md)");
+  cmd->callback([o, &exit_code] {
+    run_analyze(*o);
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace schedrig::host

@@ -1,0 +1,104 @@
+// `schedrig compare RUN`: every variant of a run against its baseline, or
+// the run against another (--against), with verdicts (DESIGN.md
+// "Statistics"; docs/statistics.md).
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "common/cli_error.h"
+#include "host/cli/commands.h"
+#include "host/compare/compare_json.h"
+#include "host/compare/compare_table.h"
+#include "host/compare/compare_text.h"
+#include "host/lab/lab.h"
+#include "host/store/store.h"
+
+namespace schedrig::host {
+namespace {
+
+struct CompareCliOptions {
+  std::string run, against, baseline, db, fail_on;
+  std::string method = "auto";
+  double threshold = 0;
+  bool json = false, csv = false;
+};
+
+// The one run `id` names: an exact run_id, else the only run it prefixes.
+store::RunRecord find_run(const std::vector<store::RunRecord>& runs, const std::string& id) {
+  std::vector<const store::RunRecord*> matches;
+  for (const auto& r : runs) {
+    if (r.run_id == id) return r;
+    if (r.run_id.rfind(id, 0) == 0) matches.push_back(&r);
+  }
+  if (matches.empty()) throw CliError(kExitUsage, fmt::format("no run matches '{}'", id));
+  if (matches.size() > 1) {
+    std::string ids;
+    for (const auto* r : matches) ids += fmt::format("{}{}", ids.empty() ? "" : ", ", r->run_id);
+    throw CliError(kExitUsage, fmt::format("'{}' matches {} runs ({}); give more of the run id", id,
+                                           matches.size(), ids));
+  }
+  return *matches.front();
+}
+
+int run_compare(const CompareCliOptions& o) {
+  if (o.run.empty()) throw CliError(kExitUsage, "compare: RUN must not be empty");
+  std::vector<store::RunRecord> runs;
+  try {
+    store::Store store(o.db.empty() ? lab::default_db_path() : o.db);
+    runs = store.runs();
+  } catch (const store::StoreError& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+  compare::CompareOptions options;
+  options.baseline_variant = o.baseline;
+  options.method = *analysis::parse_method(o.method);  // CLI11 checked the word
+  options.threshold_pct = o.threshold;
+  compare::Table table;
+  try {
+    const store::RunRecord run = find_run(runs, o.run);
+    table = o.against.empty() ? compare::compare_variants(run, options)
+                              : compare::compare_runs(run, find_run(runs, o.against), options);
+  } catch (const compare::CompareError& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+  if (o.json) {
+    std::cout << compare::compare_json(table).dump(2) << "\n";
+  } else if (o.csv) {
+    compare::print_compare_csv(table, std::cout);
+  } else {
+    compare::print_compare_table(table, std::cout);
+  }
+  return !o.fail_on.empty() && compare::has_regression(table) ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<CompareCliOptions>();
+  auto* cmd = app.add_subcommand(
+      "compare",
+      "compare a run's variants with its baseline variant, per case and metric: change of "
+      "medians, 95% CI, p-value and (I)/(R) verdicts; modes, flips and drift in words. With "
+      "--against RUN2, the same cases and variants of RUN2 are the reference (kernel A vs B) and "
+      "the fingerprint fields that differ are listed");
+  cmd->add_option("run", o->run, "run_id or a unique prefix of it")->required();
+  cmd->add_option("--baseline", o->baseline,
+                  "variant to compare against (default: the plan's first); with --against, "
+                  "compare only this variant");
+  cmd->add_option("--against", o->against, "another run to use as the reference");
+  cmd->add_option("--method", o->method,
+                  "auto (Mann-Whitney U + Hodges-Lehmann with >= 5 iterations per side, else "
+                  "Welch's t on logs), mwu, welch or ci-overlap (Fastpath/mmtests style)")
+      ->check(CLI::IsMember({"auto", "mwu", "welch", "ci-overlap"}));
+  cmd->add_option("--threshold", o->threshold,
+                  "percent; smaller changes are never marked (I)/(R) (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--fail-on", o->fail_on, "exit 1 when any row is a regression")
+      ->check(CLI::IsMember({"regression"}));
+  auto* json = cmd->add_flag("--json", o->json, "JSON: rows with both sides' statistics");
+  cmd->add_flag("--csv", o->csv, "CSV, one line per case, metric and variant")->excludes(json);
+  cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
+  cmd->callback([o, &exit_code] { exit_code = run_compare(*o); });
+}
+
+}  // namespace schedrig::host
