@@ -54,6 +54,7 @@ struct alignas(64) Executor {
 struct Shared {
   alignas(64) std::atomic<std::uint32_t> go{0};
   alignas(64) std::atomic<bool> stopping{false};
+  std::atomic<bool> closed{false};  // the window is over: stop counting, keep running
   std::atomic<unsigned> ready{0};
 };
 
@@ -168,10 +169,11 @@ void client_main(Shared& s, Client& c, Executor& e, double read_ratio, std::uint
     futex_wait_posted(&c.futex);
     const std::uint64_t t1 = now_ns();
     if (s.stopping.load(std::memory_order_relaxed)) break;  // maybe a shutdown nudge
+    if (s.closed.load(std::memory_order_relaxed)) continue;
     c.latency.record(t1 - t0);
     writes += c.write ? 1 : 0;
     c.writes.store(writes, std::memory_order_relaxed);
-    c.ops.store(++ops, std::memory_order_release);
+    c.ops.store(++ops, std::memory_order_relaxed);
   }
 }
 
@@ -254,20 +256,20 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   shared.go.store(1, std::memory_order_release);
   futex_wake_all(&shared.go);
   sleep_until_or_stopped(t0 + p.duration, stop);
+  shared.closed.store(true);
   const auto t1 = std::chrono::steady_clock::now();
-  for (auto& c : clients) {
-    const std::uint64_t ops = c->ops.load(std::memory_order_acquire);
-    r.ops += ops;
-    r.writes += std::min(ops, c->writes.load(std::memory_order_relaxed));  // same snapshot
-  }
-  r.reads = r.ops - r.writes;
   r.client_delay = sched_delay(client_before, read_schedstats(client_tids));
   r.executor_delay = sched_delay(executor_before, read_schedstats(executor_tids));
   threads.join_all();
 
   r.duration_s = std::chrono::duration<double>(t1 - t0).count();
+  for (auto& c : clients) {
+    r.ops += c->ops.load();
+    r.writes += c->writes.load();
+    r.op_latency.merge(c->latency);
+  }
+  r.reads = r.ops - r.writes;
   r.ops_per_s = r.duration_s > 0 ? static_cast<double>(r.ops) / r.duration_s : 0;
-  for (auto& c : clients) r.op_latency.merge(c->latency);
   return r;
 }
 

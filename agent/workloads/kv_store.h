@@ -46,12 +46,14 @@ struct KvParams {
 };
 
 struct KvResult {
-  std::uint64_t ops = 0;                   // completed in the window
+  // Ops that completed while the window was open (an op in flight when it
+  // closed may count); one histogram sample each.
+  std::uint64_t ops = 0;
   std::uint64_t reads = 0;                 // of which reads
   std::uint64_t writes = 0;                // of which writes
-  double duration_s = 0;                   // the window: start signal -> stop
+  double duration_s = 0;                   // the window: start signal -> close
   double ops_per_s = 0;                    // ops / duration_s
-  LatencyHistogram op_latency;             // ns, every op until the threads stopped
+  LatencyHistogram op_latency;             // ns, one sample per counted op
   std::optional<SchedDelay> client_delay;  // over the window; nullopt without schedstat
   std::optional<SchedDelay> executor_delay;
   std::string membind;  // the policy as applied

@@ -44,6 +44,7 @@ struct alignas(64) Worker {
 struct Shared {
   alignas(64) std::atomic<std::uint32_t> go{0};
   alignas(64) std::atomic<bool> stopping{false};
+  std::atomic<bool> closed{false};  // the window is over: stop counting, keep running
   std::atomic<unsigned> ready{0};
 };
 
@@ -113,9 +114,10 @@ void worker_main(Shared& s, Worker& w, unsigned think_ops) {
     const std::uint64_t t_run = now_ns();
     if (s.stopping.load(std::memory_order_relaxed)) break;  // a shutdown nudge, not a reply
     const std::uint64_t posted = w.wake_time_ns.load(std::memory_order_relaxed);
-    w.wakeup.record(t_run > posted ? t_run - posted : 0);
     if (think_ops) think(w, think_ops);
     const std::uint64_t t_done = now_ns();
+    if (s.closed.load(std::memory_order_relaxed)) continue;
+    w.wakeup.record(t_run > posted ? t_run - posted : 0);
     w.request.record(t_done - t_run);
     w.requests.store(++done, std::memory_order_relaxed);
   }
@@ -197,19 +199,20 @@ WakeupResult run_wakeup_storm(const WakeupParams& p, const std::atomic<bool>* st
   shared.go.store(1, std::memory_order_release);
   futex_wake_all(&shared.go);
   sleep_until_or_stopped(t0 + p.duration, stop);
+  shared.closed.store(true);
   const auto t1 = std::chrono::steady_clock::now();
   WakeupResult r;
-  for (auto& w : workers) r.requests += w->requests.load(std::memory_order_relaxed);
   r.message_delay = sched_delay(msg_before, read_schedstats(msg_tids));
   r.worker_delay = sched_delay(worker_before, read_schedstats(worker_tids));
   threads.join_all();
 
   r.duration_s = std::chrono::duration<double>(t1 - t0).count();
-  r.requests_per_s = r.duration_s > 0 ? static_cast<double>(r.requests) / r.duration_s : 0;
   for (auto& w : workers) {
+    r.requests += w->requests.load();
     r.wakeup_latency.merge(w->wakeup);
     r.request_latency.merge(w->request);
   }
+  r.requests_per_s = r.duration_s > 0 ? static_cast<double>(r.requests) / r.duration_s : 0;
   r.message_cpus = split.message_cpus;
   r.worker_cpus = split.worker_cpus;
   return r;

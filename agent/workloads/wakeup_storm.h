@@ -60,11 +60,13 @@ struct CpuSplit {
 CpuSplit split_cpus(const std::vector<int>& cpus, unsigned message_threads);
 
 struct WakeupResult {
-  std::uint64_t requests = 0;               // completed in the window
-  double duration_s = 0;                    // the window: start signal -> stop
+  // Requests that completed while the window was open (a request that was
+  // in flight when it closed may count); one histogram sample each.
+  std::uint64_t requests = 0;
+  double duration_s = 0;                    // the window: start signal -> close
   double requests_per_s = 0;                // requests / duration_s
-  LatencyHistogram wakeup_latency;          // ns, every wakeup until the threads stopped
-  LatencyHistogram request_latency;         // ns
+  LatencyHistogram wakeup_latency;          // ns, one sample per counted request
+  LatencyHistogram request_latency;         // ns, one sample per counted request
   std::optional<SchedDelay> message_delay;  // over the window; nullopt without schedstat
   std::optional<SchedDelay> worker_delay;
   std::vector<int> message_cpus;  // as run

@@ -1,34 +1,25 @@
 #include "agent/workloads/fork_storm.h"
 
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
+#include <numeric>
 #include <thread>
 
 #include <gtest/gtest.h>
+
+#include "tests/agent/workloads/test_support.h"
 
 namespace schedrig::workloads {
 namespace {
 
 using namespace std::chrono_literals;
+using test::allowed_cpus;
+using test::no_children_left;
 
-// True when this process has no child at all (not even a zombie).
-bool no_children_left() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
-
-std::vector<int> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  ::sched_getaffinity(0, sizeof set, &set);
-  std::vector<int> cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  }
-  return cpus;
+std::uint64_t sum(const std::map<int, std::uint64_t>& m) {
+  return std::accumulate(m.begin(), m.end(), std::uint64_t{0},
+                         [](std::uint64_t a, const auto& kv) { return a + kv.second; });
 }
 
-TEST(ForkStorm, ShortRunForksAndLeavesNoChildBehind) {
+TEST(ForkStorm, ShortRunForksReapsEveryChildAndRecordsEachOne) {
   ForkStormParams p;
   p.workers = 2;
   p.fork_max = 4;
@@ -39,24 +30,96 @@ TEST(ForkStorm, ShortRunForksAndLeavesNoChildBehind) {
   EXPECT_GE(r.duration_s, 0.3);
   EXPECT_LT(r.duration_s, 5.0);
   EXPECT_NEAR(r.bogo_ops_per_s, r.bogo_ops / r.duration_s, 1e-6);
-  // Every loop reaps all it forked: bogo ops come in whole loops per creator.
   EXPECT_EQ(r.fork_failures, 0u);
+  // Every reaped child recorded its first PU, and only children that ran did.
+  ASSERT_TRUE(r.recorded);
+  EXPECT_EQ(r.children_recorded, r.bogo_ops);
+  EXPECT_EQ(sum(r.children_per_pu), r.bogo_ops);
+  for (const auto& [pu, n] : r.children_per_pu) {
+    EXPECT_NE(std::find(p.cpus.begin(), p.cpus.end(), pu), p.cpus.end()) << pu;
+  }
+  EXPECT_GE(r.same_pu_rate, 0.0);
+  EXPECT_LE(r.same_pu_rate, 1.0);
+  EXPECT_LE(r.collision_rate, 1.0);
+  EXPECT_TRUE(r.children_per_node.empty());  // no map given
   EXPECT_TRUE(no_children_left());
 }
 
-TEST(ForkStorm, PerCpuPinsEachCreatorToOnePu) {
+// One allowed PU: every child starts on its creator's PU and no other PU can
+// be idle, so the collision rate is 0 by definition.
+TEST(ForkStorm, OneAllowedPuPutsEveryChildOnItsCreatorsPu) {
   ForkStormParams p;
-  p.workers = 3;
+  p.workers = 2;
+  p.fork_max = 3;
   p.cpus = {allowed_cpus().front()};
+  p.duration = 200ms;
+  ForkStormResult r = run_fork_storm(p);
+  ASSERT_GT(r.bogo_ops, 0u);
+  EXPECT_EQ(r.children_recorded, r.bogo_ops);
+  EXPECT_EQ(r.same_pu, r.bogo_ops);
+  EXPECT_DOUBLE_EQ(r.same_pu_rate, 1.0);
+  EXPECT_EQ(r.collisions, 0u);
+  EXPECT_DOUBLE_EQ(r.collision_rate, 0.0);
+  ASSERT_EQ(r.children_per_pu.size(), 1u);
+  EXPECT_EQ(r.children_per_pu.begin()->first, p.cpus[0]);
+  EXPECT_TRUE(no_children_left());
+}
+
+// per-cpu: each creator is pinned to one PU and its children inherit it.
+TEST(ForkStorm, PerCpuPinningIsRecordedAsAsked) {
+  ForkStormParams p;
+  p.cpus = allowed_cpus();
+  p.workers = static_cast<unsigned>(p.cpus.size());
   p.pin = PinMode::kPerCpu;
   p.duration = 200ms;
-  EXPECT_GT(run_fork_storm(p).bogo_ops, 0u);
+  ForkStormResult r = run_fork_storm(p);
+  ASSERT_GT(r.bogo_ops, 0u);
+  EXPECT_DOUBLE_EQ(r.same_pu_rate, 1.0);
+  EXPECT_EQ(r.collisions, 0u);
+  // Every PU had a creator, so every PU saw children.
+  EXPECT_EQ(r.children_per_pu.size(), p.cpus.size());
+  EXPECT_TRUE(no_children_left());
+}
+
+TEST(ForkStorm, TopologyMapsGiveChildrenPerNodeAndLlc) {
+  ForkStormParams p;
+  p.cpus = allowed_cpus();
+  p.workers = 2;
+  p.duration = 200ms;
+  const int top = p.cpus.back();
+  p.pu_to_node.assign(top + 1, -1);
+  p.pu_to_llc.assign(top + 1, -1);
+  for (std::size_t i = 0; i < p.cpus.size(); ++i) {
+    p.pu_to_node[p.cpus[i]] = static_cast<int>(i % 2);  // a pretend two-node machine
+    p.pu_to_llc[p.cpus[i]] = static_cast<int>(i);       // one LLC per PU
+  }
+  ForkStormResult r = run_fork_storm(p);
+  ASSERT_GT(r.bogo_ops, 0u);
+  EXPECT_EQ(sum(r.children_per_node), r.bogo_ops);
+  EXPECT_EQ(sum(r.children_per_llc), r.bogo_ops);
+  for (const auto& [node, n] : r.children_per_node) EXPECT_TRUE(node == 0 || node == 1) << node;
+  // A PU alone in its LLC has no other PU of the LLC that could be idle.
+  EXPECT_EQ(r.collisions_llc, 0u);
+  EXPECT_TRUE(no_children_left());
+}
+
+TEST(ForkStorm, RecordingOffIsAPlainStorm) {
+  ForkStormParams p;
+  p.cpus = allowed_cpus();
+  p.workers = 1;
+  p.record_placement = false;
+  p.duration = 150ms;
+  ForkStormResult r = run_fork_storm(p);
+  EXPECT_GT(r.bogo_ops, 0u);
+  EXPECT_FALSE(r.recorded);
+  EXPECT_TRUE(r.children_per_pu.empty());
   EXPECT_TRUE(no_children_left());
 }
 
 TEST(ForkStorm, StopFlagEndsTheRunEarly) {
   ForkStormParams p;
   p.workers = 2;
+  p.fork_max = 8;
   p.cpus = allowed_cpus();
   p.duration = 60s;
   std::atomic<bool> stop{false};
@@ -69,12 +132,13 @@ TEST(ForkStorm, StopFlagEndsTheRunEarly) {
   stopper.join();
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
   EXPECT_GT(r.bogo_ops, 0u);
+  EXPECT_EQ(r.children_recorded, r.bogo_ops);
   EXPECT_TRUE(no_children_left());
 }
 
 TEST(ForkStorm, UnpinnablePuIsAWorkloadError) {
   ForkStormParams p;
-  p.cpus = {CPU_SETSIZE - 1};  // beyond any machine this runs on
+  p.cpus = {test::disallowed_pu()};
   p.duration = 100ms;
   try {
     run_fork_storm(p);

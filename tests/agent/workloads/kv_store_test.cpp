@@ -1,0 +1,106 @@
+#include "agent/workloads/kv_store.h"
+
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "tests/agent/workloads/test_support.h"
+
+namespace schedrig::workloads {
+namespace {
+
+using namespace std::chrono_literals;
+using test::allowed_cpus;
+using test::thread_count;
+
+KvParams small() {
+  KvParams p;
+  p.clients = 8;
+  p.executors = 2;
+  p.keys = 1000;
+  p.shards = 16;
+  p.cpus = allowed_cpus();
+  p.duration = 250ms;
+  return p;
+}
+
+TEST(KvStore, ShortRunCountsOpsAndOrdersPercentiles) {
+  const int threads_before = thread_count();
+  KvResult r = run_kv(small());
+  ASSERT_GT(r.ops, 0u);
+  EXPECT_EQ(r.reads + r.writes, r.ops);
+  EXPECT_GT(r.reads, 0u);  // 60 % reads
+  EXPECT_GT(r.writes, 0u);
+  EXPECT_GE(r.duration_s, 0.25);
+  EXPECT_NEAR(r.ops_per_s, r.ops / r.duration_s, r.ops_per_s * 0.01);
+  EXPECT_EQ(r.op_latency.count(), r.ops);  // one sample per counted op
+  const auto& h = r.op_latency;
+  EXPECT_LE(h.quantile_ns(0.5), h.quantile_ns(0.9));
+  EXPECT_LE(h.quantile_ns(0.9), h.quantile_ns(0.99));
+  EXPECT_LE(h.quantile_ns(0.99), h.quantile_ns(1.0));
+  EXPECT_GT(h.quantile_ns(0.5), 0);
+  EXPECT_EQ(r.membind, "local");
+  EXPECT_EQ(thread_count(), threads_before);
+}
+
+TEST(KvStore, ReadRatioSplitsOps) {
+  KvParams p = small();
+  p.duration = 100ms;
+  p.read_ratio = 1.0;
+  KvResult r = run_kv(p);
+  EXPECT_GT(r.ops, 0u);
+  EXPECT_EQ(r.writes, 0u);
+  p.read_ratio = 0.0;
+  r = run_kv(p);
+  EXPECT_GT(r.ops, 0u);
+  EXPECT_EQ(r.reads, 0u);
+}
+
+TEST(KvStore, MoreClientsThanKeysAndOneShardStillRun) {
+  KvParams p = small();
+  p.keys = 3;
+  p.shards = 1;
+  p.clients = 16;
+  p.executors = 3;
+  p.duration = 100ms;
+  KvResult r = run_kv(p);
+  EXPECT_GT(r.ops, 0u);
+}
+
+TEST(KvStore, StopFlagEndsTheRunEarlyAndJoinsEveryThread) {
+  const int threads_before = thread_count();
+  KvParams p = small();
+  p.clients = 64;
+  p.duration = 60s;
+  std::atomic<bool> stop{false};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(200ms);
+    stop = true;
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  KvResult r = run_kv(p, &stop);
+  stopper.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_GT(r.ops, 0u);
+  EXPECT_EQ(thread_count(), threads_before);
+}
+
+TEST(KvStore, BadParamsAreWorkloadErrors) {
+  KvParams p = small();
+  p.shards = 2000;  // more shards than keys
+  EXPECT_THROW(run_kv(p), WorkloadError);
+  p = small();
+  p.read_ratio = 1.5;
+  EXPECT_THROW(run_kv(p), WorkloadError);
+}
+
+TEST(KvStore, UnpinnablePuIsAWorkloadErrorAndLeavesNoThread) {
+  const int threads_before = thread_count();
+  KvParams p = small();
+  p.cpus = {test::disallowed_pu()};
+  EXPECT_THROW(run_kv(p), WorkloadError);
+  EXPECT_EQ(thread_count(), threads_before);
+}
+
+}  // namespace
+}  // namespace schedrig::workloads
