@@ -1,14 +1,17 @@
 // load_topology on this machine: checked against what the kernel says itself.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sched.h>
 
 #include "agent/topology/topology.h"
 #include "common/cpulist.h"
+#include "tests/support/run_command.h"
 
 namespace schedrig::topology {
 namespace {
@@ -71,6 +74,70 @@ TEST(TopologyLive, AllowedFollowsTheCallingThreadsAffinity) {
   if (pin_error != 0) GTEST_SKIP() << "sched_setaffinity: " << pin_error;
   EXPECT_EQ(pinned.allowed_cpus, std::vector<int>{cpu});
   EXPECT_EQ(pinned.online_cpus, whole.online_cpus);
+}
+
+bool have_lstopo() { return testing::run_command("command -v lstopo-no-graphics").exit_code == 0; }
+
+// Objects of `type` lstopo-no-graphics shows on this machine, disallowed PUs
+// included (--whole-system, as load_topology keeps them).
+unsigned lstopo_count(const std::string& type) {
+  const auto r = testing::run_command(fmt::format(
+      "lstopo-no-graphics --whole-system --no-io --only {} 2>/dev/null | grep -c .", type));
+  return static_cast<unsigned>(std::stoul(r.output));
+}
+
+TEST(TopologyLive, CountsAgreeWithLstopo) {
+  if (!have_lstopo()) GTEST_SKIP() << "lstopo-no-graphics not installed (Debian package hwloc)";
+  const Topology t = load_topology({});
+  EXPECT_EQ(t.pus, lstopo_count("pu"));
+  EXPECT_EQ(t.cores, lstopo_count("core"));
+  EXPECT_EQ(t.packages, lstopo_count("package"));
+  EXPECT_EQ(t.numa_nodes.size(), lstopo_count("numanode"));
+  if (!t.llcs.empty()) {
+    EXPECT_EQ(t.llcs.size(), lstopo_count(fmt::format("l{}cache", t.llcs[0].level)));
+  }
+}
+
+// Live, a matrix always exists: hwloc's, or sysfs's where hwloc records none
+// (it skips a single node). Rows follow numa_nodes, the diagonal is local.
+TEST(TopologyLive, DistancesCoverEveryNode) {
+  if (!std::filesystem::exists("/sys/devices/system/node/online"))
+    GTEST_SKIP() << "no /sys/devices/system/node on this kernel";
+  const Topology t = load_topology({});
+  ASSERT_EQ(t.distances.size(), t.numa_nodes.size()) << "source '" << t.distances_source << "'";
+  for (std::size_t i = 0; i < t.distances.size(); ++i) {
+    ASSERT_EQ(t.distances[i].size(), t.numa_nodes.size());
+    EXPECT_EQ(t.distances[i][i], 10u);
+  }
+  EXPECT_TRUE(t.distances_source == "hwloc" || t.distances_source == "sysfs") << t.distances_source;
+}
+
+// The sysfs fallback reads ROOT/sys/devices/system/node: a fake root with
+// another SLIT shows through on a single-node machine (hwloc has no matrix).
+TEST(TopologyLive, SysfsFallbackReadsTheGivenRoot) {
+  const Topology real = load_topology({});
+  if (real.numa_nodes.size() != 1 || real.distances_source != "sysfs")
+    GTEST_SKIP() << "hwloc has its own matrix here (" << real.numa_nodes.size() << " nodes)";
+  testing::TempDir root;
+  const std::string dir = root.path() + "/sys/devices/system/node";
+  const std::string node = fmt::format("{}/node{}", dir, real.numa_nodes[0].os_index);
+  std::filesystem::create_directories(node);
+  std::ofstream(dir + "/online") << real.numa_nodes[0].os_index << "\n";
+  std::ofstream(node + "/distance") << "11\n";
+  const Topology fake = load_topology({}, root.path());
+  EXPECT_EQ(fake.distances, (std::vector<std::vector<unsigned>>{{11}}));
+  EXPECT_EQ(fake.distances_source, "sysfs");
+}
+
+TEST(TopologyLive, OfflineAndDisallowedAreDisjointFromTheirSets) {
+  const Topology t = load_topology({});
+  for (int cpu : t.offline_pus)
+    EXPECT_FALSE(std::binary_search(t.online_cpus.begin(), t.online_cpus.end(), cpu)) << cpu;
+  for (int cpu : t.disallowed_pus) {
+    EXPECT_TRUE(std::binary_search(t.online_cpus.begin(), t.online_cpus.end(), cpu)) << cpu;
+    EXPECT_FALSE(std::binary_search(t.allowed_cpus.begin(), t.allowed_cpus.end(), cpu)) << cpu;
+  }
+  EXPECT_EQ(t.allowed_cpus.size() + t.disallowed_pus.size(), t.online_cpus.size());
 }
 
 }  // namespace

@@ -25,16 +25,57 @@ Topology hand_made() {
   t.smt = false;
   t.online_cpus = {0, 1, 2, 3, 8};
   t.allowed_cpus = {0, 1};
+  t.package_cpus = {{0, 1, 2, 3, 8}};
+  t.core_cpus = {{0}, {1}, {2}, {3}, {8}};
+  t.offline_pus = {4, 5, 6, 7};
+  t.disallowed_pus = {2, 3, 8};
+  t.distances = {{10, 17}, {28, 10}};
+  t.distances_source = "sysfs";
+  t.sched_domains = derive_sched_domains(t);
   return t;
 }
 
 TEST(TopologyJson, ShapeAndCpulists) {
   const nlohmann::json j = topology_to_json(two_packages());
-  for (const char* key :
-       {"packages", "numa_nodes", "llcs", "cores", "pus", "smt", "online_cpus", "allowed_cpus"}) {
+  for (const char* key : {"packages", "package_cpus", "numa_nodes", "llcs", "clusters", "cores",
+                          "core_cpus", "pus", "smt", "online_cpus", "allowed_cpus", "offline_pus",
+                          "disallowed_pus", "distances", "distances_source", "sched_domains"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
-  EXPECT_EQ(j.size(), 8u);
+  EXPECT_EQ(j.size(), 16u);
+  EXPECT_EQ(j["package_cpus"], (nlohmann::json{"0-15", "16-31"}));
+  ASSERT_EQ(j["core_cpus"].size(), 16u);
+  EXPECT_EQ(j["core_cpus"][3], "6-7");
+  EXPECT_EQ(j["clusters"], nlohmann::json::array());
+  EXPECT_EQ(j["offline_pus"], "");
+  EXPECT_EQ(j["disallowed_pus"], "");
+  // Synthetic topologies carry no distances, and live fallbacks never apply.
+  EXPECT_EQ(j["distances"], nlohmann::json::array());
+  EXPECT_EQ(j["distances_source"], "");
+  EXPECT_EQ(j["sched_domains"], (nlohmann::json{{{"name", "SMT"},
+                                                 {"span", 2},
+                                                 {"min_span", 2},
+                                                 {"groups", 2},
+                                                 {"domains", 16},
+                                                 {"distance", 0}},
+                                                {{"name", "MC"},
+                                                 {"span", 8},
+                                                 {"min_span", 8},
+                                                 {"groups", 4},
+                                                 {"domains", 4},
+                                                 {"distance", 0}},
+                                                {{"name", "PKG"},
+                                                 {"span", 16},
+                                                 {"min_span", 16},
+                                                 {"groups", 2},
+                                                 {"domains", 2},
+                                                 {"distance", 0}},
+                                                {{"name", "NUMA"},
+                                                 {"span", 32},
+                                                 {"min_span", 32},
+                                                 {"groups", 2},
+                                                 {"domains", 1},
+                                                 {"distance", 20}}}));
   EXPECT_EQ(j["packages"], 2);
   EXPECT_EQ(j["cores"], 16);
   EXPECT_EQ(j["pus"], 32);
@@ -57,6 +98,16 @@ TEST(TopologyJson, MemoryOnlyNodeHasAnEmptyCpulist) {
   EXPECT_EQ(j["numa_nodes"][1]["cpus"], "");
   EXPECT_EQ(j["numa_nodes"][1]["memory_bytes"], 16ull << 30);
   EXPECT_EQ(j["allowed_cpus"], "0-1");
+  EXPECT_EQ(j["offline_pus"], "4-7");
+  EXPECT_EQ(j["disallowed_pus"], "2-3,8");
+  // Rows in numa_nodes order, as given (an asymmetric SLIT stays asymmetric).
+  EXPECT_EQ(j["distances"], (nlohmann::json{{10, 17}, {28, 10}}));
+  EXPECT_EQ(j["distances_source"], "sysfs");
+  // One node with CPUs: no NUMA level; MC spans the LLC, PKG (the node) is
+  // the same span and is dropped.
+  ASSERT_EQ(j["sched_domains"].size(), 1u);
+  EXPECT_EQ(j["sched_domains"][0]["name"], "MC");
+  EXPECT_EQ(j["sched_domains"][0]["span"], 5);
 }
 
 TEST(TopologyProto, FieldsMatch) {
@@ -77,30 +128,88 @@ TEST(TopologyProto, FieldsMatch) {
   EXPECT_EQ(msg.llcs(3).cpus(), "24-31");
   EXPECT_EQ(msg.llcs(3).level(), 3u);
   EXPECT_EQ(msg.llcs(3).shared_by(), 4u);
+  ASSERT_EQ(msg.package_cpus_size(), 2);
+  EXPECT_EQ(msg.package_cpus(1), "16-31");
+  EXPECT_EQ(msg.core_cpus_size(), 16);
+  EXPECT_EQ(msg.core_cpus(15), "30-31");
+  EXPECT_EQ(msg.clusters_size(), 0);
+  EXPECT_EQ(msg.distances_size(), 0);
+  ASSERT_EQ(msg.sched_domains_size(), 4);
+  EXPECT_EQ(msg.sched_domains(3).name(), "NUMA");
+  EXPECT_EQ(msg.sched_domains(3).span(), 32u);
+  EXPECT_EQ(msg.sched_domains(3).groups(), 2u);
+  EXPECT_EQ(msg.sched_domains(3).distance(), 20u);
 }
 
-TEST(TopologyPrint, SummaryThenOneLinePerNodeAndLlc) {
+TEST(TopologyProto, DistancesOfflineAndDisallowed) {
+  schedrig::v1::Topology msg;
+  topology_to_proto(hand_made(), &msg);
+  ASSERT_EQ(msg.distances_size(), 2);
+  EXPECT_EQ(msg.distances(0).values(1), 17u);
+  EXPECT_EQ(msg.distances(1).values(0), 28u);
+  EXPECT_EQ(msg.distances_source(), "sysfs");
+  EXPECT_EQ(msg.offline_pus(), "4-7");
+  EXPECT_EQ(msg.disallowed_pus(), "2-3,8");
+  // Round trip through the wire bytes keeps every new field.
+  schedrig::v1::Topology back;
+  ASSERT_TRUE(back.ParseFromString(msg.SerializeAsString()));
+  EXPECT_EQ(back.distances(1).values(0), 28u);
+  EXPECT_EQ(back.sched_domains(0).name(), "MC");
+}
+
+TEST(TopologyPrint, PackagesNodesLlcsSmtDistancesDomains) {
   std::ostringstream out;
   print_topology(two_packages(), out);
   EXPECT_EQ(out.str(),
             "2 packages, 2 NUMA nodes, 4 LLCs, 16 cores, 32 PUs, SMT on; online 0-31; allowed "
             "0-31\n"
+            "Package 0: cpus 0-15\n"
+            "Package 1: cpus 16-31\n"
             "NUMA node 0: cpus 0-15, memory 1 GiB\n"
             "NUMA node 1: cpus 16-31, memory 1 GiB\n"
             "LLC 0: L3, 16 MiB, shared by 4 cores, cpus 0-7\n"
             "LLC 1: L3, 16 MiB, shared by 4 cores, cpus 8-15\n"
             "LLC 2: L3, 16 MiB, shared by 4 cores, cpus 16-23\n"
-            "LLC 3: L3, 16 MiB, shared by 4 cores, cpus 24-31\n");
+            "LLC 3: L3, 16 MiB, shared by 4 cores, cpus 24-31\n"
+            "SMT: 2 PUs per core, siblings like core 0: cpus 0-1\n"
+            "NUMA distances: unknown (none in this source; domains assume Linux's 10 local, 20 "
+            "remote)\n"
+            "Sched domains (as the kernel would build them, bottom up):\n"
+            "  SMT  span    2 PUs, 2 groups, 16 domains\n"
+            "  MC   span    8 PUs, 4 groups, 4 domains\n"
+            "  PKG  span   16 PUs, 2 groups, 2 domains\n"
+            "  NUMA span   32 PUs, 2 groups, 1 domain, distance 20\n");
 }
 
-TEST(TopologyPrint, MemoryOnlyNodeAndRestrictedAllowed) {
+TEST(TopologyPrint, MemoryOnlyNodeOfflineDisallowedAndMatrix) {
   std::ostringstream out;
   print_topology(hand_made(), out);
   EXPECT_EQ(out.str(),
-            "1 package, 2 NUMA nodes, 1 LLC, 5 cores, 5 PUs, SMT off; online 0-3,8; allowed 0-1\n"
+            "1 package, 2 NUMA nodes, 1 LLC, 5 cores, 5 PUs, SMT off; online 0-3,8; allowed 0-1; "
+            "offline 4-7; disallowed 2-3,8\n"
+            "Package 0: cpus 0-3,8\n"
             "NUMA node 0: cpus 0-3,8, memory 3 GiB\n"
             "NUMA node 8: no cpus (memory only), memory 16 GiB\n"
-            "LLC 0: L3, 32 MiB, shared by 5 cores, cpus 0-3,8\n");
+            "LLC 0: L3, 32 MiB, shared by 5 cores, cpus 0-3,8\n"
+            "NUMA distances (sysfs):\n"
+            "  node    0    8\n"
+            "     0   10   17\n"
+            "     8   28   10\n"
+            "Sched domains (as the kernel would build them, bottom up):\n"
+            "  MC   span    5 PUs, 5 groups, 1 domain\n");
+}
+
+// Altra-style: every LLC a private per-core L2, said once instead of 8 times.
+TEST(TopologyPrint, PrivatePerCoreCachesOnOneLine) {
+  std::ostringstream out;
+  print_topology(load_topology({Source::Kind::kSynthetic, "pack:2 numa:1 l2:4 core:1 pu:1"}), out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("LLC 0-7: L2, 4 MiB each, private (shared by 1 core each; no CPU cache is "
+                      "shared), one per core, cpus 0-7\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("LLC 1:"), std::string::npos) << text;
+  EXPECT_NE(text.find("  PKG  span    4 PUs, 4 groups, 2 domains\n"), std::string::npos) << text;
 }
 
 }  // namespace

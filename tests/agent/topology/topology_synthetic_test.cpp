@@ -1,5 +1,6 @@
 // load_topology on hwloc synthetic descriptions.
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -78,6 +79,47 @@ TEST(TopologySynthetic, NoCacheMeansNoLlc) {
   EXPECT_TRUE(t.llcs.empty());
   EXPECT_EQ(t.pus, 4u);
   EXPECT_EQ(t.cores, 2u);
+}
+
+TEST(TopologySynthetic, PackagesCoresAndSmtSiblings) {
+  // Linux numbering: siblings are n and n+8 (hwloc synthetic "indexes").
+  const Topology t = synthetic("pack:2 numa:1 l3:1 core:4 pu:2(indexes=2*8:1*2)");
+  ASSERT_EQ(t.package_cpus.size(), 2u);
+  EXPECT_EQ(format_cpulist(t.package_cpus[0]), "0-3,8-11");
+  EXPECT_EQ(format_cpulist(t.package_cpus[1]), "4-7,12-15");
+  ASSERT_EQ(t.core_cpus.size(), 8u);
+  EXPECT_EQ(t.core_cpus[0], (std::vector<int>{0, 8}));
+  EXPECT_EQ(t.core_cpus[7], (std::vector<int>{7, 15}));
+  EXPECT_TRUE(t.offline_pus.empty());
+  EXPECT_TRUE(t.disallowed_pus.empty());
+}
+
+TEST(TopologySynthetic, SyntheticHasNoDistancesAndNoLiveFallback) {
+  // Two nodes, no SLIT in a synthetic description; the live-only sysfs and
+  // libnuma fallbacks must not fill one in from this machine.
+  const Topology t = synthetic("pack:2 numa:1 core:2 pu:1");
+  ASSERT_EQ(t.numa_nodes.size(), 2u);
+  EXPECT_TRUE(t.distances.empty());
+  EXPECT_EQ(t.distances_source, "");
+}
+
+// A group between the LLC and the cores is a cluster (Kunpeng-style); the
+// groups hwloc makes to hold NUMA nodes are not.
+TEST(TopologySynthetic, GroupsInsideAnLlcAreClusters) {
+  const Topology t = synthetic("pack:2 numa:1 l3:1 group:4 core:4 pu:1");
+  ASSERT_EQ(t.clusters.size(), 8u);
+  EXPECT_EQ(format_cpulist(t.clusters[0]), "0-3");
+  EXPECT_EQ(format_cpulist(t.clusters[7]), "28-31");
+  ASSERT_GE(t.sched_domains.size(), 2u);
+  EXPECT_EQ(t.sched_domains[0].name, "CLS");
+  EXPECT_EQ(t.sched_domains[0].span, 4u);
+  EXPECT_EQ(t.sched_domains[1].name, "MC");
+  EXPECT_EQ(t.sched_domains[1].span, 16u);
+  EXPECT_EQ(t.sched_domains[1].groups, 4u);
+
+  EXPECT_TRUE(synthetic("pack:2 numa:2 l3:1 core:4 pu:2").clusters.empty());
+  // A group as wide as the LLC is no cluster either.
+  EXPECT_TRUE(synthetic("pack:1 numa:1 l3:2 group:1 core:4 pu:1").clusters.empty());
 }
 
 TEST(TopologySynthetic, ABadDescriptionNamesItself) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "agent/topology/topology.h"
@@ -20,6 +22,19 @@ std::string fixture(const std::string& name) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "fixture not found: " << (path)
 
 Topology load_xml(const std::string& path) { return load_topology({Source::Kind::kXml, path}); }
+
+// "NAME span N/groups G" per sched-domain level, bottom up.
+std::vector<std::string> domains(const Topology& t) {
+  std::vector<std::string> out;
+  for (const SchedDomainLevel& l : t.sched_domains) {
+    std::string s = fmt::format("{} {}/{}", l.name, l.span, l.groups);
+    if (l.min_span != l.span) s += fmt::format(" min {}", l.min_span);
+    out.push_back(s);
+  }
+  return out;
+}
+
+using Strings = std::vector<std::string>;
 
 bool all_llcs(const Topology& t, unsigned level, unsigned shared_by) {
   return std::all_of(t.llcs.begin(), t.llcs.end(), [&](const Llc& llc) {
@@ -50,6 +65,18 @@ TEST(TopologyXml, Epyc7742Nps4) {
   EXPECT_EQ(format_cpulist(t.llcs[0].cpus), "0-3,128-131");
   EXPECT_EQ(format_cpulist(t.llcs[31].cpus), "124-127,252-255");
   EXPECT_EQ(t.llcs[0].size_bytes, 16ull << 20);
+
+  // The export's NUMALatency: 10 local, 12 same socket, 32 other socket.
+  EXPECT_EQ(t.distances_source, "hwloc");
+  ASSERT_EQ(t.distances.size(), 8u);
+  EXPECT_EQ(t.distances[0], (std::vector<unsigned>{10, 12, 12, 12, 32, 32, 32, 32}));
+  EXPECT_EQ(t.distances[5], (std::vector<unsigned>{32, 32, 32, 32, 12, 10, 12, 12}));
+  // SMT pairs, 4-core CCX (MC), the NPS4 node (PKG), the socket, the machine.
+  EXPECT_EQ(domains(t), (Strings{"SMT 2/2", "MC 8/4", "PKG 32/4", "NUMA 128/4", "NUMA 256/2"}));
+  EXPECT_EQ(t.sched_domains[3].distance, 12u);
+  EXPECT_EQ(t.sched_domains[4].distance, 32u);
+  ASSERT_EQ(t.core_cpus.size(), 128u);
+  EXPECT_EQ(t.core_cpus[0], (std::vector<int>{0, 128}));
 }
 
 TEST(TopologyXml, Epyc7402Nps1ThreeCoreCcx) {
@@ -63,6 +90,8 @@ TEST(TopologyXml, Epyc7402Nps1ThreeCoreCcx) {
   ASSERT_EQ(t.llcs.size(), 16u);
   EXPECT_TRUE(all_llcs(t, 3, 3));
   EXPECT_EQ(format_cpulist(t.llcs[0].cpus), "0-2,48-50");
+  EXPECT_EQ(t.distances, (std::vector<std::vector<unsigned>>{{10, 32}, {32, 10}}));
+  EXPECT_EQ(domains(t), (Strings{"SMT 2/2", "MC 6/3", "PKG 48/8", "NUMA 96/2"}));
 }
 
 // Xeon Max flat mode: HBM nodes 8-15 have no CPUs (hwloc gives them their DDR
@@ -88,6 +117,17 @@ TEST(TopologyXml, XeonMaxHbmNodesAreMemoryOnly) {
   EXPECT_EQ(format_cpulist(t.numa_nodes[0].cpus), "0-7,64-71");
   ASSERT_EQ(t.llcs.size(), 2u);
   EXPECT_TRUE(all_llcs(t, 3, 32));
+
+  // The full 16x16 matrix, HBM nodes included (13 to the node's own HBM).
+  ASSERT_EQ(t.distances.size(), 16u);
+  EXPECT_EQ(t.distances[0][8], 13u);
+  EXPECT_EQ(t.distances[8][8], 10u);
+  EXPECT_EQ(t.distances[8][12], 23u);
+  // CPU-less HBM nodes add no NUMA level (their 13, 14 and 23 are ignored):
+  // SMT, MC bounded by the SNC node (the L3 spans the socket), then 12 and 21.
+  EXPECT_EQ(domains(t), (Strings{"SMT 2/2", "MC 16/8", "NUMA 64/4", "NUMA 128/2"}));
+  EXPECT_EQ(t.sched_domains[2].distance, 12u);
+  EXPECT_EQ(t.sched_domains[3].distance, 21u);
 }
 
 // SNC2 interleaves CPUs between nodes; Optane memory mode puts a MemCache in
@@ -109,6 +149,9 @@ TEST(TopologyXml, XeonGold6230Snc2WithMemCache) {
   EXPECT_TRUE(all_llcs(t, 3, 20));
   EXPECT_EQ(t.llcs[0].cpus, parse_cpulist("0-78:2"));
   EXPECT_EQ(t.llcs[0].size_bytes, 28160ull * 1024);
+  // Package 0 holds nodes 0 and 2 (distance 11), package 1 nodes 1 and 3.
+  EXPECT_EQ(t.distances[0], (std::vector<unsigned>{10, 21, 11, 21}));
+  EXPECT_EQ(domains(t), (Strings{"SMT 2/2", "MC 20/10", "NUMA 40/2", "NUMA 80/2"}));
 }
 
 TEST(TopologyXml, KunpengDerivedFourL3NoSmt) {
@@ -125,6 +168,18 @@ TEST(TopologyXml, KunpengDerivedFourL3NoSmt) {
   ASSERT_EQ(t.llcs.size(), 4u);
   EXPECT_TRUE(all_llcs(t, 3, 32));
   EXPECT_EQ(format_cpulist(t.llcs[1].cpus), "32-63");
+
+  // hwloc's Group0 of subtype "Cluster": 32 clusters of 4 cores.
+  ASSERT_EQ(t.clusters.size(), 32u);
+  EXPECT_EQ(format_cpulist(t.clusters[0]), "0-3");
+  EXPECT_EQ(format_cpulist(t.clusters[31]), "124-127");
+  // SLIT 10/16/25/32/33 (node 0 to 3 is 33, node 1 to 2 is 25): an
+  // asymmetric mesh, so the NUMA levels differ from node to node.
+  EXPECT_EQ(t.distances,
+            (std::vector<std::vector<unsigned>>{
+                {10, 16, 32, 33}, {16, 10, 25, 32}, {32, 25, 10, 16}, {33, 32, 16, 10}}));
+  EXPECT_EQ(domains(t), (Strings{"CLS 4/4", "MC 32/8", "NUMA 64/2", "NUMA 96/2",
+                                 "NUMA 128/2 min 96", "NUMA 128/2"}));
 }
 
 TEST(TopologyXml, ThunderX2V1Smt4) {
@@ -160,6 +215,8 @@ TEST(TopologyXml, OfflinePusAreNotOnline) {
   SKIP_IF_ABSENT(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(format_cpulist(t.online_cpus), "0-1,3-4,6,12,15");
+  EXPECT_EQ(format_cpulist(t.offline_pus), "2,5,7-11,13-14");
+  EXPECT_TRUE(t.disallowed_pus.empty());
   EXPECT_EQ(t.pus, 7u);
   EXPECT_EQ(t.cores, 6u);
   EXPECT_EQ(t.packages, 4u);
@@ -170,6 +227,9 @@ TEST(TopologyXml, OfflinePusAreNotOnline) {
   EXPECT_EQ(format_cpulist(t.llcs[0].cpus), "0,4,12");
   EXPECT_EQ(t.llcs[0].shared_by, 2u);
   EXPECT_EQ(format_cpulist(t.llcs[3].cpus), "3,15");
+  // Only core {4,12} keeps both threads: one SMT domain. Packages keep 1 to 3
+  // online PUs, so MC spans vary; one node holds them all (PKG).
+  EXPECT_EQ(domains(t), (Strings{"SMT 2/2", "MC 3/2 min 2", "PKG 7/4"}));
 }
 
 TEST(TopologyXml, Gb10TwoL3NoSmt) {
@@ -185,6 +245,8 @@ TEST(TopologyXml, Gb10TwoL3NoSmt) {
   EXPECT_EQ(format_cpulist(t.llcs[0].cpus), "0-9");
   EXPECT_EQ(t.llcs[0].size_bytes, 8ull << 20);
   EXPECT_EQ(t.llcs[1].size_bytes, 16ull << 20);
+  EXPECT_TRUE(t.distances.empty());  // one node: hwloc records no matrix
+  EXPECT_EQ(domains(t), (Strings{"MC 10/10", "PKG 20/2"}));
 }
 
 TEST(TopologyXml, XmlVersion3IsRefusedNamingTheFile) {
