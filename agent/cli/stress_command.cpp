@@ -68,9 +68,10 @@ std::string policy_of(const StressOptions& o) {
 
 void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& exit_code) {
   placement::Placement where;
+  topology::Topology topo;
   workloads::Params params;
   try {
-    topology::Topology topo = topology::load_topology({});
+    topo = topology::load_topology({});
     where = placement::resolve_placement(policy_of(o), topo);
     params = workloads::with_defaults(w, o.params);
     w.validate(params, where.cpus.size());
@@ -82,6 +83,10 @@ void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& e
   ctx.cpus = cpus;
   ctx.duration = std::chrono::nanoseconds(static_cast<long long>(o.duration_s * 1e9));
   ctx.stop = &install_stop_signals();
+  ctx.message_cpus = where.message_cpus;
+  ctx.worker_cpus = where.worker_cpus;
+  ctx.pu_to_llc = topology::pu_to_llc(topo);
+  ctx.pu_to_node = topology::pu_to_node(topo);
   try {
     print_result(w, w.run(params, ctx), cpus, o);
   } catch (const workloads::WorkloadError& e) {

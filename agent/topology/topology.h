@@ -152,6 +152,14 @@ Topology load_topology(const Source& source, const std::filesystem::path& root =
 // Topology::sched_domains with it; exposed for hand-made topologies.
 std::vector<SchedDomainLevel> derive_sched_domains(const Topology& t);
 
+// Maps indexed by PU OS index, sized to the highest online PU + 1 (empty for
+// no PUs), -1 for a PU that is offline or has none; the shapes
+// workloads::RunContext takes.
+//  pu_to_llc:  the index into t.llcs of the PU's last-level cache.
+//  pu_to_node: the OS index of the PU's NUMA node (t.numa_nodes[i].os_index).
+std::vector<int> pu_to_llc(const Topology& t);
+std::vector<int> pu_to_node(const Topology& t);
+
 // The topology as JSON: {"packages", "package_cpus":[cpulist],
 // "numa_nodes":[{"os_index","cpus","memory_bytes"}],
 // "llcs":[{"cpus","level","size_bytes","shared_by"}], "clusters":[cpulist],

@@ -110,6 +110,23 @@ TEST(TopologyJson, MemoryOnlyNodeHasAnEmptyCpulist) {
   EXPECT_EQ(j["sched_domains"][0]["span"], 5);
 }
 
+TEST(PuMaps, LlcAndNodeOfEveryPu) {
+  const std::vector<int> llc = pu_to_llc(two_packages());
+  ASSERT_EQ(llc.size(), 32u);
+  EXPECT_EQ(llc[0], 0);
+  EXPECT_EQ(llc[9], 1);
+  EXPECT_EQ(llc[31], 3);
+  const std::vector<int> node = pu_to_node(two_packages());
+  ASSERT_EQ(node.size(), 32u);
+  EXPECT_EQ(node[15], 0);
+  EXPECT_EQ(node[16], 1);
+  // Gaps (offline 4-7) are -1; node numbers are OS indexes.
+  const Topology t = hand_made();
+  EXPECT_EQ(pu_to_node(t), (std::vector<int>{0, 0, 0, 0, -1, -1, -1, -1, 0}));
+  EXPECT_EQ(pu_to_llc(t), (std::vector<int>{0, 0, 0, 0, -1, -1, -1, -1, 0}));
+  EXPECT_TRUE(pu_to_llc(Topology{}).empty());
+}
+
 TEST(TopologyProto, FieldsMatch) {
   schedrig::v1::Topology msg;
   msg.add_llcs();  // stale content is replaced
