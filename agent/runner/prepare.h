@@ -26,7 +26,8 @@ struct PreparedCase {
   const workloads::WorkloadInfo* workload = nullptr;
   workloads::Params params;  // defaults filled in
   std::vector<int> cpus;     // resolved placement: placement.cpus
-  placement::Placement placement;  // with split:K's message and worker PUs
+  // The resolved placement, with split:K's message and worker PUs.
+  placement::Placement placement;
 };
 
 // Validates every case of `plan` on `topo`; index i of the result is
