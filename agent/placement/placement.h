@@ -14,7 +14,8 @@ namespace schedrig::placement {
 
 // A policy that cannot be resolved on this topology. what() is one line
 // naming the policy, the reason and the machine's limit, then the forms:
-// "placement 'node:3': no NUMA node 3: this machine has nodes 0-1; supported: ...".
+// "placement 'node:3': no NUMA node 3; this machine has 2 nodes (0-1);
+// supported: all, cpulist:LIST (alias cpus:LIST), node:N, ...".
 class PlacementError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
