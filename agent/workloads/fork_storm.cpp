@@ -1,5 +1,6 @@
 #include "agent/workloads/fork_storm.h"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -8,13 +9,17 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "agent/workloads/clock.h"
+#include "agent/workloads/fork_creator.h"
 #include "agent/workloads/futex.h"
 #include "agent/workloads/shared_memory.h"
 
@@ -22,172 +27,9 @@ namespace schedrig::workloads {
 namespace {
 
 using namespace std::chrono_literals;
-
-// Shared between the agent and the creators. One cache line per creator so
-// counting does not bounce lines between PUs.
-struct alignas(64) CreatorSlot {
-  std::atomic<std::uint64_t> reaped{0};
-  std::atomic<std::uint64_t> failures{0};
-  std::atomic<int> setup_errno{0};
-};
-
-struct Control {
-  alignas(64) std::atomic<std::uint32_t> go{0};  // futex word: 0 wait, 1 start
-  alignas(64) std::atomic<std::uint32_t> stop{0};
-};
-
-// Per PU of the placement (dense index into cpus; the last line is "a PU
-// outside the placement"), one cache line: written by the children that
-// start there and by the creators forking there.
-struct alignas(64) PuLine {
-  std::atomic<std::int32_t> alive{0};    // our children started here, not yet reaped
-  std::atomic<std::int32_t> forking{0};  // our creators inside fork(2) from here
-  std::atomic<std::uint64_t> started{0};
-  std::atomic<std::uint64_t> same_pu{0};
-  std::atomic<std::uint64_t> collisions{0};
-  std::atomic<std::uint64_t> collisions_llc{0};
-};
-
-// Exit codes 1..kMaxDenseExit carry the child's dense PU index + 1; above
-// that many PUs the child writes its index to `rec` and exits kExitSeeRecord.
-constexpr unsigned kMaxDenseExit = 254;
-constexpr int kExitSeeRecord = 255;
-
-// Everything a creator and its children read; lives in shared memory or in
-// memory copied at fork, never written after the start.
-struct Layout {
-  Control* ctl = nullptr;
-  CreatorSlot* slots = nullptr;
-  PuLine* lines = nullptr;           // n + 1
-  std::int32_t* dense_of = nullptr;  // by PU OS index, max_os + 1 entries, -1 = not ours
-  std::int32_t* node_d = nullptr;    // by dense index, -1 unknown; nullptr without a map
-  std::int32_t* llc_d = nullptr;
-  std::int32_t* rec = nullptr;  // workers * fork_max, only when n > kMaxDenseExit - 1
-  int n = 0;                    // PUs in the placement
-  int max_os = 0;
-  bool record = false;
-  bool per_cpu = false;
-};
+using namespace fork_internal;
 
 std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
-
-int dense_pu(const Layout& L, int os) {
-  if (os < 0 || os > L.max_os) return L.n;
-  int d = L.dense_of[os];
-  return d < 0 ? L.n : d;
-}
-
-// Child side of the collision count (see fork_storm.h). Only called when
-// another child of ours is alive on `d`.
-void count_collision(const Layout& L, int d) {
-  if (L.per_cpu || d >= L.n) return;  // no other allowed PU / not one of ours
-  bool any = false, llc = false;
-  const int node = L.node_d ? L.node_d[d] : -1;
-  const int cache = L.llc_d ? L.llc_d[d] : -1;
-  for (int q = 0; q < L.n && !(any && (llc || !L.llc_d)); ++q) {
-    if (q == d) continue;
-    const PuLine& ql = L.lines[q];
-    if (ql.alive.load(std::memory_order_relaxed) != 0 ||
-        ql.forking.load(std::memory_order_relaxed) != 0)
-      continue;
-    if (node < 0 || L.node_d[q] == node) any = true;
-    if (L.llc_d && cache >= 0 && L.llc_d[q] == cache) llc = true;
-  }
-  if (any) L.lines[d].collisions.fetch_add(1, std::memory_order_relaxed);
-  if (llc) L.lines[d].collisions_llc.fetch_add(1, std::memory_order_relaxed);
-}
-
-// A child's whole life: record where it runs, then exit.
-[[noreturn]] void child_main(const Layout& L, int creator_dense, std::int32_t* rec_slot) {
-  if (!L.record) ::_exit(0);
-  const int d = dense_pu(L, ::sched_getcpu());
-  PuLine& line = L.lines[d];
-  const int before = line.alive.fetch_add(1, std::memory_order_acq_rel);
-  line.started.fetch_add(1, std::memory_order_relaxed);
-  if (d == creator_dense) line.same_pu.fetch_add(1, std::memory_order_relaxed);
-  if (before > 0) count_collision(L, d);
-  if (L.rec) {
-    *rec_slot = d;
-    ::_exit(kExitSeeRecord);
-  }
-  ::_exit(d + 1);
-}
-
-// The creator learns where a reaped child ran from its exit status (or its
-// record) and takes it off that PU's `alive` count.
-void child_reaped(const Layout& L, pid_t pid, int status, const pid_t* pids,
-                  const std::int32_t* recs, unsigned forked, unsigned& hint) {
-  if (!L.record || !WIFEXITED(status)) return;
-  int d = WEXITSTATUS(status) - 1;
-  if (WEXITSTATUS(status) == kExitSeeRecord && L.rec) {
-    // Children mostly exit in fork order: search from the last hit.
-    d = -1;
-    for (unsigned k = 0; k < forked; ++k) {
-      unsigned i = (hint + k) % forked;
-      if (pids[i] == pid) {
-        d = recs[i];
-        hint = i + 1;
-        break;
-      }
-    }
-  }
-  if (d >= 0 && d <= L.n) L.lines[d].alive.fetch_sub(1, std::memory_order_acq_rel);
-}
-
-// Body of one creator process. Only async-signal-safe calls: the agent may
-// have other threads when it forks. `pids` was allocated before fork.
-[[noreturn]] void creator_main(const Layout& L, unsigned index, pid_t* pids, unsigned fork_max,
-                               const cpu_set_t* affinity, pid_t parent, pid_t pgid) {
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(1);
-  ::setpgid(0, pgid);
-  ::signal(SIGINT, SIG_IGN);
-  ::signal(SIGTERM, SIG_DFL);
-  CreatorSlot* slot = &L.slots[index];
-  if (::sched_setaffinity(0, sizeof *affinity, affinity) != 0) {
-    slot->setup_errno.store(errno);
-    ::_exit(1);
-  }
-  std::int32_t* recs = L.rec ? L.rec + std::size_t{index} * fork_max : nullptr;
-  futex_wait_shared(&L.ctl->go, 0);
-  unsigned hint = 0;
-  bool stopping = L.ctl->stop.load(std::memory_order_relaxed) != 0;
-  while (!stopping) {
-    unsigned forked = 0;
-    while (forked < fork_max) {
-      int creator_dense = L.n;
-      if (L.record) {
-        creator_dense = dense_pu(L, ::sched_getcpu());
-        L.lines[creator_dense].forking.fetch_add(1, std::memory_order_relaxed);
-      }
-      pid_t pid = ::fork();
-      if (pid == 0) child_main(L, creator_dense, recs ? &recs[forked] : nullptr);
-      if (L.record) L.lines[creator_dense].forking.fetch_sub(1, std::memory_order_relaxed);
-      if (pid < 0) {
-        slot->failures.fetch_add(1, std::memory_order_relaxed);
-        break;
-      }
-      pids[forked++] = pid;
-      if (L.ctl->stop.load(std::memory_order_relaxed) != 0) {
-        stopping = true;
-        break;
-      }
-    }
-    for (unsigned left = forked; left > 0;) {
-      int status = 0;
-      pid_t pid = ::waitpid(-1, &status, 0);
-      if (pid < 0) {
-        if (errno == EINTR) continue;
-        break;  // ECHILD: nothing left (cannot happen: every child exits)
-      }
-      --left;
-      child_reaped(L, pid, status, pids, recs, forked, hint);
-    }
-    slot->reaped.fetch_add(forked, std::memory_order_relaxed);
-    stopping = stopping || L.ctl->stop.load(std::memory_order_relaxed) != 0;
-  }
-  ::_exit(0);
-}
 
 cpu_set_t affinity_for(const ForkStormParams& p, unsigned creator) {
   cpu_set_t set;
@@ -198,6 +40,33 @@ cpu_set_t affinity_for(const ForkStormParams& p, unsigned creator) {
     for (int c : p.cpus) CPU_SET(c, &set);
   }
   return set;
+}
+
+// What a freshly forked creator does before it runs (or execs) the loop.
+// Async-signal-safe only: the agent may have other threads when it forks.
+// `argv` is null for a creator that stays a copy of the agent.
+[[noreturn]] void start_creator(const Layout& L, unsigned index, pid_t* pids,
+                                const cpu_set_t* affinity, pid_t parent, pid_t pgid, int shm_fd,
+                                const char* exe, char* const* argv) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
+  ::setpgid(0, pgid);
+  ::signal(SIGINT, SIG_IGN);
+  ::signal(SIGTERM, SIG_DFL);
+  CreatorSlot* slot = &L.slots[index];
+  if (::sched_setaffinity(0, sizeof *affinity, affinity) != 0) {
+    slot->setup_step.store(kStepAffinity);
+    slot->setup_errno.store(errno);
+    ::_exit(1);
+  }
+  if (argv) {
+    ::fcntl(shm_fd, F_SETFD, 0);  // keep the shared memory across exec
+    ::execv(exe, argv);
+    slot->setup_step.store(kStepExec);
+    slot->setup_errno.store(errno);
+    ::_exit(127);
+  }
+  run_creator(L, index, pids);
 }
 
 void reap_all(const std::vector<pid_t>& creators) {
@@ -226,15 +95,6 @@ void reap_all_or_kill(const std::vector<pid_t>& creators, pid_t pgid,
   }
 }
 
-void sleep_until_done(std::chrono::steady_clock::time_point deadline,
-                      const std::atomic<bool>* stop) {
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (stop && stop->load()) return;
-    std::this_thread::sleep_for(
-        std::min<std::chrono::nanoseconds>(10ms, deadline - std::chrono::steady_clock::now()));
-  }
-}
-
 void check_params(const ForkStormParams& p) {
   if (p.workers == 0 || p.fork_max == 0 || p.cpus.empty()) {
     throw WorkloadError(
@@ -249,7 +109,7 @@ void check_params(const ForkStormParams& p) {
   }
 }
 
-// Shared memory sized and carved for `p`.
+// Shared memory sized, carved and filled in for `p`.
 struct Arena {
   std::unique_ptr<SharedMemory> shm;
   Layout layout;
@@ -260,51 +120,51 @@ Arena make_arena(const ForkStormParams& p) {
   const int max_os = *std::max_element(p.cpus.begin(), p.cpus.end());
   const bool node_map = !p.pu_to_node.empty(), llc_map = !p.pu_to_llc.empty();
   const bool need_rec = p.record_placement && static_cast<unsigned>(n) + 1 > kMaxDenseExit;
-  std::size_t off = 0;
-  const std::size_t ctl_off = off;
-  off = align_up(off + sizeof(Control), 64);
-  const std::size_t slots_off = off;
-  off = align_up(off + p.workers * sizeof(CreatorSlot), 64);
-  const std::size_t lines_off = off;
-  off = align_up(off + (n + 1) * sizeof(PuLine), 64);
-  const std::size_t dense_off = off;
-  off = align_up(off + (max_os + 1) * sizeof(std::int32_t), 64);
-  const std::size_t node_off = off;
-  off = align_up(off + (node_map ? n : 0) * sizeof(std::int32_t), 64);
-  const std::size_t llc_off = off;
-  off = align_up(off + (llc_map ? n : 0) * sizeof(std::int32_t), 64);
-  const std::size_t rec_off = off;
-  off += need_rec ? std::size_t{p.workers} * p.fork_max * sizeof(std::int32_t) : 0;
+  Header h;
+  h.workers = p.workers;
+  h.fork_max = p.fork_max;
+  h.n = n;
+  h.max_os = max_os;
+  h.record = p.record_placement;
+  h.per_cpu = p.pin == PinMode::kPerCpu || n == 1;
+  std::size_t off = align_up(sizeof(Header), 64);
+  auto carve = [&off](std::size_t bytes) {
+    const std::size_t at = off;
+    off = align_up(off + bytes, 64);
+    return at;
+  };
+  h.ctl = carve(sizeof(Control));
+  h.slots = carve(p.workers * sizeof(CreatorSlot));
+  h.lines = carve((n + 1) * sizeof(PuLine));
+  h.dense_of = carve((max_os + 1) * sizeof(std::int32_t));
+  h.node_d = node_map ? carve(n * sizeof(std::int32_t)) : 0;
+  h.llc_d = llc_map ? carve(n * sizeof(std::int32_t)) : 0;
+  h.rec = need_rec ? carve(std::size_t{p.workers} * p.fork_max * sizeof(std::int32_t)) : 0;
+  h.total_bytes = off;
 
   Arena a;
   try {
-    a.shm = std::make_unique<SharedMemory>(std::max<std::size_t>(off, 64));
+    a.shm = std::make_unique<SharedMemory>(off);
   } catch (const std::system_error& e) {
     throw WorkloadError(fmt::format("fork: {} ({} bytes)", e.what(), off));
   }
   char* base = static_cast<char*>(a.shm->data());
-  Layout& L = a.layout;
-  L.ctl = new (base + ctl_off) Control;
-  L.slots = new (base + slots_off) CreatorSlot[p.workers];
-  L.lines = new (base + lines_off) PuLine[n + 1];
-  L.dense_of = reinterpret_cast<std::int32_t*>(base + dense_off);
+  new (base) Header(h);
+  new (base + h.ctl) Control;
+  new (base + h.slots) CreatorSlot[p.workers];
+  new (base + h.lines) PuLine[n + 1];
+  Layout L = layout_at(base);
   std::fill(L.dense_of, L.dense_of + max_os + 1, -1);
   for (int d = 0; d < n; ++d) L.dense_of[p.cpus[d]] = d;
-  auto map_of = [&](const std::vector<int>& by_os, std::size_t at) {
-    auto* out = reinterpret_cast<std::int32_t*>(base + at);
+  auto fill_map = [&](const std::vector<int>& by_os, std::int32_t* out) {
     for (int d = 0; d < n; ++d) {
       const auto os = static_cast<std::size_t>(p.cpus[d]);
       out[d] = os < by_os.size() ? by_os[os] : -1;
     }
-    return out;
   };
-  L.node_d = node_map ? map_of(p.pu_to_node, node_off) : nullptr;
-  L.llc_d = llc_map ? map_of(p.pu_to_llc, llc_off) : nullptr;
-  L.rec = need_rec ? reinterpret_cast<std::int32_t*>(base + rec_off) : nullptr;
-  L.n = n;
-  L.max_os = max_os;
-  L.record = p.record_placement;
-  L.per_cpu = p.pin == PinMode::kPerCpu || n == 1;
+  if (L.node_d) fill_map(p.pu_to_node, L.node_d);
+  if (L.llc_d) fill_map(p.pu_to_llc, L.llc_d);
+  a.layout = L;
   return a;
 }
 
@@ -331,16 +191,59 @@ void fill_placement(const ForkStormParams& p, const Layout& L, ForkStormResult& 
   }
 }
 
+// Why creator i (0-based) could not start, or "" when it did.
+std::string setup_failure(const ForkStormParams& p, const Layout& L, unsigned i,
+                          const std::string& exe) {
+  const int e = L.slots[i].setup_errno.load();
+  if (e == 0) return "";
+  if (L.slots[i].setup_step.load() == kStepExec) {
+    return fmt::format(
+        "fork: creator {} cannot exec {}: {} (set SCHEDRIG_FORK_CREATOR= to run creators "
+        "without it)",
+        i + 1, exe, std::strerror(e));
+  }
+  (void)p;
+  return fmt::format("fork: cannot pin creator {} to its cpulist: {}", i + 1, std::strerror(e));
+}
+
 }  // namespace
+
+std::string find_fork_creator() {
+  if (const char* env = std::getenv("SCHEDRIG_FORK_CREATOR")) return env;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) candidates.push_back(self.parent_path() / "schedrig-fork-creator");
+#ifdef SCHEDRIG_BUILD_BIN_DIR
+  candidates.push_back(fs::path(SCHEDRIG_BUILD_BIN_DIR) / "schedrig-fork-creator");
+#endif
+  for (const auto& c : candidates) {
+    if (::access(c.c_str(), X_OK) == 0) return c.string();
+  }
+  return "";
+}
 
 ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<bool>* stop) {
   check_params(params);
   Arena arena = make_arena(params);
   const Layout& L = arena.layout;
+  const std::string exe =
+      params.creator_exe == kFindCreator ? find_fork_creator() : params.creator_exe;
   std::vector<pid_t> child_pids(static_cast<std::size_t>(params.workers) * params.fork_max);
   std::vector<pid_t> creators;
   const pid_t self = ::getpid();
   pid_t pgid = 0;
+
+  // argv of each creator's exec, built before any fork.
+  const std::string fd_text = std::to_string(arena.shm->fd());
+  std::vector<std::string> index_text;
+  for (unsigned i = 0; i < params.workers; ++i) index_text.push_back(std::to_string(i));
+  std::vector<std::vector<char*>> argvs;
+  for (unsigned i = 0; i < params.workers; ++i) {
+    argvs.push_back({const_cast<char*>("schedrig-fork-creator"), const_cast<char*>(fd_text.c_str()),
+                     index_text[i].data(), nullptr});
+  }
 
   auto abandon = [&] {
     L.ctl->stop.store(1);
@@ -352,8 +255,8 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
     cpu_set_t affinity = affinity_for(params, i);
     pid_t pid = ::fork();
     if (pid == 0) {
-      creator_main(L, i, &child_pids[std::size_t{i} * params.fork_max], params.fork_max, &affinity,
-                   self, pgid);
+      start_creator(L, i, &child_pids[std::size_t{i} * params.fork_max], &affinity, self, pgid,
+                    arena.shm->fd(), exe.c_str(), exe.empty() ? nullptr : argvs[i].data());
     }
     if (pid < 0) {
       int err = errno;
@@ -366,20 +269,38 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
     creators.push_back(pid);
   }
 
+  // Every creator at the start gate (or one that failed to get there).
+  const auto setup_deadline = std::chrono::steady_clock::now() + 10s;
+  while (L.ctl->ready.load() < params.workers) {
+    for (unsigned i = 0; i < params.workers; ++i) {
+      std::string why = setup_failure(params, L, i, exe);
+      if (why.empty() && ::waitpid(creators[i], nullptr, WNOHANG) == creators[i]) {
+        why = fmt::format("fork: creator {} exited before it started ({})", i + 1,
+                          exe.empty() ? "in-process" : exe);
+      }
+      if (why.empty() && std::chrono::steady_clock::now() > setup_deadline) {
+        why = fmt::format("fork: creators not ready after 10 s ({} of {})", L.ctl->ready.load(),
+                          params.workers);
+      }
+      if (!why.empty()) {
+        abandon();
+        throw WorkloadError(why);
+      }
+    }
+    std::this_thread::sleep_for(100us);
+  }
+
   const auto t0 = std::chrono::steady_clock::now();
   L.ctl->go.store(1, std::memory_order_release);
   futex_wake_all_shared(&L.ctl->go);
-  sleep_until_done(t0 + params.duration, stop);
+  sleep_until_or_stopped(t0 + params.duration, stop);
   L.ctl->stop.store(1);
   reap_all_or_kill(creators, pgid, 10s);
   const auto t1 = std::chrono::steady_clock::now();
 
   ForkStormResult r;
+  r.creators_exec = !exe.empty();
   for (unsigned i = 0; i < params.workers; ++i) {
-    if (int e = L.slots[i].setup_errno.load()) {
-      throw WorkloadError(
-          fmt::format("fork: cannot pin creator {} to its cpulist: {}", i + 1, std::strerror(e)));
-    }
     r.bogo_ops += L.slots[i].reaped.load();
     r.fork_failures += L.slots[i].failures.load();
   }

@@ -43,6 +43,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "agent/workloads/workload_error.h"
@@ -55,6 +56,8 @@ enum class PinMode {
   kPerCpu,  // creator i is pinned to cpus[i % cpus.size()]
 };
 
+inline constexpr const char* kFindCreator = "find";
+
 struct ForkStormParams {
   unsigned workers = 1;   // creator processes, >= 1
   unsigned fork_max = 1;  // children per loop, >= 1
@@ -64,6 +67,10 @@ struct ForkStormParams {
   bool record_placement = true;  // see the file comment; off for the overhead bench
   std::vector<int> pu_to_llc;    // optional, by PU OS index, -1 = unknown
   std::vector<int> pu_to_node;   // optional, by PU OS index, -1 = unknown
+  // The helper each creator execs (fork_creator.h): kFindCreator = look it up
+  // with find_fork_creator(); "" = creators stay copies of the caller (a
+  // bigger address space: slower forks); else a path.
+  std::string creator_exe = kFindCreator;
 };
 
 struct ForkStormResult {
@@ -71,6 +78,7 @@ struct ForkStormResult {
   std::uint64_t fork_failures = 0;  // fork(2) calls that failed (EAGAIN, ENOMEM)
   double duration_s = 0;            // from the start signal until every creator exited
   double bogo_ops_per_s = 0;        // bogo_ops / duration_s
+  bool creators_exec = false;       // creators ran schedrig-fork-creator
 
   // Placement, filled when record_placement was on (recorded == true).
   bool recorded = false;
@@ -86,15 +94,20 @@ struct ForkStormResult {
   std::map<int, std::uint64_t> children_per_llc;   // only with pu_to_llc
 };
 
+// The schedrig-fork-creator helper: $SCHEDRIG_FORK_CREATOR if set (empty =
+// none), else beside this executable, else in the build's bin directory;
+// "" when none is executable.
+std::string find_fork_creator();
+
 // Runs the storm for params.duration, or until *stop becomes true (checked
-// every 10 ms; e.g. set from a SIGINT handler). Creators run in their own
-// process group, get PR_SET_PDEATHSIG(SIGKILL) and ignore SIGINT, so they
-// stop only through the shared stop flag (finishing the fork in progress and
-// reaping their children) or die with the caller; creators that have not
-// exited 10 s after the stop are killed with their group. Every creator and
-// child has been reaped when this returns, and the shared memory is
-// unmapped. Throws WorkloadError (after cleaning up) when params are invalid,
-// or fork(2) of a creator or sched_setaffinity(2) fails.
+// every 10 ms; e.g. set from a SIGINT handler). The window starts once every
+// creator waits at the start gate. Creators run in their own process group, get
+// PR_SET_PDEATHSIG(SIGKILL) and ignore SIGINT, so they stop only through the shared stop flag
+// (finishing the fork in progress and reaping their children) or die with the caller; creators that
+// have not exited 10 s after the stop are killed with their group. Every creator and child has been
+// reaped when this returns, and the shared memory is unmapped. Throws WorkloadError (after cleaning
+// up) when params are invalid, or fork(2) of a creator, sched_setaffinity(2) or the helper's exec
+// fails.
 ForkStormResult run_fork_storm(const ForkStormParams& params,
                                const std::atomic<bool>* stop = nullptr);
 

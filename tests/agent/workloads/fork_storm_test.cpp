@@ -116,6 +116,42 @@ TEST(ForkStorm, RecordingOffIsAPlainStorm) {
   EXPECT_TRUE(no_children_left());
 }
 
+// The build puts schedrig-fork-creator in bin/, so creators exec it; without
+// it they stay copies of the caller. Both count and record the same way.
+TEST(ForkStorm, CreatorsExecTheHelperOrStayInProcess) {
+  ASSERT_NE(find_fork_creator(), "");
+  for (const std::string& exe : {std::string(kFindCreator), std::string()}) {
+    ForkStormParams p;
+    p.cpus = {allowed_cpus().front()};
+    p.workers = 2;
+    p.duration = 100ms;
+    p.creator_exe = exe;
+    ForkStormResult r = run_fork_storm(p);
+    EXPECT_EQ(r.creators_exec, !exe.empty());
+    EXPECT_GT(r.bogo_ops, 0u);
+    EXPECT_EQ(r.children_recorded, r.bogo_ops);
+    EXPECT_DOUBLE_EQ(r.same_pu_rate, 1.0);
+    EXPECT_TRUE(no_children_left());
+  }
+}
+
+TEST(ForkStorm, MissingHelperIsAWorkloadErrorNamingIt) {
+  ForkStormParams p;
+  p.cpus = allowed_cpus();
+  p.workers = 3;
+  p.duration = 100ms;
+  p.creator_exe = "/nonexistent/schedrig-fork-creator";
+  try {
+    run_fork_storm(p);
+    FAIL() << "expected WorkloadError";
+  } catch (const WorkloadError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot exec /nonexistent/schedrig-fork-creator"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(no_children_left());
+}
+
 TEST(ForkStorm, StopFlagEndsTheRunEarly) {
   ForkStormParams p;
   p.workers = 2;

@@ -1,0 +1,143 @@
+#include "agent/workloads/fork_creator.h"
+
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "agent/workloads/futex.h"
+
+namespace schedrig::workloads::fork_internal {
+namespace {
+
+int dense_pu(const Layout& L, int os) {
+  if (os < 0 || os > L.max_os) return L.n;
+  int d = L.dense_of[os];
+  return d < 0 ? L.n : d;
+}
+
+// Child side of the collision count (fork_storm.h). Only called when
+// another child of ours is alive on `d`.
+void count_collision(const Layout& L, int d) {
+  if (L.per_cpu || d >= L.n) return;  // no other allowed PU / not one of ours
+  bool any = false, llc = false;
+  const int node = L.node_d ? L.node_d[d] : -1;
+  const int cache = L.llc_d ? L.llc_d[d] : -1;
+  for (int q = 0; q < L.n && !(any && (llc || !L.llc_d)); ++q) {
+    if (q == d) continue;
+    const PuLine& ql = L.lines[q];
+    if (ql.alive.load(std::memory_order_relaxed) != 0 ||
+        ql.forking.load(std::memory_order_relaxed) != 0)
+      continue;
+    if (node < 0 || L.node_d[q] == node) any = true;
+    if (L.llc_d && cache >= 0 && L.llc_d[q] == cache) llc = true;
+  }
+  if (any) L.lines[d].collisions.fetch_add(1, std::memory_order_relaxed);
+  if (llc) L.lines[d].collisions_llc.fetch_add(1, std::memory_order_relaxed);
+}
+
+// A child's whole life: record where it runs, then exit.
+[[noreturn]] void child_main(const Layout& L, int creator_dense, std::int32_t* rec_slot) {
+  if (!L.record) ::_exit(0);
+  const int d = dense_pu(L, ::sched_getcpu());
+  PuLine& line = L.lines[d];
+  const int before = line.alive.fetch_add(1, std::memory_order_acq_rel);
+  line.started.fetch_add(1, std::memory_order_relaxed);
+  if (d == creator_dense) line.same_pu.fetch_add(1, std::memory_order_relaxed);
+  if (before > 0) count_collision(L, d);
+  if (L.rec) {
+    *rec_slot = d;
+    ::_exit(kExitSeeRecord);
+  }
+  ::_exit(d + 1);
+}
+
+// The creator learns where a reaped child ran from its exit status (or its
+// record) and takes it off that PU's `alive` count.
+void child_reaped(const Layout& L, pid_t pid, int status, const pid_t* pids,
+                  const std::int32_t* recs, unsigned forked, unsigned& hint) {
+  if (!L.record || !WIFEXITED(status)) return;
+  int d = WEXITSTATUS(status) - 1;
+  if (WEXITSTATUS(status) == kExitSeeRecord && recs) {
+    d = -1;
+    for (unsigned k = 0; k < forked; ++k) {  // children mostly exit in fork order
+      unsigned i = (hint + k) % forked;
+      if (pids[i] == pid) {
+        d = recs[i];
+        hint = i + 1;
+        break;
+      }
+    }
+  }
+  if (d >= 0 && d <= L.n) L.lines[d].alive.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+}  // namespace
+
+Layout layout_at(void* base) {
+  Layout L;
+  auto* h = static_cast<const Header*>(base);
+  if (h->magic != kMagic) return L;
+  char* b = static_cast<char*>(base);
+  L.header = h;
+  L.ctl = reinterpret_cast<Control*>(b + h->ctl);
+  L.slots = reinterpret_cast<CreatorSlot*>(b + h->slots);
+  L.lines = reinterpret_cast<PuLine*>(b + h->lines);
+  L.dense_of = reinterpret_cast<std::int32_t*>(b + h->dense_of);
+  L.node_d = h->node_d ? reinterpret_cast<std::int32_t*>(b + h->node_d) : nullptr;
+  L.llc_d = h->llc_d ? reinterpret_cast<std::int32_t*>(b + h->llc_d) : nullptr;
+  L.rec = h->rec ? reinterpret_cast<std::int32_t*>(b + h->rec) : nullptr;
+  L.n = h->n;
+  L.max_os = h->max_os;
+  L.record = h->record != 0;
+  L.per_cpu = h->per_cpu != 0;
+  return L;
+}
+
+void run_creator(const Layout& L, unsigned index, pid_t* pids) {
+  const unsigned fork_max = L.header->fork_max;
+  CreatorSlot* slot = &L.slots[index];
+  std::int32_t* recs = L.rec ? L.rec + std::size_t{index} * fork_max : nullptr;
+  L.ctl->ready.fetch_add(1);
+  futex_wait_shared(&L.ctl->go, 0);
+  unsigned hint = 0;
+  bool stopping = L.ctl->stop.load(std::memory_order_relaxed) != 0;
+  while (!stopping) {
+    unsigned forked = 0;
+    while (forked < fork_max) {
+      int creator_dense = L.n;
+      if (L.record) {
+        creator_dense = dense_pu(L, ::sched_getcpu());
+        L.lines[creator_dense].forking.fetch_add(1, std::memory_order_relaxed);
+      }
+      pid_t pid = ::fork();
+      if (pid == 0) child_main(L, creator_dense, recs ? &recs[forked] : nullptr);
+      if (L.record) L.lines[creator_dense].forking.fetch_sub(1, std::memory_order_relaxed);
+      if (pid < 0) {
+        slot->failures.fetch_add(1, std::memory_order_relaxed);
+        break;
+      }
+      pids[forked++] = pid;
+      if (L.ctl->stop.load(std::memory_order_relaxed) != 0) {  // as stress-ng, after each fork
+        stopping = true;
+        break;
+      }
+    }
+    for (unsigned left = forked; left > 0;) {
+      int status = 0;
+      pid_t pid = ::waitpid(-1, &status, 0);  // exit order
+      if (pid < 0) {
+        if (errno == EINTR) continue;
+        break;  // ECHILD: nothing left (cannot happen: every child exits)
+      }
+      --left;
+      child_reaped(L, pid, status, pids, recs, forked, hint);
+    }
+    slot->reaped.fetch_add(forked, std::memory_order_relaxed);
+    stopping = stopping || L.ctl->stop.load(std::memory_order_relaxed) != 0;
+  }
+  ::_exit(0);
+}
+
+}  // namespace schedrig::workloads::fork_internal
