@@ -16,9 +16,8 @@ int parse_index(std::string_view text, std::string_view token, std::string_view 
   auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
   if (part.empty() || ec != std::errc() || ptr != part.data() + part.size() || value < 0 ||
       value >= kMaxCpu) {
-    throw std::invalid_argument(
-        fmt::format("cpulist '{}': bad token '{}' (want N, N-M or N-M:STRIDE, N < {})", text,
-                    token, kMaxCpu));
+    throw std::invalid_argument(fmt::format(
+        "cpulist '{}': bad token '{}' (want N, N-M or N-M:STRIDE, N < {})", text, token, kMaxCpu));
   }
   return value;
 }
@@ -37,13 +36,16 @@ void add_token(std::string_view text, std::string_view token, std::vector<int>& 
   if (auto colon = token.find(':'); colon != std::string_view::npos) {
     range = token.substr(0, colon);
     stride = parse_index(text, token, token.substr(colon + 1));
-    if (stride == 0) throw std::invalid_argument(fmt::format("cpulist '{}': stride 0 in '{}'", text, token));
+    if (stride == 0)
+      throw std::invalid_argument(fmt::format("cpulist '{}': stride 0 in '{}'", text, token));
   }
   auto dash = range.find('-');
   int first = parse_index(text, token, range.substr(0, dash));
-  int last = dash == std::string_view::npos ? first : parse_index(text, token, range.substr(dash + 1));
+  int last =
+      dash == std::string_view::npos ? first : parse_index(text, token, range.substr(dash + 1));
   if (last < first) {
-    throw std::invalid_argument(fmt::format("cpulist '{}': range '{}' runs backwards", text, token));
+    throw std::invalid_argument(
+        fmt::format("cpulist '{}': range '{}' runs backwards", text, token));
   }
   for (int cpu = first; cpu <= last; cpu += stride) out.push_back(cpu);
 }
@@ -58,7 +60,8 @@ std::vector<int> parse_cpulist(std::string_view text) {
     add_token(text, trim(rest.substr(0, comma)), out);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
-    if (trim(rest).empty()) throw std::invalid_argument(fmt::format("cpulist '{}': trailing comma", text));
+    if (trim(rest).empty())
+      throw std::invalid_argument(fmt::format("cpulist '{}': trailing comma", text));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

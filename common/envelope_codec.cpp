@@ -45,18 +45,30 @@ DecodeResult decode_envelope(std::string_view bytes) {
 
 std::string body_name(const Envelope& env) {
   switch (env.body_case()) {
-    case Envelope::kHello: return "hello";
-    case Envelope::kTopology: return "topology";
-    case Envelope::kRunStarted: return "run_started";
-    case Envelope::kIterationResult: return "iteration_result";
-    case Envelope::kRunFinished: return "run_finished";
-    case Envelope::kError: return "error";
-    case Envelope::kLog: return "log";
-    case Envelope::kAck: return "ack";
-    case Envelope::kStartRun: return "start_run";
-    case Envelope::kAbort: return "abort";
-    case Envelope::kPing: return "ping";
-    case Envelope::BODY_NOT_SET: break;
+    case Envelope::kHello:
+      return "hello";
+    case Envelope::kTopology:
+      return "topology";
+    case Envelope::kRunStarted:
+      return "run_started";
+    case Envelope::kIterationResult:
+      return "iteration_result";
+    case Envelope::kRunFinished:
+      return "run_finished";
+    case Envelope::kError:
+      return "error";
+    case Envelope::kLog:
+      return "log";
+    case Envelope::kAck:
+      return "ack";
+    case Envelope::kStartRun:
+      return "start_run";
+    case Envelope::kAbort:
+      return "abort";
+    case Envelope::kPing:
+      return "ping";
+    case Envelope::BODY_NOT_SET:
+      break;
   }
   return "none";
 }

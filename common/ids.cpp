@@ -20,8 +20,8 @@ std::string make_uuid_v4() {
   }()};
   std::uint64_t hi = rng();
   std::uint64_t lo = rng();
-  hi = (hi & ~0xF000ULL) | 0x4000ULL;                            // version 4
-  lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);                // variant 10
+  hi = (hi & ~0xF000ULL) | 0x4000ULL;              // version 4
+  lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);  // variant 10
   return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xFFFF,
                      hi & 0xFFFF, lo >> 48, lo & 0xFFFFFFFFFFFFULL);
 }

@@ -3,8 +3,13 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace schedrig {
+
+// The level names init_logging accepts, for CLI checks.
+inline const std::vector<std::string> kLogLevels = {"trace", "debug", "info",
+                                                    "warn",  "error", "off"};
 
 // Installs the default stderr logger called `name`. `level` is an spdlog
 // level name ("trace", "debug", "info", "warn", "error", "off"); an unknown

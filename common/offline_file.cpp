@@ -39,13 +39,14 @@ void read_offline_header(std::istream& in) {
   char magic[sizeof kOfflineMagic] = {};
   in.read(magic, sizeof magic);
   if (in.gcount() != sizeof magic || std::string_view(magic, sizeof magic) !=
-                                          std::string_view(kOfflineMagic, sizeof kOfflineMagic)) {
+                                         std::string_view(kOfflineMagic, sizeof kOfflineMagic)) {
     throw std::runtime_error("offline file: missing SCHEDRIG magic (not a schedrig file)");
   }
   int version = in.get();
   if (version != kOfflineFormatVersion) {
-    throw std::runtime_error(fmt::format("offline file: format version {} is not supported (want {})",
-                                         version, kOfflineFormatVersion));
+    throw std::runtime_error(
+        fmt::format("offline file: format version {} is not supported (want {})", version,
+                    kOfflineFormatVersion));
   }
 }
 
@@ -58,8 +59,8 @@ std::optional<std::string> read_offline_record(std::istream& in) {
   auto len = read_varint(in);
   if (!len) return std::nullopt;
   if (*len > kMaxEnvelopeBytes) {
-    throw std::runtime_error(
-        fmt::format("offline file: record of {} bytes is over the {}-byte limit", *len, kMaxEnvelopeBytes));
+    throw std::runtime_error(fmt::format(
+        "offline file: record of {} bytes is over the {}-byte limit", *len, kMaxEnvelopeBytes));
   }
   std::string bytes(*len, '\0');
   in.read(bytes.data(), static_cast<std::streamsize>(*len));

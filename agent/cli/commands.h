@@ -13,5 +13,9 @@ void add_topology_command(CLI::App& app, int& exit_code);
 void add_stress_command(CLI::App& app, int& exit_code);
 // `connect URL [--id NAME]`
 void add_connect_command(CLI::App& app, int& exit_code);
+// `run --plan F [--out F]`
+void add_run_command(CLI::App& app, int& exit_code);
+// `knobs list|get NAME|set NAME[=VALUE]|restore`
+void add_knobs_command(CLI::App& app, int& exit_code);
 
 }  // namespace schedrig::agent

@@ -4,7 +4,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "agent/cli/agent_state.h"
 #include "agent/cli/commands.h"
+#include "agent/cli/hello.h"
 #include "agent/cli/link_sink.h"
 #include "agent/cli/stop_signal.h"
 #include "agent/link/host_link.h"
@@ -26,17 +28,9 @@ struct ConnectOptions {
   std::string url;
   std::string id;
   double connect_timeout_s = 10;
+  std::string token;
+  StateOptions state;
 };
-
-v1::Envelope hello(const topology::Topology& topo) {
-  v1::Envelope env;
-  auto* h = env.mutable_hello();
-  h->set_hostname(host_name());
-  h->set_kernel_release(kernel_release());
-  h->set_agent_version(SCHEDRIG_VERSION);
-  h->set_allowed_pus(static_cast<std::uint32_t>(topo.allowed_cpus.size()));
-  return env;
-}
 
 void send_error(link::HostLink& link, v1::ErrorCode code, const std::string& message,
                 const std::string& run_id) {
@@ -48,17 +42,17 @@ void send_error(link::HostLink& link, v1::ErrorCode code, const std::string& mes
 }
 
 void run_one(link::HostLink& link, const v1::StartRun& start, const topology::Topology& topo,
-             const std::atomic<bool>& stop_signal) {
+             knobs::KnobController& knob_control, const std::atomic<bool>& stop_signal) {
   spdlog::info("run {}: plan '{}' starts", start.run_id(), start.plan().name());
   link.abort_flag() = stop_signal.load();
   LinkSink sink(link);
   try {
-    v1::RunFinished done = runner::run_plan(start, topo, sink, link.abort_flag());
+    v1::RunFinished done = runner::run_plan(start, topo, sink, knob_control, link.abort_flag());
     spdlog::info("run {}: {} after {} iterations", start.run_id(), status_name(done.status()),
                  done.completed_iterations());
   } catch (const runner::PlanRejected& e) {
     spdlog::error("run {}: plan rejected: {}", start.run_id(), e.what());
-    send_error(link, v1::ERROR_BAD_PLAN, e.what(), start.run_id());
+    send_error(link, e.code(), e.what(), start.run_id());
   }
   if (sink.last_seq() && !link.wait_acked(sink.last_seq(), 30s)) {
     if (link.closed()) {
@@ -71,7 +65,8 @@ void run_one(link::HostLink& link, const v1::StartRun& start, const topology::To
 }
 
 // Serves the host's commands until it closes the link or a signal arrives.
-void serve(link::HostLink& link, const topology::Topology& topo) {
+void serve(link::HostLink& link, const topology::Topology& topo,
+           knobs::KnobController& knob_control) {
   const std::atomic<bool>& stop = install_stop_signals();
   while (!stop.load()) {
     auto cmd = link.next_command(200ms);
@@ -83,7 +78,7 @@ void serve(link::HostLink& link, const topology::Topology& topo) {
       continue;
     }
     if (cmd->has_start_run()) {
-      run_one(link, cmd->start_run(), topo, stop);
+      run_one(link, cmd->start_run(), topo, knob_control, stop);
     } else if (cmd->has_error()) {
       spdlog::warn("host reports an error: {}", cmd->error().message());
     }
@@ -96,6 +91,7 @@ void run_connect(const ConnectOptions& o, int& exit_code) {
   } catch (const std::invalid_argument& e) {
     throw CliError(kExitUsage, e.what());
   }
+  auto knob_control = open_knobs(o.state);
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
   link::HostLink link(id);
@@ -105,11 +101,9 @@ void run_connect(const ConnectOptions& o, int& exit_code) {
     throw CliError(kExitUnreachable, e.what());
   }
   spdlog::info("connected to {} as {} (instance {})", o.url, id.agent_id, id.instance_id);
-  link.send(hello(topo));
-  v1::Envelope t;
-  topology::topology_to_proto(topo, t.mutable_topology());
-  link.send(std::move(t));
-  serve(link, topo);
+  link.send(make_hello(topo, *knob_control, o.token));
+  link.send(make_topology(topo));
+  serve(link, topo, *knob_control);
   link.close();
   exit_code = kExitOk;
 }
@@ -127,6 +121,8 @@ void add_connect_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--id", opts->id, "agent id, a stable name for this box (default: hostname)");
   cmd->add_option("--connect-timeout", opts->connect_timeout_s, "seconds to wait for the host")
       ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--token", opts->token, "opaque text echoed in Hello (schedrig lab uses it)");
+  add_state_options(*cmd, opts->state);
   cmd->callback([opts, &exit_code] { run_connect(*opts, exit_code); });
 }
 

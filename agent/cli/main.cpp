@@ -17,12 +17,15 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", SCHEDRIG_VERSION);
   app.require_subcommand(1);
   std::string log_level = "info";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember(schedrig::kLogLevels));
   app.parse_complete_callback([&] { schedrig::init_logging("agent", log_level); });
   int exit_code = schedrig::kExitOk;
   schedrig::agent::add_topology_command(app, exit_code);
   schedrig::agent::add_stress_command(app, exit_code);
   schedrig::agent::add_connect_command(app, exit_code);
+  schedrig::agent::add_run_command(app, exit_code);
+  schedrig::agent::add_knobs_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 // subcommand per registry entry, flags generated from its parameters
 // (fork_max <-> --fork-max).
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 
@@ -118,7 +119,14 @@ void add_workload_command(CLI::App& stress, const workloads::WorkloadInfo& w, in
   cpus->excludes(where);
   cmd->footer(placement::policy_help());
   cmd->add_option("--duration", opts->duration_s, "seconds to run")
-      ->check(CLI::Range(0.001, 86400.0))
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            char* end = nullptr;
+            double d = std::strtod(v.c_str(), &end);
+            bool ok = end && *end == '\0' && std::isfinite(d) && d >= 0.001 && d <= 86400;
+            return ok ? std::string() : "'" + v + "' is not a number of seconds in [0.001, 86400]";
+          },
+          "SECONDS in [0.001, 86400]"))
       ->required();
   cmd->add_flag("--json", opts->json, "print one JSON object instead of text");
   cmd->callback([&w, opts, &exit_code] { run_stress(w, *opts, exit_code); });

@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -15,7 +16,6 @@
 
 #include "agent/link/ws_url.h"
 #include "common/envelope_codec.h"
-#include "common/ids.h"
 
 namespace schedrig::link {
 
@@ -27,10 +27,14 @@ using v1::Envelope;
 
 class HostLink::Impl {
  public:
-  explicit Impl(AgentIdentity id) : id_(std::move(id)), ws_(asio::make_strand(ioc_)) {}
+  explicit Impl(AgentIdentity id) : stamper_(std::move(id)), ws_(asio::make_strand(ioc_)) {}
 
   ~Impl() { close(); }
 
+  // Resolve, TCP connect and WebSocket handshake run asynchronously on the
+  // link's io_context for at most `timeout` (Beast's timeouts apply to
+  // asynchronous operations only), so a peer that accepts TCP but never
+  // answers the upgrade cannot hang the agent.
   void connect(const std::string& url, std::chrono::milliseconds timeout) {
     url_ = url;
     WsUrl u;
@@ -39,23 +43,36 @@ class HostLink::Impl {
     } catch (const std::invalid_argument& e) {
       throw LinkError(e.what());
     }
-    beast::error_code ec;
-    tcp::resolver resolver(ioc_);
-    auto endpoints = resolver.resolve(u.host, u.port, ec);
-    if (ec) throw LinkError(fmt::format("cannot reach {}: resolve: {}", url, ec.message()));
-    auto& layer = beast::get_lowest_layer(ws_);
-    layer.expires_after(timeout);
-    layer.connect(endpoints, ec);
-    if (ec) throw LinkError(fmt::format("cannot reach {}: {}", url, ec.message()));
     ws_.binary(true);
     ws_.read_message_max(kMaxEnvelopeBytes);
     ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
       req.set(beast::http::field::user_agent, "schedrig-agent/" SCHEDRIG_VERSION);
     }));
-    ws_.handshake(u.host + ":" + u.port, u.path, ec);
-    if (ec)
-      throw LinkError(fmt::format("cannot reach {}: WebSocket handshake: {}", url, ec.message()));
-    layer.expires_never();
+    std::optional<std::string> failure;  // set when the chain ends
+    tcp::resolver resolver(ioc_);
+    resolver.async_resolve(
+        u.host, u.port, [&](beast::error_code ec, tcp::resolver::results_type eps) {
+          if (ec) return failure.emplace("resolve: " + ec.message()), void();
+          beast::get_lowest_layer(ws_).async_connect(
+              eps, [&](beast::error_code ec2, const tcp::endpoint&) {
+                if (ec2) return failure.emplace(ec2.message()), void();
+                ws_.async_handshake(u.host + ":" + u.port, u.path, [&](beast::error_code ec3) {
+                  failure.emplace(ec3 ? "WebSocket handshake: " + ec3.message() : "");
+                });
+              });
+        });
+    ioc_.run_for(timeout);
+    if (!failure) {
+      beast::error_code ignored;
+      resolver.cancel();
+      beast::get_lowest_layer(ws_).socket().close(ignored);
+      ioc_.restart();
+      ioc_.run();  // let the cancelled operations finish
+      throw LinkError(fmt::format("cannot reach {}: no WebSocket handshake within {:.3g} s", url,
+                                  timeout.count() / 1000.0));
+    }
+    if (!failure->empty()) throw LinkError(fmt::format("cannot reach {}: {}", url, *failure));
+    ioc_.restart();
     do_read();
     io_thread_ = std::thread([this] { ioc_.run(); });
   }
@@ -66,13 +83,7 @@ class HostLink::Impl {
     {
       std::lock_guard lock(mu_);
       if (closed_) throw LinkError(fmt::format("link to {} is closed: {}", url_, close_reason_));
-      seq = ++last_seq_;
-      env.set_protocol_version(kProtocolVersion);
-      env.set_agent_id(id_.agent_id);
-      env.set_boot_id(id_.boot_id);
-      env.set_instance_id(id_.instance_id);
-      env.set_seq(seq);
-      env.set_sent_at_ns(wall_clock_ns());
+      seq = stamper_.stamp(env);
       bytes = encode_envelope(env);
     }
     asio::post(ws_.get_executor(), [this, b = std::move(bytes)]() mutable {
@@ -142,7 +153,7 @@ class HostLink::Impl {
     }
     std::lock_guard lock(mu_);
     if (r.envelope->has_ack()) {
-      if (r.envelope->ack().instance_id() == id_.instance_id) {
+      if (r.envelope->ack().instance_id() == stamper_.identity().instance_id) {
         acked_ = std::max<std::uint64_t>(acked_, r.envelope->ack().seq());
       }
     } else {
@@ -193,7 +204,7 @@ class HostLink::Impl {
     cv_.notify_all();
   }
 
-  AgentIdentity id_;
+  EnvelopeStamper stamper_;
   std::string url_;
   asio::io_context ioc_;
   websocket::stream<beast::tcp_stream> ws_;
@@ -204,7 +215,6 @@ class HostLink::Impl {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Envelope> commands_;
-  std::uint64_t last_seq_ = 0;
   std::uint64_t acked_ = 0;
   bool closed_ = false;
   std::string close_reason_;

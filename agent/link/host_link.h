@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/envelope_stamp.h"
 #include "schedrig/v1/envelope.pb.h"
 
 namespace schedrig::link {
@@ -24,12 +25,7 @@ class LinkError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Who this agent is (DESIGN.md "Identity").
-struct AgentIdentity {
-  std::string agent_id;     // --id, default the hostname
-  std::string boot_id;      // /proc/sys/kernel/random/boot_id
-  std::string instance_id;  // UUIDv4 made at agent start
-};
+using schedrig::AgentIdentity;
 
 class HostLink {
  public:

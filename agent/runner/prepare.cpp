@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/knobs/variant_knobs.h"
 #include "agent/placement/placement.h"
 
 namespace schedrig::runner {
@@ -12,26 +13,17 @@ PreparedCase prepare_case(const schedrig::v1::Case& c, const topology::Topology&
   out.name = c.name();
   try {
     out.workload = &workloads::find_workload(c.workload());
-    out.params = workloads::with_defaults(*out.workload,
-                                          workloads::Params(c.params().begin(), c.params().end()));
+    workloads::Params params(c.params().begin(), c.params().end());
+    // A case's `membind:` key is the workload's membind parameter (kv).
+    if (!c.membind().empty()) params.emplace("membind", c.membind());
+    out.params = workloads::with_defaults(*out.workload, params);
     out.placement = placement::resolve_placement(c.placement(), topo);
     out.cpus = out.placement.cpus;
     out.workload->validate(out.params, out.cpus.size());
   } catch (const std::invalid_argument& e) {
     throw PlanRejected(fmt::format("case '{}': {}", c.name(), e.what()));
   }
-  if (!c.membind().empty()) {
-    throw PlanRejected(fmt::format("case '{}': membind '{}' is not supported by this agent yet",
-                                   c.name(), c.membind()));
-  }
   return out;
-}
-
-void check_variant(const schedrig::v1::Variant& v) {
-  if (v.features_size() || v.sysctl_size() || v.debugfs_size()) {
-    throw PlanRejected(fmt::format(
-        "variant '{}' sets kernel knobs; this agent version cannot change knobs yet", v.name()));
-  }
 }
 
 }  // namespace
@@ -41,10 +33,21 @@ std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
   if (plan.cases_size() == 0) throw PlanRejected("plan has no cases");
   if (plan.iterations() == 0) throw PlanRejected("plan has 0 iterations");
   if (plan.duration_ns() == 0) throw PlanRejected("plan has a zero duration");
-  for (const auto& v : plan.variants()) check_variant(v);
+  if (plan.variants_size() == 0) throw PlanRejected("plan has no variants");
   std::vector<PreparedCase> out;
   for (const auto& c : plan.cases()) out.push_back(prepare_case(c, topo));
   return out;
+}
+
+void check_variants(const schedrig::v1::Plan& plan, const knobs::KnobController& knobs) {
+  try {
+    for (int i = 1; i < plan.variants_size(); ++i) knobs::variant_settings(plan, i);  // validates
+    if (plan.variants_size() > 0) knobs.check(knobs::variant_settings(plan, 0));      // the union
+  } catch (const knobs::KnobUnavailable& e) {
+    throw PlanRejected(e.what(), schedrig::v1::ERROR_FACILITY_UNAVAILABLE);
+  } catch (const knobs::KnobError& e) {
+    throw PlanRejected(e.what());
+  }
 }
 
 }  // namespace schedrig::runner

@@ -6,18 +6,28 @@
 #include <string>
 #include <vector>
 
+#include "agent/knobs/knob_controller.h"
 #include "agent/placement/placement.h"
 #include "agent/topology/topology.h"
 #include "agent/workloads/registry.h"
+#include "schedrig/v1/control.pb.h"
 #include "schedrig/v1/plan.pb.h"
 
 namespace schedrig::runner {
 
 // The plan cannot run on this agent. what() names the case or variant and
 // the reason ("case 'fork-all': fork: parameter 'fork_max' = '0': ...").
+// code() is ERROR_BAD_PLAN for bad input (exit 2) or
+// ERROR_FACILITY_UNAVAILABLE when a knob cannot be changed here (exit 3).
 class PlanRejected : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit PlanRejected(const std::string& message,
+                        schedrig::v1::ErrorCode code = schedrig::v1::ERROR_BAD_PLAN)
+      : std::runtime_error(message), code_(code) {}
+  schedrig::v1::ErrorCode code() const { return code_; }
+
+ private:
+  schedrig::v1::ErrorCode code_;
 };
 
 // A case ready to run: its workload, full parameters, and PUs.
@@ -31,9 +41,14 @@ struct PreparedCase {
 };
 
 // Validates every case of `plan` on `topo`; index i of the result is
-// plan.cases(i). Variants that set kernel knobs are refused until knob
-// control exists. Throws PlanRejected.
+// plan.cases(i). Throws PlanRejected.
 std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
                                         const topology::Topology& topo);
+
+// Checks every variant's knobs: names and values valid, each knob present
+// and writable through `knobs`. Nothing is written. Throws PlanRejected
+// (ERROR_FACILITY_UNAVAILABLE naming knob, path and errno when a knob
+// cannot be changed here).
+void check_variants(const schedrig::v1::Plan& plan, const knobs::KnobController& knobs);
 
 }  // namespace schedrig::runner

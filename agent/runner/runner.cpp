@@ -4,8 +4,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/format.h>
+
+#include "agent/knobs/variant_knobs.h"
 #include "agent/runner/fingerprint.h"
 #include "agent/runner/prepare.h"
+#include "agent/runner/watchdog.h"
 #include "agent/workloads/workload_error.h"
 #include "common/cpulist.h"
 #include "common/ids.h"
@@ -37,11 +41,53 @@ void fill_metrics(const workloads::WorkloadResult& r, v1::IterationResult& out) 
     pm->set_unit(m.unit);
     pm->set_direction(to_proto(m.direction));
   }
+  for (const auto& h : r.histograms) {
+    auto* ph = out.add_histograms();
+    ph->set_name(h.name);
+    ph->set_unit(h.unit);
+    ph->mutable_lower_bounds()->Add(h.lower_bounds.begin(), h.lower_bounds.end());
+    ph->mutable_counts()->Add(h.counts.begin(), h.counts.end());
+  }
 }
 
-// One slot: warm-up (discarded), measured run, cool-down.
-v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc, const Slot& slot,
-                             std::uint32_t position, const std::atomic<bool>& stop) {
+// What every iteration of a run shares: the topology maps workloads use.
+struct RunShared {
+  std::vector<int> pu_to_llc;
+  std::vector<int> pu_to_node;
+};
+
+// Grace an iteration may overrun its warm-up + duration before the watchdog
+// stops it: 5 s, or half the duration when that is longer.
+nanoseconds overrun_grace(const v1::Plan& plan) {
+  return std::max<nanoseconds>(seconds(5), nanoseconds(plan.duration_ns() / 2));
+}
+
+// Runs the workload once for `duration` under a watchdog.
+workloads::WorkloadResult run_watched(const PreparedCase& pc, const RunShared& shared,
+                                      nanoseconds duration, nanoseconds grace,
+                                      const std::atomic<bool>& stop) {
+  Watchdog watchdog(stop, duration + grace);
+  workloads::RunContext ctx;
+  ctx.cpus = pc.cpus;
+  ctx.duration = duration;
+  ctx.stop = &watchdog.flag();
+  ctx.message_cpus = pc.placement.message_cpus;
+  ctx.worker_cpus = pc.placement.worker_cpus;
+  ctx.pu_to_llc = shared.pu_to_llc;
+  ctx.pu_to_node = shared.pu_to_node;
+  workloads::WorkloadResult r = pc.workload->run(pc.params, ctx);
+  if (watchdog.fired()) {
+    throw workloads::WorkloadError(fmt::format(
+        "{}: overran its {:.3g} s by more than the {:.3g} s grace; stopped by the watchdog",
+        pc.workload->name, duration.count() / 1e9, grace.count() / 1e9));
+  }
+  return r;
+}
+
+// One slot: the variant's knobs, warm-up (discarded), measured run.
+v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc,
+                             const RunShared& shared, const Slot& slot, std::uint32_t position,
+                             knobs::KnobController& knob_control, const std::atomic<bool>& stop) {
   const auto& plan = start.plan();
   v1::IterationResult out;
   out.set_run_id(start.run_id());
@@ -50,16 +96,21 @@ v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc, 
   out.set_iteration(slot.iteration);
   out.set_position(position);
   out.set_cpus(format_cpulist(pc.cpus));
-  workloads::RunContext ctx{pc.cpus, nanoseconds(plan.warmup_ns()), &stop};
   try {
-    if (plan.warmup_ns() > 0) pc.workload->run(pc.params, ctx);
-    ctx.duration = nanoseconds(plan.duration_ns());
+    const auto settings = knobs::variant_settings(plan, slot.variant_index);
+    knob_control.apply(settings);
+    for (const auto& [name, value] : knob_control.current(settings))
+      (*out.mutable_knobs())[name] = value;
+    if (plan.warmup_ns() > 0) {
+      run_watched(pc, shared, nanoseconds(plan.warmup_ns()), overrun_grace(plan), stop);
+    }
     out.set_started_at_ns(wall_clock_ns());
-    workloads::WorkloadResult r = pc.workload->run(pc.params, ctx);
+    workloads::WorkloadResult r =
+        run_watched(pc, shared, nanoseconds(plan.duration_ns()), overrun_grace(plan), stop);
     out.set_finished_at_ns(wall_clock_ns());
     fill_metrics(r, out);
     out.set_status(v1::STATUS_OK);
-  } catch (const workloads::WorkloadError& e) {
+  } catch (const std::runtime_error& e) {  // WorkloadError, KnobError
     out.set_finished_at_ns(wall_clock_ns());
     out.set_status(v1::STATUS_FAILED);
     out.set_reason(e.what());
@@ -78,12 +129,26 @@ v1::RunStarted make_run_started(const v1::StartRun& start, std::uint32_t planned
   return msg;
 }
 
+// Puts the box back as found before RunFinished is sent; a failure to do so
+// fails the run and is said in its reason.
+void restore_knobs(knobs::KnobController& knob_control, v1::RunFinished& done) {
+  try {
+    knob_control.restore();
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    done.set_status(v1::STATUS_FAILED);
+    done.set_reason(fmt::format("knobs not restored: {}", e.what()));
+  }
+}
+
 }  // namespace
 
 v1::RunFinished run_plan(const v1::StartRun& start, const topology::Topology& topo, RunSink& sink,
-                         const std::atomic<bool>& stop) {
+                         knobs::KnobController& knob_control, const std::atomic<bool>& stop) {
   const std::vector<PreparedCase> cases = prepare_cases(start.plan(), topo);
+  check_variants(start.plan(), knob_control);
   const std::vector<Slot> schedule = make_schedule(start.plan());
+  const RunShared shared{topology::pu_to_llc(topo), topology::pu_to_node(topo)};
   sink.run_started(make_run_started(start, static_cast<std::uint32_t>(schedule.size())));
 
   v1::RunFinished done;
@@ -92,11 +157,12 @@ v1::RunFinished run_plan(const v1::StartRun& start, const topology::Topology& to
   std::uint32_t position = 0;
   for (const Slot& slot : schedule) {
     v1::IterationResult r;
-    if (!stop.load()) r = run_slot(start, cases[slot.case_index], slot, position++, stop);
+    if (!stop.load())
+      r = run_slot(start, cases[slot.case_index], shared, slot, position++, knob_control, stop);
     if (stop.load()) {
       done.set_status(v1::STATUS_ABORTED);
-      done.set_reason("aborted before iteration " + std::to_string(position) + " of " +
-                      std::to_string(schedule.size()) + " completed");
+      done.set_reason(
+          fmt::format("aborted before iteration {} of {} completed", position, schedule.size()));
       break;
     }
     if (r.status() != v1::STATUS_OK) {
@@ -110,6 +176,7 @@ v1::RunFinished run_plan(const v1::StartRun& start, const topology::Topology& to
     if (position < schedule.size())
       sleep_interruptibly(nanoseconds(start.plan().cooldown_ns()), stop);
   }
+  restore_knobs(knob_control, done);
   sink.run_finished(done);
   return done;
 }

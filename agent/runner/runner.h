@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "agent/knobs/knob_controller.h"
 #include "agent/topology/topology.h"
 #include "schedrig/v1/plan.pb.h"
 #include "schedrig/v1/result.pb.h"
@@ -21,12 +22,18 @@ class RunSink {
 };
 
 // Runs `start` on `topo`. Throws PlanRejected (prepare.h) before anything
-// runs or is reported. Once RunStarted is sent, every outcome ends with
+// runs, is written or is reported (bad cases, bad or unwritable knobs).
+// Before each iteration the variant's knobs are applied through
+// `knob_control` (journaled, verified) and their effective values recorded
+// in the IterationResult; a watchdog stops a workload that overruns its
+// duration by a grace period (the iteration fails, the run goes on). Once
+// RunStarted is sent, every outcome ends with the knobs restored and
 // RunFinished: ok, failed (some iteration failed; the others still ran), or
 // aborted when `stop` became true (the current workload is ended early and
 // not reported). Returns the RunFinished it sent.
 schedrig::v1::RunFinished run_plan(const schedrig::v1::StartRun& start,
                                    const topology::Topology& topo, RunSink& sink,
+                                   knobs::KnobController& knob_control,
                                    const std::atomic<bool>& stop);
 
 }  // namespace schedrig::runner

@@ -11,6 +11,8 @@ namespace schedrig::host {
 void add_serve_command(CLI::App& app, int& exit_code);
 // `results [RUN] [--db F] [--json|--csv]`
 void add_results_command(CLI::App& app, int& exit_code);
+// `import F [--db F]`
+void add_import_command(CLI::App& app, int& exit_code);
 // `lab [--quick] [--plan F] [--db F] [--agent PATH] [--label K=V]...`
 void add_lab_command(CLI::App& app, int& exit_code);
 // `compare RUN [--baseline VARIANT] [--against RUN2] [--method M] [--threshold PCT]

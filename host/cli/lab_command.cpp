@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/cli_error.h"
+#include "common/logging.h"
 #include "host/cli/commands.h"
 #include "host/lab/lab.h"
 #include "host/store/store_error.h"
@@ -28,7 +29,8 @@ void add_lab_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--agent", o->agent,
                   "schedrig-agent binary (default: $SCHEDRIG_AGENT, then beside this executable)");
   cmd->add_option("--label", *labels, "K=V label for the run; repeatable (kernel=6.19-rc3)");
-  cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent");
+  cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent")
+      ->check(CLI::IsMember(schedrig::kLogLevels));
   cmd->callback([cmd, o, labels, &exit_code] {
     // Progress lines are the lab's output; the collector's info logs would
     // interleave with them, so they show only when --log-level is given.

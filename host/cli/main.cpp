@@ -17,12 +17,14 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", SCHEDRIG_VERSION);
   app.require_subcommand(1);
   std::string log_level = "info";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember(schedrig::kLogLevels));
   app.parse_complete_callback([&] { schedrig::init_logging("schedrig", log_level); });
   int exit_code = schedrig::kExitOk;
   schedrig::host::add_lab_command(app, exit_code);
   schedrig::host::add_serve_command(app, exit_code);
   schedrig::host::add_results_command(app, exit_code);
+  schedrig::host::add_import_command(app, exit_code);
   schedrig::host::add_compare_command(app, exit_code);
   schedrig::host::add_analyze_command(app, exit_code);
   try {

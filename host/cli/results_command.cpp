@@ -22,7 +22,7 @@ struct ResultsOptions {
 void run_results(const ResultsOptions& o) {
   std::vector<store::RunRecord> runs;
   try {
-    store::Store store(o.db.empty() ? lab::default_db_path() : o.db);
+    store::Store store(o.db.empty() ? lab::default_db_path() : o.db, store::Store::Mode::kReadOnly);
     runs = store.runs(o.run);
   } catch (const store::StoreError& e) {
     throw CliError(kExitUsage, e.what());

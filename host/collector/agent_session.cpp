@@ -183,7 +183,7 @@ void AgentSession::finish(const std::string& reason) {
   } else {
     spdlog::info("{} ({}): {}", peer_, agent_id_.empty() ? "no agent id yet" : agent_id_, reason);
   }
-  events_.on_closed(agent_id_, reason);
+  events_.on_closed(*this, agent_id_, reason);
 }
 
 }  // namespace schedrig::collector

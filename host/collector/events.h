@@ -22,8 +22,11 @@ class CollectorEvents {
   }
   // An agent->host envelope was stored for the first time (not a repeat).
   virtual void on_stored(const schedrig::v1::Envelope& env) { (void)env; }
-  // An agent's connection ended; `reason` is one line.
-  virtual void on_closed(const std::string& agent_id, const std::string& reason) {
+  // A connection ended; `agent_id` is "" when it never said who it was;
+  // `reason` is one line.
+  virtual void on_closed(const AgentSession& session, const std::string& agent_id,
+                         const std::string& reason) {
+    (void)session;
     (void)agent_id;
     (void)reason;
   }

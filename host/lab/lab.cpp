@@ -17,7 +17,11 @@
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
 #include "common/plan/schedule.h"
+#include "common/progress_line.h"
+#include "common/state_dir.h"
 #include "host/collector/collector.h"
+#include "host/compare/compare_table.h"
+#include "host/compare/compare_text.h"
 #include "host/lab/agent_process.h"
 #include "host/lab/default_plan.h"
 #include "host/report/report.h"
@@ -44,15 +48,21 @@ void install_interrupt_handler() {
 // Drives one run through the collector's events.
 class LabDriver : public collector::CollectorEvents {
  public:
-  LabDriver(v1::StartRun start, std::ostream& out, std::size_t planned)
-      : start_(std::move(start)), out_(out), planned_(planned) {}
+  LabDriver(v1::StartRun start, std::string token, std::ostream& out, std::size_t planned)
+      : start_(std::move(start)), token_(std::move(token)), out_(out), planned_(planned) {}
 
   void on_hello(const std::shared_ptr<collector::AgentSession>& session,
                 const v1::Envelope& env) override {
     std::lock_guard lock(mu_);
-    if (connected_) return;
+    if (connected_ || env.hello().token() != token_) {
+      spdlog::warn("{}: ignoring agent {}: not the agent this lab started", session->peer(),
+                   env.agent_id());
+      session->close();
+      return;
+    }
     connected_ = true;
     session_ = session;
+    own_ = session.get();
     out_ << fmt::format(
                 "agent {} ({}, {}, {} PUs) connected; run {} starts: plan '{}', {} iterations\n",
                 env.agent_id(), env.hello().hostname(), env.hello().kernel_release(),
@@ -72,7 +82,7 @@ class LabDriver : public collector::CollectorEvents {
       cv_.notify_all();
     } else if (env.has_error() && env.error().run_id() == start_.run_id()) {
       error_ = "the agent rejected the run: " + env.error().message();
-      rejected_ = env.error().code() == v1::ERROR_BAD_PLAN;
+      error_code_ = env.error().code();
       cv_.notify_all();
     }
   }
@@ -111,10 +121,10 @@ class LabDriver : public collector::CollectorEvents {
     return error_;
   }
 
-  // True when the agent refused the plan (bad input: exit 2).
-  bool rejected() const {
+  // The code of the Error the agent answered the run with, if any.
+  v1::ErrorCode error_code() const {
     std::lock_guard lock(mu_);
-    return rejected_;
+    return error_code_;
   }
 
   std::optional<v1::RunFinished> finished() const {
@@ -124,15 +134,7 @@ class LabDriver : public collector::CollectorEvents {
 
  private:
   void print_progress(const v1::IterationResult& r) {
-    ++done_;
-    std::string value =
-        r.status() == v1::STATUS_OK && r.metrics_size()
-            ? fmt::format("{} {}", report::format_number(r.metrics(0).value()), r.metrics(0).unit())
-            : "FAILED: " + r.reason();
-    out_ << fmt::format("[{:>{}}/{}] {} / {} / iteration {}: {}\n", done_,
-                        std::to_string(planned_).size(), planned_, r.case_name(), r.variant(),
-                        r.iteration(), value)
-         << std::flush;
+    out_ << progress_line(++done_, planned_, r) << "\n" << std::flush;
   }
 
   v1::StartRun start_;
@@ -142,16 +144,24 @@ class LabDriver : public collector::CollectorEvents {
   std::chrono::steady_clock::time_point connect_deadline_ = std::chrono::steady_clock::now() + 30s;
   mutable std::mutex mu_;
   std::condition_variable cv_;
+  std::string token_;                               // given to our agent; its Hello must echo it
   std::weak_ptr<collector::AgentSession> session_;  // the ioc owns sessions
+  const collector::AgentSession* own_ = nullptr;    // identity only
   bool connected_ = false;
   std::optional<v1::RunFinished> finished_;
   std::string error_;
-  bool rejected_ = false;
+  v1::ErrorCode error_code_ = v1::ERROR_UNSPECIFIED;
 };
 
-std::chrono::nanoseconds expected_duration(const v1::Plan& plan, std::size_t slots) {
-  return std::chrono::nanoseconds((plan.duration_ns() + plan.warmup_ns() + plan.cooldown_ns()) *
-                                  slots);
+// When to give up on the run: twice its planned length plus a minute, in
+// double seconds so a long plan cannot overflow, capped at ten years.
+std::chrono::steady_clock::time_point run_deadline(const v1::Plan& plan, std::size_t slots) {
+  const double planned_s = (plan.duration_ns() + plan.warmup_ns() + plan.cooldown_ns()) / 1e9 *
+                           static_cast<double>(slots);
+  const double allowed_s = std::min(2 * planned_s + 60, 10 * 365 * 86400.0);
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(allowed_s));
 }
 
 v1::StartRun make_start(const LabOptions& o, v1::Plan plan) {
@@ -195,6 +205,13 @@ void print_summary(store::Store& store, const std::string& run_id, std::ostream&
   report::print_run_detail(runs.front(), out);
   out << fmt::format("\nstored in {}\nsee: schedrig results {} --db {}\n", store.path(),
                      run_id.substr(0, 8), store.path());
+  // The run's own comparison: every variant against the baseline variant.
+  out << fmt::format("     schedrig compare {} --db {}\n\n", run_id.substr(0, 8), store.path());
+  try {
+    compare::print_compare_table(compare::compare_variants(runs.front()), out);
+  } catch (const compare::CompareError& e) {
+    out << "compare: " << e.what() << "\n";
+  }
 }
 
 }  // namespace
@@ -210,24 +227,6 @@ v1::Plan lab_plan(const LabOptions& o) {
     plan.set_cooldown_ns(0);
   }
   return plan;
-}
-
-std::string default_state_dir() {
-  fs::path dir;
-  if (::geteuid() == 0) {
-    dir = "/var/lib/schedrig";
-  } else if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg) {
-    dir = fs::path(xdg) / "schedrig";
-  } else {
-    const char* home = std::getenv("HOME");
-    dir = fs::path(home ? home : ".") / ".local/state/schedrig";
-  }
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec)
-    throw CliError(kExitUsage,
-                   fmt::format("cannot create state dir {}: {}", dir.string(), ec.message()));
-  return dir;
 }
 
 std::string default_db_path() { return (fs::path(default_state_dir()) / "schedrig.db").string(); }
@@ -249,9 +248,9 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   store::Store store(o.db_path.empty() ? default_db_path() : o.db_path);
   v1::StartRun start = make_start(o, std::move(plan));
   const std::string run_id = start.run_id();
-  const auto deadline =
-      std::chrono::steady_clock::now() + expected_duration(start.plan(), slots) * 2 + 60s;
-  LabDriver driver(std::move(start), out, slots);
+  const auto deadline = run_deadline(start.plan(), slots);
+  const std::string token = make_uuid_v4();
+  LabDriver driver(std::move(start), token, out, slots);
   install_interrupt_handler();
 
   LoopbackCollector collector(store, driver);
@@ -260,8 +259,8 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   std::unique_ptr<AgentProcess> agent;
   try {
     agent = std::make_unique<AgentProcess>(
-        agent_path,
-        std::vector<std::string>{"--log-level", o.agent_log_level, "connect", collector.url()});
+        agent_path, std::vector<std::string>{"--log-level", o.agent_log_level, "connect",
+                                             collector.url(), "--token", token});
   } catch (const std::runtime_error& e) {
     throw CliError(kExitUnreachable, e.what());
   }
@@ -270,8 +269,10 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   const int agent_status = agent->stop(5s);
   if (!failure.empty()) {
     out << "lab: " << failure << "\n";
+    store.fail_unfinished_run(run_id, "lab: " + failure);
     print_summary(store, run_id, out);
-    if (driver.rejected()) return kExitUsage;
+    if (driver.error_code() == v1::ERROR_BAD_PLAN) return kExitUsage;
+    if (driver.error_code() == v1::ERROR_FACILITY_UNAVAILABLE) return kExitUnreachable;
     return failure.find("did not connect") != std::string::npos ? kExitUnreachable : kExitFailed;
   }
   if (!WIFEXITED(agent_status) || WEXITSTATUS(agent_status) != 0) {

@@ -26,11 +26,7 @@ struct LabOptions {
 // applied. Throws PlanError.
 schedrig::v1::Plan lab_plan(const LabOptions& options);
 
-// /var/lib/schedrig as root, else $XDG_STATE_HOME/schedrig (default
-// ~/.local/state/schedrig); created if missing.
-std::string default_state_dir();
-
-// default_state_dir()/schedrig.db
+// default_state_dir()/schedrig.db (common/state_dir.h)
 std::string default_db_path();
 
 // Runs the lab; returns the exit code (0 ok, 1 the run failed or was aborted,

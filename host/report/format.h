@@ -4,13 +4,12 @@
 #include <map>
 #include <string>
 
+#include "common/number_format.h"
+
 namespace schedrig::report {
 
-// A measured value for a table: |v| >= 1000 rounds to a whole number with
-// thousands separators (123456.7 -> "123,457"); smaller values keep three
-// significant digits (12.345 -> "12.3", 0.012345 -> "0.0123", 0 -> "0");
-// NaN -> "nan", infinities -> "inf" / "-inf".
-std::string format_number(double v);
+// format_number: common/number_format.h (shared with the agent's progress lines).
+using ::schedrig::format_number;
 
 // ns since the Unix epoch as UTC ISO 8601 to the second,
 // "2026-01-01T00:00:00Z"; 0 (never) -> "-".

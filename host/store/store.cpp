@@ -1,5 +1,6 @@
 #include "host/store/store.h"
 
+#include <filesystem>
 #include <mutex>
 
 #include <sqlite3.h>
@@ -16,8 +17,7 @@
 namespace schedrig::store {
 
 struct Store::Impl {
-  explicit Impl(const std::string& path)
-      : db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {}
+  Impl(const std::string& path, int flags) : db(path, flags | SQLITE_OPEN_NOMUTEX) {}
   sqlite::Db db;
   mutable std::mutex mu;
 };
@@ -36,12 +36,28 @@ void set_wal(sqlite::Db& db) {
 
 }  // namespace
 
-Store::Store(const std::string& path) : path_(path), impl_(std::make_unique<Impl>(path)) {
+Store::Store(const std::string& path) : Store(path, Mode::kReadWrite) {}
+
+Store::Store(const std::string& path, Mode mode) : path_(path) {
+  std::error_code ec;
+  if (mode == Mode::kReadOnly && !std::filesystem::exists(path, ec)) {
+    throw StoreError(
+        fmt::format("store {}: no such file (run `schedrig lab` or `schedrig serve` "
+                    "first, or name the store with --db)",
+                    path));
+  }
+  impl_ = std::make_unique<Impl>(path, mode == Mode::kReadOnly
+                                           ? SQLITE_OPEN_READONLY
+                                           : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   sqlite::Db& db = impl_->db;
   sqlite3_busy_timeout(db.handle(), 5000);
   // Reads the header first: a file that is not SQLite fails here, and a newer
   // schema is refused before anything is written to it.
   refuse_newer_schema(db);
+  if (mode == Mode::kReadOnly && schema_version() == 0) {
+    throw StoreError(
+        fmt::format("store {}: not a schedrig store (no schedrig schema in it)", path));
+  }
   if (!db.read_only()) set_wal(db);
   migrate(db);
 }
@@ -71,6 +87,14 @@ std::vector<RunRecord> Store::runs(const std::string& run_id_prefix) const {
   std::vector<RunRecord> out = load_runs(impl_->db, run_id_prefix);
   tx.commit();
   return out;
+}
+
+void Store::fail_unfinished_run(const std::string& run_id, const std::string& reason) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Statement st(impl_->db,
+                       "UPDATE runs SET status = 'failed', reason = ?2, finished_at_ns = ?3 "
+                       "WHERE run_id = ?1 AND status = 'running'");
+  st.bind_text(1, run_id).bind_text(2, reason).bind_int(3, wall_clock_ns()).run();
 }
 
 int Store::schema_version() const {

@@ -25,6 +25,14 @@ class Store {
   // Throws StoreError naming the path and the reason: cannot open, not a
   // SQLite database, schema newer than this build knows (both versions named).
   explicit Store(const std::string& path);
+
+  // kReadOnly (readers: `results`, `compare`): the file must exist and hold
+  // a schedrig schema of this build's version; nothing is created or
+  // written, so a user without write access can read the lab's store.
+  // Throws StoreError naming the path: missing, not a schedrig store,
+  // schema older or newer than this build.
+  enum class Mode { kReadWrite, kReadOnly };
+  Store(const std::string& path, Mode mode);
   ~Store();
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
@@ -42,6 +50,12 @@ class Store {
   // Throws StoreError (also for an envelope without agent_id or instance_id,
   // or with seq 0).
   Ingest ingest(const schedrig::v1::Envelope& env, std::string_view raw_bytes);
+
+  // The host's own verdict on a run whose agent went away before
+  // RunFinished (lab saw it die or time out): a run still `running` becomes
+  // `failed` with `reason`. A RunFinished that arrives later (import of the
+  // agent's file) still overrides it. Throws StoreError.
+  void fail_unfinished_run(const std::string& run_id, const std::string& reason);
 
   // Runs whose run_id starts with `run_id_prefix` ("" = all), oldest first
   // (by started_at_ns), each with its iterations in position order and their

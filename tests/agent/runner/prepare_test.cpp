@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/plan/plan_yaml.h"
+#include "tests/support/run_command.h"
 
 namespace schedrig::runner {
 namespace {
@@ -54,11 +55,20 @@ TEST(Prepare, RefusesPlacementOutsideTheMachine) {
   EXPECT_NE(msg.find("99"), std::string::npos) << msg;
 }
 
-TEST(Prepare, RefusesKnobVariantsUntilKnobControlExists) {
-  std::string msg = rejection(
-      "duration_s: 1\ncases: [{workload: fork}]\nvariants: [{name: base}, {name: nr, features: "
-      "[NO_NI_RANDOM]}]\n");
-  EXPECT_NE(msg.find("variant 'nr'"), std::string::npos) << msg;
+TEST(Prepare, BadKnobInAVariantIsBadInput) {
+  schedrig::testing::TempDir dir;
+  knobs::KnobController k(dir.path(), dir.file("state"));
+  auto plan = parse_plan_yaml(
+      "duration_s: 1\ncases: [{workload: fork}]\nvariants: [{name: base}, {name: x, sysctl: "
+      "{kernel.numa_balancing: 9}}]\n",
+      "test.yaml");
+  try {
+    check_variants(plan, k);
+    FAIL() << "expected PlanRejected";
+  } catch (const PlanRejected& e) {
+    EXPECT_EQ(e.code(), schedrig::v1::ERROR_BAD_PLAN);
+    EXPECT_NE(std::string(e.what()).find("variant 'x'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

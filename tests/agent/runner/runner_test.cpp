@@ -1,10 +1,14 @@
 #include "agent/runner/runner.h"
 
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "agent/runner/prepare.h"
+#include "agent/runner/watchdog.h"
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
+#include "tests/agent/knobs/fake_root.h"
 
 namespace schedrig::runner {
 namespace {
@@ -30,6 +34,12 @@ v1::StartRun start_of(const std::string& yaml) {
   return s;
 }
 
+// Knobs live in a fake root (tests/agent/knobs/fake_root.h): nothing real is touched.
+struct Knobs {
+  knobs::testing::FakeRoot root;
+  knobs::KnobController control{root.root(), root.state_dir()};
+};
+
 const char* kTwoVariants = R"(
 name: t
 iterations: 2
@@ -41,9 +51,10 @@ variants: [{name: a}, {name: b}]
 
 TEST(Runner, RunsEverySlotInterleavedAndReportsOkMetrics) {
   RecordingSink sink;
+  Knobs k;
   std::atomic<bool> stop{false};
   auto start = start_of(kTwoVariants);
-  v1::RunFinished done = run_plan(start, topology::load_topology({}), sink, stop);
+  v1::RunFinished done = run_plan(start, topology::load_topology({}), sink, k.control, stop);
   ASSERT_EQ(sink.started.size(), 1u);
   EXPECT_EQ(sink.started[0].planned_iterations(), 4u);
   EXPECT_EQ(sink.started[0].labels().at("kernel"), "test");
@@ -69,8 +80,10 @@ TEST(Runner, RunsEverySlotInterleavedAndReportsOkMetrics) {
 
 TEST(Runner, StopBeforeStartAbortsWithoutIterations) {
   RecordingSink sink;
+  Knobs k;
   std::atomic<bool> stop{true};
-  v1::RunFinished done = run_plan(start_of(kTwoVariants), topology::load_topology({}), sink, stop);
+  v1::RunFinished done =
+      run_plan(start_of(kTwoVariants), topology::load_topology({}), sink, k.control, stop);
   EXPECT_EQ(done.status(), v1::STATUS_ABORTED);
   EXPECT_TRUE(sink.results.empty());
   EXPECT_EQ(sink.finished.size(), 1u);
@@ -78,9 +91,10 @@ TEST(Runner, StopBeforeStartAbortsWithoutIterations) {
 
 TEST(Runner, RejectedPlanReportsNothing) {
   RecordingSink sink;
+  Knobs k;
   std::atomic<bool> stop{false};
   EXPECT_THROW(run_plan(start_of("duration_s: 0.1\ncases: [{workload: nope}]\n"),
-                        topology::load_topology({}), sink, stop),
+                        topology::load_topology({}), sink, k.control, stop),
                PlanRejected);
   EXPECT_TRUE(sink.started.empty());
   EXPECT_TRUE(sink.finished.empty());
@@ -91,17 +105,84 @@ TEST(Runner, FailedIterationIsReportedAndTheRestStillRun) {
   auto topo =
       topology::load_topology({topology::Source::Kind::kSynthetic, "pack:1 core:1000 pu:1"});
   RecordingSink sink;
+  Knobs k;
   std::atomic<bool> stop{false};
   v1::RunFinished done = run_plan(
       start_of(
           "iterations: 2\nduration_s: 0.05\ncases: [{workload: fork, placement: 'cpus:999'}]\n"),
-      topo, sink, stop);
+      topo, sink, k.control, stop);
   ASSERT_EQ(sink.results.size(), 2u);
   EXPECT_EQ(sink.results[0].status(), v1::STATUS_FAILED);
   EXPECT_NE(sink.results[0].reason().find("cannot pin"), std::string::npos)
       << sink.results[0].reason();
   EXPECT_EQ(done.status(), v1::STATUS_FAILED);
   EXPECT_EQ(done.completed_iterations(), 2u);
+}
+
+TEST(Runner, VariantsSetTheirKnobsRecordThemAndRestoreAtTheEnd) {
+  RecordingSink sink;
+  Knobs k;
+  std::atomic<bool> stop{false};
+  auto start = start_of(R"(
+iterations: 1
+duration_s: 0.05
+cases: [{workload: fork, params: {workers: 1}}]
+variants:
+  - name: baseline
+  - name: autogroup-off
+    sysctl: {kernel.sched_autogroup_enabled: 0}
+  - name: short-migration
+    debugfs: {sched/migration_cost_ns: 100000}
+)");
+  v1::RunFinished done = run_plan(start, topology::load_topology({}), sink, k.control, stop);
+  EXPECT_EQ(done.status(), v1::STATUS_OK) << done.reason();
+  ASSERT_EQ(sink.results.size(), 3u);
+  for (const auto& r : sink.results) {
+    const auto& knobs = r.knobs();
+    ASSERT_EQ(knobs.size(), 2u) << r.variant();
+    EXPECT_EQ(knobs.at("kernel.sched_autogroup_enabled"),
+              r.variant() == "autogroup-off" ? "0" : "1");
+    EXPECT_EQ(knobs.at("sched/migration_cost_ns"),
+              r.variant() == "short-migration" ? "100000" : "500000");
+  }
+  EXPECT_EQ(k.root.get("proc/sys/kernel/sched_autogroup_enabled"), "1");
+  EXPECT_EQ(k.root.get("sys/kernel/debug/sched/migration_cost_ns"), "500000");
+}
+
+TEST(Runner, UnwritableKnobIsRefusedBeforeAnythingRuns) {
+  RecordingSink sink;
+  Knobs k;
+  std::atomic<bool> stop{false};
+  auto start = start_of(
+      "duration_s: 0.05\ncases: [{workload: fork}]\nvariants: [{name: b}, {name: nr, features: "
+      "[NO_NI_RANDOM]}]\n");
+  try {
+    run_plan(start, topology::load_topology({}), sink, k.control, stop);
+    FAIL() << "expected PlanRejected";
+  } catch (const PlanRejected& e) {
+    EXPECT_EQ(e.code(), v1::ERROR_FACILITY_UNAVAILABLE);
+    EXPECT_NE(std::string(e.what()).find("sched/features"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(sink.started.empty());
+}
+
+TEST(Watchdog, FiresAfterTheLimit) {
+  std::atomic<bool> outer{false};
+  Watchdog w(outer, std::chrono::milliseconds(30));
+  for (int i = 0; i < 300 && !w.flag().load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(w.flag().load());
+  EXPECT_TRUE(w.fired());
+}
+
+TEST(Watchdog, PassesTheRunsStopOnWithoutFiring) {
+  std::atomic<bool> outer{false};
+  Watchdog w(outer, std::chrono::seconds(60));
+  outer = true;
+  for (int i = 0; i < 300 && !w.flag().load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(w.flag().load());
+  EXPECT_FALSE(w.fired());
 }
 
 }  // namespace

@@ -1,0 +1,45 @@
+#include "agent/cli/agent_state.h"
+
+#include <spdlog/spdlog.h>
+
+#include "common/cli_error.h"
+#include "common/state_dir.h"
+
+namespace schedrig::agent {
+
+void add_state_options(CLI::App& cmd, StateOptions& o) {
+  cmd.add_option("--root", o.root,
+                 "directory that prefixes /proc and /sys for knobs (a fake tree for tests); "
+                 "default: the live machine");
+  cmd.add_option("--state-dir", o.state_dir,
+                 "where the knob restore journal lives (default /var/lib/schedrig as root, else "
+                 "$XDG_STATE_HOME/schedrig)");
+}
+
+std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o) {
+  auto k = std::make_unique<knobs::KnobController>(
+      o.root, o.state_dir.empty() ? default_state_dir() : o.state_dir);
+  try {
+    auto restored = k->recover();
+    if (!restored.empty()) {
+      spdlog::warn("restored {} knob(s) left changed by an earlier agent of this boot",
+                   restored.size());
+    }
+  } catch (const knobs::KnobError& e) {
+    throw CliError(kExitUnreachable, e.what());
+  }
+  return k;
+}
+
+void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello) {
+  for (const auto& c : k.probe()) {
+    auto* cap = hello.add_knobs();
+    cap->set_name(c.knob.kind == knobs::KnobKind::kFeature ? "sched_features" : c.knob.name);
+    cap->set_path(c.path);
+    cap->set_readable(c.readable);
+    cap->set_writable(c.writable);
+    cap->set_errno_value(c.errno_value);
+  }
+}
+
+}  // namespace schedrig::agent

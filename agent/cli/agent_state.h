@@ -1,0 +1,30 @@
+// What every long-running agent command does first: pick the knob root and
+// state dir from --root/--state-dir, and restore a journal that survived a
+// crash of this boot (DESIGN.md "Knobs").
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "agent/knobs/knob_controller.h"
+#include "schedrig/v1/hello.pb.h"
+
+namespace schedrig::agent {
+
+struct StateOptions {
+  std::string root;       // prefixes /proc and /sys; "" = the live machine
+  std::string state_dir;  // "" = default_state_dir()
+};
+
+// Adds --root and --state-dir to `cmd`.
+void add_state_options(CLI::App& cmd, StateOptions& o);
+
+// A controller for `o`, after recover(): a journal of this boot is restored
+// and logged. Throws CliError (exit 3) when the restore fails.
+std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o);
+
+// The knob capabilities for Hello.
+void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello);
+
+}  // namespace schedrig::agent

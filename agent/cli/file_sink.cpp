@@ -1,0 +1,57 @@
+#include "agent/cli/file_sink.h"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "common/envelope_codec.h"
+#include "common/offline_file.h"
+#include "common/progress_line.h"
+
+namespace schedrig::agent {
+
+FileSink::FileSink(const std::string& path, AgentIdentity id, std::ostream& progress)
+    : path_(path), stamper_(std::move(id)), progress_(progress) {
+  if (path_.empty()) return;
+  out_.open(path_, std::ios::binary | std::ios::trunc);
+  if (!out_)
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+  write_offline_header(out_);
+}
+
+void FileSink::write(schedrig::v1::Envelope env) {
+  stamper_.stamp(env);
+  if (path_.empty()) return;
+  write_offline_record(out_, encode_envelope(env));
+  out_.flush();
+  if (!out_)
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+}
+
+void FileSink::run_started(const schedrig::v1::RunStarted& msg) {
+  planned_ = msg.planned_iterations();
+  progress_ << fmt::format("run {} starts: plan '{}', {} iterations{}\n", msg.run_id(),
+                           msg.plan().name(), planned_,
+                           path_.empty() ? "" : ", envelopes to " + path_)
+            << std::flush;
+  schedrig::v1::Envelope env;
+  *env.mutable_run_started() = msg;
+  write(std::move(env));
+}
+
+void FileSink::iteration_done(const schedrig::v1::IterationResult& msg) {
+  progress_ << progress_line(++done_, planned_, msg) << "\n" << std::flush;
+  schedrig::v1::Envelope env;
+  *env.mutable_iteration_result() = msg;
+  write(std::move(env));
+}
+
+void FileSink::run_finished(const schedrig::v1::RunFinished& msg) {
+  schedrig::v1::Envelope env;
+  *env.mutable_run_finished() = msg;
+  write(std::move(env));
+}
+
+}  // namespace schedrig::agent

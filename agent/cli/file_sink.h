@@ -1,0 +1,37 @@
+// A RunSink for `schedrig-agent run --out F`: the same envelope stream the
+// link would send (Hello, Topology, RunStarted, IterationResults,
+// RunFinished; stamped with ids and seq), written as an offline file
+// (common/offline_file.h) and flushed after each envelope, so a crash keeps
+// every finished iteration. Also prints a progress line per iteration.
+#pragma once
+
+#include <fstream>
+#include <ostream>
+#include <string>
+
+#include "agent/runner/runner.h"
+#include "common/envelope_stamp.h"
+
+namespace schedrig::agent {
+
+class FileSink : public runner::RunSink {
+ public:
+  // Opens `path` ("" = no file, progress only). Throws std::runtime_error
+  // naming the path and errno.
+  FileSink(const std::string& path, AgentIdentity id, std::ostream& progress);
+  // Writes one envelope (stamped here).
+  void write(schedrig::v1::Envelope env);
+  void run_started(const schedrig::v1::RunStarted& msg) override;
+  void iteration_done(const schedrig::v1::IterationResult& msg) override;
+  void run_finished(const schedrig::v1::RunFinished& msg) override;
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+  EnvelopeStamper stamper_;
+  std::ostream& progress_;
+  std::size_t planned_ = 0;
+  std::size_t done_ = 0;
+};
+
+}  // namespace schedrig::agent

@@ -1,0 +1,21 @@
+// The envelopes an agent introduces itself with, on the link and in
+// offline files alike: Hello (host facts, knob capabilities) and Topology.
+#pragma once
+
+#include "agent/knobs/knob_controller.h"
+#include "agent/topology/topology.h"
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::agent {
+
+// Hello: hostname, kernel release, agent version, allowed PUs, `token`
+// (echoed from `connect --token`), and every knob's capability probed
+// through `knob_control`.
+schedrig::v1::Envelope make_hello(const topology::Topology& topo,
+                                  const knobs::KnobController& knob_control,
+                                  const std::string& token = "");
+
+// Topology, in full.
+schedrig::v1::Envelope make_topology(const topology::Topology& topo);
+
+}  // namespace schedrig::agent

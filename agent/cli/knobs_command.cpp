@@ -1,0 +1,173 @@
+// `schedrig-agent knobs list|get|set|restore`: the knobs at the console,
+// with the same names plans use, journaled so `restore` (or the next agent
+// start) puts the originals back.
+#include <cstring>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "agent/cli/agent_state.h"
+#include "agent/cli/commands.h"
+#include "agent/knobs/allowlist.h"
+#include "agent/knobs/features.h"
+#include "common/cli_error.h"
+#include "common/state_dir.h"
+
+namespace schedrig::agent {
+namespace {
+
+struct KnobsOptions {
+  StateOptions state;
+  std::string name;
+  bool json = false;
+};
+
+knobs::KnobController controller(const KnobsOptions& o) {
+  return knobs::KnobController(o.state.root,
+                               o.state.state_dir.empty() ? default_state_dir() : o.state.state_dir);
+}
+
+// Runs `f`, mapping knob errors to exit codes: unavailable 3, bad input 2.
+template <typename F>
+void guarded(F f) {
+  try {
+    f();
+  } catch (const knobs::KnobUnavailable& e) {
+    throw CliError(kExitUnreachable, e.what());
+  } catch (const knobs::KnobError& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+}
+
+std::string errno_text(int e) {
+  return e ? fmt::format("{} ({})", std::strerror(e), strerrorname_np(e) ? strerrorname_np(e) : "?")
+           : "";
+}
+
+nlohmann::json features_json(const std::string& root) {
+  knobs::FeaturesFile f(root);
+  nlohmann::json j = {{"path", f.path()}};
+  try {
+    j["features"] = f.read();
+  } catch (const knobs::KnobError& e) {
+    j["error"] = e.what();
+  }
+  return j;
+}
+
+void list(const KnobsOptions& o) {
+  auto k = controller(o);
+  nlohmann::json out = {{"features", features_json(o.state.root)},
+                        {"knobs", nlohmann::json::array()}};
+  for (const auto& c : k.probe()) {
+    if (c.knob.kind == knobs::KnobKind::kFeature) continue;
+    nlohmann::json j = {{"name", c.knob.name},    {"kind", knobs::kind_name(c.knob.kind)},
+                        {"path", c.path},         {"readable", c.readable},
+                        {"writable", c.writable}, {"errno", c.errno_value}};
+    if (c.readable) j["value"] = k.current({c.knob}).at(c.knob.name);
+    if (c.errno_value) j["error"] = errno_text(c.errno_value);
+    out["knobs"].push_back(j);
+  }
+  if (o.json) {
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  const auto& f = out["features"];
+  if (f.contains("error")) {
+    std::cout << fmt::format("sched features: {}\n", f["error"].get<std::string>());
+  } else {
+    std::cout << fmt::format("sched features ({}):\n", f["path"].get<std::string>());
+    for (const auto& [name, on] : f["features"].items())
+      std::cout << fmt::format("  {}{}\n", on.get<bool>() ? "" : "NO_", name);
+  }
+  std::cout << "\nsysctls and debugfs tunables (allowlist):\n";
+  for (const auto& j : out["knobs"]) {
+    std::string state =
+        j["writable"].get<bool>() ? "writable" : j.value("error", std::string("read-only"));
+    std::cout << fmt::format("  {:<46} {:>12}  {}\n", j["name"].get<std::string>(),
+                             j.contains("value") ? j["value"].get<std::string>() : "-", state);
+  }
+}
+
+void get(const KnobsOptions& o) {
+  auto s = knobs::parse_knob(o.name, false);
+  auto value = controller(o).current({s}).at(s.name);
+  if (o.json) {
+    std::cout << nlohmann::json{{"name", s.name},
+                                {"kind", knobs::kind_name(s.kind)},
+                                {"value", value}}
+                     .dump()
+              << "\n";
+  } else {
+    std::cout << fmt::format("{}={}\n", s.name, value);
+  }
+}
+
+void set(const KnobsOptions& o) {
+  auto s = knobs::parse_knob(o.name, true);
+  auto k = controller(o);
+  k.check({s});
+  std::string before = k.current({s}).at(s.name);
+  k.apply({s});
+  k.keep_journal();
+  std::cout << fmt::format(
+      "{}: {} -> {} (journaled in {}; `schedrig-agent knobs restore` puts it back)\n", s.name,
+      before, s.value, k.journal_file());
+}
+
+void restore(const KnobsOptions& o) {
+  auto k = controller(o);
+  auto restored = k.recover();
+  if (o.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& e : restored)
+      j.push_back({{"name", e.original.name}, {"value", e.original.value}, {"path", e.path}});
+    std::cout << nlohmann::json{{"restored", j}}.dump(2) << "\n";
+    return;
+  }
+  if (restored.empty())
+    std::cout << fmt::format("nothing to restore ({} absent or from an earlier boot)\n",
+                             k.journal_file());
+  for (const auto& e : restored)
+    std::cout << fmt::format("restored {}={}\n", e.original.name, e.original.value);
+}
+
+void add_action(CLI::App& knobs_cmd, const char* name, const char* help, bool takes_name,
+                void (*action)(const KnobsOptions&), int& exit_code) {
+  auto o = std::make_shared<KnobsOptions>();
+  auto* cmd = knobs_cmd.add_subcommand(name, help);
+  if (takes_name)
+    cmd->add_option("name", o->name,
+                    "NO_NI_RANDOM | kernel.numa_balancing=0 | sched/migration_cost_ns=500000")
+        ->required();
+  add_state_options(*cmd, o->state);
+  cmd->add_flag("--json", o->json, "print JSON");
+  cmd->callback([o, action, &exit_code] {
+    guarded([&] { action(*o); });
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace
+
+void add_knobs_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "knobs",
+      "scheduler knobs at the console, named as plans name them: sched features (NI_RANDOM on, "
+      "NO_NI_RANDOM off), sysctls (kernel.numa_balancing=0) and debugfs tunables "
+      "(sched/migration_cost_ns=500000). `set` journals the original, so `restore` (or the next "
+      "agent start) puts it back. Exit 3 when the kernel file is missing or locked (EPERM)");
+  cmd->require_subcommand(1);
+  add_action(*cmd, "list",
+             "every sched feature and allowlisted knob with its value and whether it is writable",
+             false, list, exit_code);
+  add_action(*cmd, "get", "print one knob's value", true, get, exit_code);
+  add_action(*cmd, "set",
+             "set one knob (journaled), e.g. `knobs set kernel.sched_autogroup_enabled=0`", true,
+             set, exit_code);
+  add_action(*cmd, "restore", "put back every knob a journal of this boot changed", false, restore,
+             exit_code);
+}
+
+}  // namespace schedrig::agent

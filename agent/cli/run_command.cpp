@@ -1,0 +1,96 @@
+// `schedrig-agent run --plan F [--out F]`: a plan with no host at all. The
+// envelope stream goes to an offline file that `schedrig import F` loads as
+// if it had streamed.
+#include <iostream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "agent/cli/agent_state.h"
+#include "agent/cli/commands.h"
+#include "agent/cli/file_sink.h"
+#include "agent/cli/hello.h"
+#include "agent/cli/stop_signal.h"
+#include "agent/runner/prepare.h"
+#include "agent/runner/runner.h"
+#include "common/cli_error.h"
+#include "common/ids.h"
+#include "common/plan/plan_yaml.h"
+#include "common/wire_names.h"
+
+namespace schedrig::agent {
+namespace {
+
+namespace v1 = schedrig::v1;
+
+struct RunOptions {
+  std::string plan;
+  std::string out;
+  std::string id;
+  std::vector<std::string> labels;
+  StateOptions state;
+};
+
+v1::StartRun start_run(const RunOptions& o) {
+  v1::StartRun start;
+  start.set_run_id(make_uuid_v4());
+  try {
+    *start.mutable_plan() = load_plan_file(o.plan);
+  } catch (const PlanError& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+  for (const auto& kv : o.labels) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw CliError(kExitUsage, fmt::format("--label '{}': want KEY=VALUE", kv));
+    (*start.mutable_labels())[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return start;
+}
+
+void run_offline(const RunOptions& o, int& exit_code) {
+  v1::StartRun start = start_run(o);
+  auto knob_control = open_knobs(o.state);
+  topology::Topology topo = topology::load_topology({});
+  std::unique_ptr<FileSink> sink;
+  try {
+    sink = std::make_unique<FileSink>(
+        o.out, AgentIdentity{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()},
+        std::cout);
+  } catch (const std::runtime_error& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+  sink->write(make_hello(topo, *knob_control));
+  sink->write(make_topology(topo));
+  try {
+    v1::RunFinished done =
+        runner::run_plan(start, topo, *sink, *knob_control, install_stop_signals());
+    std::cout << fmt::format("run {}: {} ({} iterations){}\n", start.run_id(),
+                             status_name(done.status()), done.completed_iterations(),
+                             o.out.empty() ? "" : "; load it with: schedrig import " + o.out);
+    exit_code = done.status() == v1::STATUS_OK ? kExitOk : kExitFailed;
+  } catch (const runner::PlanRejected& e) {
+    throw CliError(e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? kExitUnreachable : kExitUsage,
+                   e.what());
+  }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand(
+      "run",
+      "run a plan on this machine with no host: variants' knobs are applied, journaled and "
+      "restored as with a host; with --out the envelope stream goes to a file that `schedrig "
+      "import F` loads into the store. Exit 0 ok, 1 an iteration failed, 2 bad plan, 3 a knob "
+      "cannot be changed here");
+  cmd->add_option("--plan", o->plan, "plan file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--out", o->out, "write the envelope stream here (schedrig offline file)");
+  cmd->add_option("--id", o->id, "agent id (default: hostname)");
+  cmd->add_option("--label", o->labels, "K=V label for the run; repeatable");
+  add_state_options(*cmd, o->state);
+  cmd->callback([o, &exit_code] { run_offline(*o, exit_code); });
+}
+
+}  // namespace schedrig::agent
