@@ -1,46 +1,79 @@
 #!/usr/bin/env bash
-# Side by side: schedrig-agent's fork storm vs stress-ng --fork, same worker
-# count, fork-max and duration, interleaved A B A B so machine drift hits both.
-# Prints bogo ops/s per round and the median ratio ours/stress-ng.
+# Fork storm, side by side: schedrig-agent's fork workload vs
+#   stress-ng --fork N --fork-max M --taskset L --metrics-brief
+# and vs the physical limit, a minimal pinned fork/_exit/waitpid C loop
+# (bench/fork_raw.c), for every N in --workers and M in --fork-max. Within
+# each round the three run back to back and the order rotates from round to
+# round (A B C, B C A, C A B, ...) so machine drift hits all of them. Prints
+# per-round ops/s and, per (N, M), the medians and the median of the
+# per-round ratios. Targets (issue 4): ours/stress-ng >= 1.00, ours/raw >= 0.95.
 #
-#   bench/fork_vs_stress_ng.sh [--workers N] [--fork-max M] [--duration S] [--rounds R]
+#   bench/fork_vs_stress_ng.sh [--workers 1,2,nproc] [--fork-max 1,4] [--taskset L]
+#                              [--duration S] [--rounds R]
 #
-# Needs: build/bin/schedrig-agent (scripts/build), stress-ng, python3.
+# All three count the same thing: children reaped per second of wall time
+# (stress-ng: bogo-ops-per-second-real-time). Ours runs with its default
+# placement recording on and --pin set, i.e. every creator on the whole
+# cpulist like stress-ng --taskset.
+# Needs: the agent (build/bin/schedrig-agent or $SCHEDRIG_AGENT), stress-ng,
+# cc, python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
-workers=$(nproc); fork_max=1; duration=3; rounds=4
+workers_list="1,2,$(nproc)"; fork_max_list="1,4"; taskset=$(allowed_cpulist); duration=3; rounds=4
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --workers) workers=$2; shift 2 ;;
-    --fork-max) fork_max=$2; shift 2 ;;
+    --workers) workers_list=$2; shift 2 ;;
+    --fork-max) fork_max_list=$2; shift 2 ;;
+    --taskset) taskset=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
-    *) echo "usage: $0 [--workers N] [--fork-max M] [--duration S] [--rounds R]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--workers 1,2,nproc] [--fork-max 1,4] [--taskset L] [--duration S] [--rounds R]" >&2
+       exit 2 ;;
   esac
 done
-agent=build/bin/schedrig-agent
-[[ -x $agent ]] || { echo "$agent missing: run scripts/build first" >&2; exit 2; }
+agent=$(bench_agent)
 command -v stress-ng >/dev/null || { echo "stress-ng missing: apt-get install stress-ng" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+bench_cc "$tmp/fork_raw" bench/fork_raw.c
 
 ours() {
-  "$agent" stress fork --workers "$workers" --fork-max "$fork_max" --duration "$duration" --json |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["bogo_ops_per_s"])'
+  "$agent" stress fork --workers "$1" --fork-max "$2" --cpus "$taskset" --duration "$duration" \
+    --json | json_field bogo_ops_per_s
 }
-theirs() {
-  stress-ng --fork "$workers" --fork-max "$fork_max" --timeout "${duration}s" --metrics-brief \
-    --yaml "$tmp/sng.yaml" >/dev/null 2>&1
+stressng() {
+  stress-ng --fork "$1" --fork-max "$2" --taskset "$taskset" --timeout "${duration}s" \
+    --metrics-brief --yaml "$tmp/sng.yaml" >/dev/null 2>&1
   python3 -c 'import re,sys; t=open(sys.argv[1]).read(); print(re.search(r"bogo-ops-per-second-real-time: ([0-9.]+)", t).group(1))' "$tmp/sng.yaml"
 }
+raw() { "$tmp/fork_raw" "$1" "$2" "$taskset" "$duration"; }
 
-echo "fork storm: workers=$workers fork_max=$fork_max duration=${duration}s rounds=$rounds ($(stress-ng --version | head -1))"
-printf "%-6s %16s %16s %8s\n" round "schedrig ops/s" "stress-ng ops/s" ratio
-ratios=()
-for r in $(seq 1 "$rounds"); do
-  if (( r % 2 )); then a=$(ours); b=$(theirs); else b=$(theirs); a=$(ours); fi
-  ratio=$(python3 -c "print(f'{$a/$b:.2f}')")
-  ratios+=("$ratio")
-  printf "%-6s %16.0f %16.0f %8s\n" "$r" "$a" "$b" "$ratio"
+echo "fork storm on cpus $taskset, ${duration}s per run, $rounds rounds; $(stress-ng --version | head -1); $(uname -r)"
+summary=()
+for n in $(tr ',' '\n' <<<"$workers_list" | awk '!seen[$0]++'); do
+  for m in $(tr ',' '\n' <<<"$fork_max_list" | awk '!seen[$0]++'); do
+    printf "\nN=%s M=%s\n%-6s %12s %12s %12s %9s %9s\n" "$n" "$m" round ours stress-ng raw \
+      ours/sng ours/raw
+    a_all=(); b_all=(); c_all=(); rs=(); rr=()
+    for r in $(seq 1 "$rounds"); do
+      declare -A v=()
+      case $(( (r - 1) % 3 )) in
+        0) order="ours stressng raw" ;;
+        1) order="stressng raw ours" ;;
+        2) order="raw ours stressng" ;;
+      esac
+      for tool in $order; do v[$tool]=$($tool "$n" "$m"); done
+      a_all+=("${v[ours]}"); b_all+=("${v[stressng]}"); c_all+=("${v[raw]}")
+      rs+=("$(ratio "${v[ours]}" "${v[stressng]}")"); rr+=("$(ratio "${v[ours]}" "${v[raw]}")")
+      printf "%-6s %12.0f %12.0f %12.0f %9s %9s\n" "$r" "${v[ours]}" "${v[stressng]}" "${v[raw]}" \
+        "${rs[-1]}" "${rr[-1]}"
+      unset v
+    done
+    summary+=("$(printf "%-4s %-4s %12.0f %12.0f %12.0f %9.3f %9.3f" "$n" "$m" "$(median "${a_all[@]}")" \
+      "$(median "${b_all[@]}")" "$(median "${c_all[@]}")" "$(median "${rs[@]}")" "$(median "${rr[@]}")")")
+  done
 done
-python3 -c "import statistics,sys; print('median ratio schedrig/stress-ng:', statistics.median(map(float, sys.argv[1:])))" "${ratios[@]}"
+printf "\nmedians (ops/s) and median per-round ratios\n%-4s %-4s %12s %12s %12s %9s %9s\n" N M ours \
+  stress-ng raw ours/sng ours/raw
+printf "%s\n" "${summary[@]}"

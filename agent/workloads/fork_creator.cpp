@@ -41,36 +41,47 @@ void count_collision(const Layout& L, int d) {
 [[noreturn]] void child_main(const Layout& L, int creator_dense, std::int32_t* rec_slot) {
   if (!L.record) ::_exit(0);
   const int d = dense_pu(L, ::sched_getcpu());
-  PuLine& line = L.lines[d];
-  const int before = line.alive.fetch_add(1, std::memory_order_acq_rel);
-  line.started.fetch_add(1, std::memory_order_relaxed);
-  if (d == creator_dense) line.same_pu.fetch_add(1, std::memory_order_relaxed);
-  if (before > 0) count_collision(L, d);
-  if (L.rec) {
-    *rec_slot = d;
+  const bool same = d == creator_dense;
+  if (L.lines[d].alive.fetch_add(1, std::memory_order_acq_rel) > 0) count_collision(L, d);
+  if (rec_slot) {
+    *rec_slot = d | (same ? kRecSame : 0);
     ::_exit(kExitSeeRecord);
   }
-  ::_exit(d + 1);
+  ::_exit(1 + d + (same ? kSameBit : 0));
 }
 
+// What a creator keeps to itself while it runs.
+struct CreatorCounts {
+  std::uint64_t* started;  // by dense PU, n + 1
+  std::uint64_t same_pu = 0;
+};
+
 // The creator learns where a reaped child ran from its exit status (or its
-// record) and takes it off that PU's `alive` count.
+// record), counts it and takes it off that PU's `alive` count.
 void child_reaped(const Layout& L, pid_t pid, int status, const pid_t* pids,
-                  const std::int32_t* recs, unsigned forked, unsigned& hint) {
-  if (!L.record || !WIFEXITED(status)) return;
-  int d = WEXITSTATUS(status) - 1;
-  if (WEXITSTATUS(status) == kExitSeeRecord && recs) {
-    d = -1;
+                  const std::int32_t* recs, unsigned forked, unsigned& hint, CreatorCounts& c) {
+  if (!L.record || !WIFEXITED(status) || WEXITSTATUS(status) == 0) return;
+  int code = WEXITSTATUS(status);
+  int d = -1;
+  bool same = false;
+  if (code == kExitSeeRecord && recs) {
     for (unsigned k = 0; k < forked; ++k) {  // children mostly exit in fork order
       unsigned i = (hint + k) % forked;
       if (pids[i] == pid) {
-        d = recs[i];
+        d = recs[i] & ~kRecSame;
+        same = (recs[i] & kRecSame) != 0;
         hint = i + 1;
         break;
       }
     }
+  } else {
+    same = code > kSameBit;
+    d = code - 1 - (same ? kSameBit : 0);
   }
-  if (d >= 0 && d <= L.n) L.lines[d].alive.fetch_sub(1, std::memory_order_acq_rel);
+  if (d < 0 || d > L.n) return;
+  ++c.started[d];
+  c.same_pu += same;
+  L.lines[d].alive.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 }  // namespace
@@ -95,13 +106,14 @@ Layout layout_at(void* base) {
   return L;
 }
 
-void run_creator(const Layout& L, unsigned index, pid_t* pids) {
+void run_creator(const Layout& L, unsigned index, pid_t* pids, std::uint64_t* started) {
   const unsigned fork_max = L.header->fork_max;
   CreatorSlot* slot = &L.slots[index];
   std::int32_t* recs = L.rec ? L.rec + std::size_t{index} * fork_max : nullptr;
   L.ctl->ready.fetch_add(1);
   futex_wait_shared(&L.ctl->go, 0);
   unsigned hint = 0;
+  CreatorCounts counts{started};
   bool stopping = L.ctl->stop.load(std::memory_order_relaxed) != 0;
   while (!stopping) {
     unsigned forked = 0;
@@ -132,10 +144,16 @@ void run_creator(const Layout& L, unsigned index, pid_t* pids) {
         break;  // ECHILD: nothing left (cannot happen: every child exits)
       }
       --left;
-      child_reaped(L, pid, status, pids, recs, forked, hint);
+      child_reaped(L, pid, status, pids, recs, forked, hint, counts);
     }
     slot->reaped.fetch_add(forked, std::memory_order_relaxed);
     stopping = stopping || L.ctl->stop.load(std::memory_order_relaxed) != 0;
+  }
+  if (L.record) {
+    for (int d = 0; d <= L.n; ++d) {
+      if (started[d]) L.lines[d].started.fetch_add(started[d], std::memory_order_relaxed);
+    }
+    L.lines[0].same_pu.fetch_add(counts.same_pu, std::memory_order_relaxed);
   }
   ::_exit(0);
 }

@@ -78,18 +78,25 @@ struct Layout {
   bool per_cpu = false;
 };
 
-// Exit codes 1..kMaxDenseExit carry a child's dense PU index + 1; with more
-// PUs the child writes its index to `rec` and exits kExitSeeRecord.
-inline constexpr unsigned kMaxDenseExit = 254;
+// A child reports its dense PU index d and whether it is its creator's PU
+// through its exit status, 1 + d + kSameBit * same (so d <= kMaxDenseExit);
+// with more PUs it writes d | kRecSame * same to `rec` and exits
+// kExitSeeRecord. The only shared memory a child writes is its PU's `alive`
+// (and `collisions`, rarely): creators count the rest privately.
+inline constexpr unsigned kMaxDenseExit = 126;
+inline constexpr int kSameBit = 127;
 inline constexpr int kExitSeeRecord = 255;
+inline constexpr std::int32_t kRecSame = 1 << 30;
 
 // The layout of a mapping whose header is at `base`; nullptr fields when the
 // header is not ours (wrong magic).
 Layout layout_at(void* base);
 
 // Creator `index`: counts itself ready, waits for the start gate, then loops
-// fork / reap until the stop flag, and exits. `pids` has room for
-// fork_max pids. The caller has already set the creator's affinity.
-[[noreturn]] void run_creator(const Layout& L, unsigned index, pid_t* pids);
+// fork / reap until the stop flag, adds its private per-PU counts
+// (`started`, n + 1 zeroed entries) to the shared lines, and exits. `pids`
+// has room for fork_max pids. The caller has already set the creator's
+// affinity.
+[[noreturn]] void run_creator(const Layout& L, unsigned index, pid_t* pids, std::uint64_t* started);
 
 }  // namespace schedrig::workloads::fork_internal

@@ -25,5 +25,6 @@ int main(int argc, char** argv) {
   Layout L = layout_at(base);
   if (!L.header || index >= L.header->workers) return 5;
   std::vector<pid_t> pids(L.header->fork_max);
-  run_creator(L, index, pids.data());
+  std::vector<std::uint64_t> started(static_cast<std::size_t>(L.n) + 1);
+  run_creator(L, index, pids.data(), started.data());
 }

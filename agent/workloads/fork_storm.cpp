@@ -46,8 +46,8 @@ cpu_set_t affinity_for(const ForkStormParams& p, unsigned creator) {
 // Async-signal-safe only: the agent may have other threads when it forks.
 // `argv` is null for a creator that stays a copy of the agent.
 [[noreturn]] void start_creator(const Layout& L, unsigned index, pid_t* pids,
-                                const cpu_set_t* affinity, pid_t parent, pid_t pgid, int shm_fd,
-                                const char* exe, char* const* argv) {
+                                std::uint64_t* started, const cpu_set_t* affinity, pid_t parent,
+                                pid_t pgid, int shm_fd, const char* exe, char* const* argv) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(1);
   ::setpgid(0, pgid);
@@ -66,7 +66,7 @@ cpu_set_t affinity_for(const ForkStormParams& p, unsigned creator) {
     slot->setup_errno.store(errno);
     ::_exit(127);
   }
-  run_creator(L, index, pids);
+  run_creator(L, index, pids, started);
 }
 
 void reap_all(const std::vector<pid_t>& creators) {
@@ -119,7 +119,7 @@ Arena make_arena(const ForkStormParams& p) {
   const int n = static_cast<int>(p.cpus.size());
   const int max_os = *std::max_element(p.cpus.begin(), p.cpus.end());
   const bool node_map = !p.pu_to_node.empty(), llc_map = !p.pu_to_llc.empty();
-  const bool need_rec = p.record_placement && static_cast<unsigned>(n) + 1 > kMaxDenseExit;
+  const bool need_rec = p.record_placement && static_cast<unsigned>(n) > kMaxDenseExit;
   Header h;
   h.workers = p.workers;
   h.fork_max = p.fork_max;
@@ -231,6 +231,7 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
   const std::string exe =
       params.creator_exe == kFindCreator ? find_fork_creator() : params.creator_exe;
   std::vector<pid_t> child_pids(static_cast<std::size_t>(params.workers) * params.fork_max);
+  std::vector<std::uint64_t> started(params.cpus.size() + 1);  // copied into each creator
   std::vector<pid_t> creators;
   const pid_t self = ::getpid();
   pid_t pgid = 0;
@@ -255,8 +256,9 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
     cpu_set_t affinity = affinity_for(params, i);
     pid_t pid = ::fork();
     if (pid == 0) {
-      start_creator(L, i, &child_pids[std::size_t{i} * params.fork_max], &affinity, self, pgid,
-                    arena.shm->fd(), exe.c_str(), exe.empty() ? nullptr : argvs[i].data());
+      start_creator(L, i, &child_pids[std::size_t{i} * params.fork_max], started.data(), &affinity,
+                    self, pgid, arena.shm->fd(), exe.c_str(),
+                    exe.empty() ? nullptr : argvs[i].data());
     }
     if (pid < 0) {
       int err = errno;

@@ -5,18 +5,22 @@
 // reaped (stress-ng bumps its counter after each successful waitpid).
 //
 // Differences from stress-ng 0.15, on purpose (docs/workloads.md):
-//  - our children _exit at once; stress-ng's even-numbered children (all of
-//    them with --fork-max 1) first call setsid, vhangup, getpgid and four
-//    setpgid, then sched_yield. setsid creates one autogroup per child when
-//    kernel.sched_autogroup_enabled=1, which changes how the scheduler sees
-//    them; we measure the scheduler's fork and exit paths, not those calls.
+//  - our children _exit at once. stress-ng 0.15's children all sched_yield
+//    before _exit, and its even-numbered ones (all of them with --fork-max
+//    1) first call setsid, vhangup, getpid, getpgid and four setpgid. setsid
+//    puts each child in a new session, so a new autogroup when
+//    kernel.sched_autogroup_enabled=1. We measure the scheduler's fork,
+//    placement and exit paths, not those calls.
+//  - stress-ng forks from its own ~170-mapping process; our creators exec a
+//    dozen-mapping helper (below). Both costs are most of why stress-ng
+//    counts 3-5x fewer bogo ops/s on the same box (docs/workloads.md).
 //  - a creator reaps its children in exit order (waitpid(-1)), stress-ng in
 //    fork order; the count is the same.
 //
 // Placement recording (record_placement, on by default). Each child, at its
-// first user-space instruction, records through shared memory the PU it runs
-// on (sched_getcpu) and compares it with its creator's PU (sched_getcpu
-// just before fork). Derived:
+// first user-space instruction, reads the PU it runs on (sched_getcpu),
+// compares it with its creator's PU (sched_getcpu just before fork) and
+// reports both through its exit status. Derived:
 //  - same_pu_rate: children whose first PU was their creator's PU / children.
 //  - children per PU, and per NUMA node / LLC when the maps are given.
 //  - placement collision rate, counted exactly like this. Per PU p the agent
@@ -35,8 +39,16 @@
 //    pick" (concurrent forks converging on one idle PU) and of an idle PU
 //    that did not pull the waiting child: an upper bound in time, since a
 //    child counts as alive until its creator has reaped it.
-//  Cost: two sched_getcpu (rseq) and a few uncontended atomics per child,
-//  plus one shared page touched; bench/fork_record_overhead.sh measures it.
+//  Cost per child: a sched_getcpu (rseq) and one atomic add on its PU's
+//  cache line (so one fault on a shared page); its PU and whether it is the
+//  creator's come back in its exit status, counted privately by the creator.
+//  Per fork the creator adds a sched_getcpu and two atomics on its own PU's
+//  line, per reap one atomic. bench/fork_record_overhead.sh measures it.
+//
+// Creators exec schedrig-fork-creator (fork_creator.h), a static helper with
+// a dozen mappings, when it is found (find_fork_creator); fork(2) and exit
+// cost grows with the forking process's mappings, and this keeps ours at a
+// minimal loop's instead of the agent's ~80 (stress-ng's are ~170).
 #pragma once
 
 #include <atomic>

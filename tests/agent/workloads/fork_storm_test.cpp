@@ -103,6 +103,28 @@ TEST(ForkStorm, TopologyMapsGiveChildrenPerNodeAndLlc) {
   EXPECT_TRUE(no_children_left());
 }
 
+// Above 126 PUs a child's PU no longer fits its exit status and goes
+// through the shared record instead. PUs that do not exist are fine in an
+// affinity mask (the kernel uses those that do), so a long cpulist is enough.
+TEST(ForkStorm, ManyPusUseTheRecordPath) {
+  ForkStormParams p;
+  p.cpus = allowed_cpus();
+  for (int c = p.cpus.back() + 1; p.cpus.size() < 300; ++c) p.cpus.push_back(c);
+  p.workers = 2;
+  p.fork_max = 3;
+  p.duration = 150ms;
+  ForkStormResult r = run_fork_storm(p);
+  ASSERT_GT(r.bogo_ops, 0u);
+  EXPECT_EQ(r.children_recorded, r.bogo_ops);
+  EXPECT_EQ(sum(r.children_per_pu), r.bogo_ops);
+  const std::vector<int> real = allowed_cpus();
+  for (const auto& [pu, n] : r.children_per_pu) {
+    EXPECT_NE(std::find(real.begin(), real.end(), pu), real.end()) << pu;
+  }
+  EXPECT_LE(r.same_pu, r.bogo_ops);
+  EXPECT_TRUE(no_children_left());
+}
+
 TEST(ForkStorm, RecordingOffIsAPlainStorm) {
   ForkStormParams p;
   p.cpus = allowed_cpus();
