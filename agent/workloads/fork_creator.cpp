@@ -99,6 +99,7 @@ Layout layout_at(void* base) {
   L.node_d = h->node_d ? reinterpret_cast<std::int32_t*>(b + h->node_d) : nullptr;
   L.llc_d = h->llc_d ? reinterpret_cast<std::int32_t*>(b + h->llc_d) : nullptr;
   L.rec = h->rec ? reinterpret_cast<std::int32_t*>(b + h->rec) : nullptr;
+  L.scratch = b + h->scratch;
   L.n = h->n;
   L.max_os = h->max_os;
   L.record = h->record != 0;
@@ -106,8 +107,11 @@ Layout layout_at(void* base) {
   return L;
 }
 
-void run_creator(const Layout& L, unsigned index, pid_t* pids, std::uint64_t* started) {
+void run_creator(const Layout& L, unsigned index) {
   const unsigned fork_max = L.header->fork_max;
+  char* scratch = L.scratch + std::size_t{index} * L.header->scratch_stride;
+  pid_t* pids = reinterpret_cast<pid_t*>(scratch);
+  std::uint64_t* started = reinterpret_cast<std::uint64_t*>(scratch + L.header->scratch_started);
   CreatorSlot* slot = &L.slots[index];
   std::int32_t* recs = L.rec ? L.rec + std::size_t{index} * fork_max : nullptr;
   L.ctl->ready.fetch_add(1);

@@ -60,6 +60,12 @@ struct Header {
   std::uint32_t per_cpu = 0;                                  // no other PU is allowed to a child
   std::uint64_t ctl = 0, slots = 0, lines = 0, dense_of = 0;  // byte offsets
   std::uint64_t node_d = 0, llc_d = 0, rec = 0;               // 0 = absent
+  // Per creator, `scratch_stride` bytes apart: pid_t pids[fork_max], then at
+  // `scratch_started` std::uint64_t started[n + 1]. A creator's working
+  // memory lives here, in a shared mapping, because fork(2) write-protects
+  // every private page and the creator's next write to each would fault,
+  // once per fork.
+  std::uint64_t scratch = 0, scratch_stride = 0, scratch_started = 0;
 };
 
 // Pointers into one mapping of the shared memory.
@@ -72,6 +78,7 @@ struct Layout {
   std::int32_t* node_d = nullptr;    // by dense index, -1 unknown; nullptr without a map
   std::int32_t* llc_d = nullptr;
   std::int32_t* rec = nullptr;  // workers * fork_max; only with more than kMaxDenseExit PUs
+  char* scratch = nullptr;      // Header::scratch
   int n = 0;
   int max_os = 0;
   bool record = false;
@@ -93,10 +100,8 @@ inline constexpr std::int32_t kRecSame = 1 << 30;
 Layout layout_at(void* base);
 
 // Creator `index`: counts itself ready, waits for the start gate, then loops
-// fork / reap until the stop flag, adds its private per-PU counts
-// (`started`, n + 1 zeroed entries) to the shared lines, and exits. `pids`
-// has room for fork_max pids. The caller has already set the creator's
-// affinity.
-[[noreturn]] void run_creator(const Layout& L, unsigned index, pid_t* pids, std::uint64_t* started);
+// fork / reap until the stop flag, adds its own per-PU counts (scratch) to
+// the shared lines, and exits. The caller has already set its affinity.
+[[noreturn]] void run_creator(const Layout& L, unsigned index);
 
 }  // namespace schedrig::workloads::fork_internal

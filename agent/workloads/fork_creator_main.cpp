@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <vector>
 
 #include "agent/workloads/fork_creator.h"
 
@@ -24,7 +23,5 @@ int main(int argc, char** argv) {
   ::close(fd);
   Layout L = layout_at(base);
   if (!L.header || index >= L.header->workers) return 5;
-  std::vector<pid_t> pids(L.header->fork_max);
-  std::vector<std::uint64_t> started(static_cast<std::size_t>(L.n) + 1);
-  run_creator(L, index, pids.data(), started.data());
+  run_creator(L, index);
 }

@@ -45,9 +45,9 @@ cpu_set_t affinity_for(const ForkStormParams& p, unsigned creator) {
 // What a freshly forked creator does before it runs (or execs) the loop.
 // Async-signal-safe only: the agent may have other threads when it forks.
 // `argv` is null for a creator that stays a copy of the agent.
-[[noreturn]] void start_creator(const Layout& L, unsigned index, pid_t* pids,
-                                std::uint64_t* started, const cpu_set_t* affinity, pid_t parent,
-                                pid_t pgid, int shm_fd, const char* exe, char* const* argv) {
+[[noreturn]] void start_creator(const Layout& L, unsigned index, const cpu_set_t* affinity,
+                                pid_t parent, pid_t pgid, int shm_fd, const char* exe,
+                                char* const* argv) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(1);
   ::setpgid(0, pgid);
@@ -66,7 +66,7 @@ cpu_set_t affinity_for(const ForkStormParams& p, unsigned creator) {
     slot->setup_errno.store(errno);
     ::_exit(127);
   }
-  run_creator(L, index, pids, started);
+  run_creator(L, index);
 }
 
 void reap_all(const std::vector<pid_t>& creators) {
@@ -140,6 +140,9 @@ Arena make_arena(const ForkStormParams& p) {
   h.node_d = node_map ? carve(n * sizeof(std::int32_t)) : 0;
   h.llc_d = llc_map ? carve(n * sizeof(std::int32_t)) : 0;
   h.rec = need_rec ? carve(std::size_t{p.workers} * p.fork_max * sizeof(std::int32_t)) : 0;
+  h.scratch_started = align_up(p.fork_max * sizeof(pid_t), 8);
+  h.scratch_stride = align_up(h.scratch_started + (n + 1) * sizeof(std::uint64_t), 64);
+  h.scratch = carve(std::size_t{p.workers} * h.scratch_stride);
   h.total_bytes = off;
 
   Arena a;
@@ -230,8 +233,6 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
   const Layout& L = arena.layout;
   const std::string exe =
       params.creator_exe == kFindCreator ? find_fork_creator() : params.creator_exe;
-  std::vector<pid_t> child_pids(static_cast<std::size_t>(params.workers) * params.fork_max);
-  std::vector<std::uint64_t> started(params.cpus.size() + 1);  // copied into each creator
   std::vector<pid_t> creators;
   const pid_t self = ::getpid();
   pid_t pgid = 0;
@@ -256,8 +257,7 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
     cpu_set_t affinity = affinity_for(params, i);
     pid_t pid = ::fork();
     if (pid == 0) {
-      start_creator(L, i, &child_pids[std::size_t{i} * params.fork_max], started.data(), &affinity,
-                    self, pgid, arena.shm->fd(), exe.c_str(),
+      start_creator(L, i, &affinity, self, pgid, arena.shm->fd(), exe.c_str(),
                     exe.empty() ? nullptr : argvs[i].data());
     }
     if (pid < 0) {
