@@ -19,9 +19,13 @@ double median_of_sorted(std::span<const double> sorted) {
 }
 
 double median(std::span<const double> values) {
-  const std::size_t n = values.size();
-  if (n == 0) return kNaN;
   std::vector<double> v(values.begin(), values.end());
+  return median_in_place(v);
+}
+
+double median_in_place(std::vector<double>& v) {
+  const std::size_t n = v.size();
+  if (n == 0) return kNaN;
   auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
   std::nth_element(v.begin(), mid, v.end());
   const double upper = *mid;

@@ -33,6 +33,9 @@ Summary summarize(std::span<const double> values);
 // Median of `values` (any order); NaN when empty. O(n) (nth_element on a copy).
 double median(std::span<const double> values);
 
+// Median of `values`, reordering them (nth_element, no copy); NaN when empty.
+double median_in_place(std::vector<double>& values);
+
 // Median of already ascending `sorted`; NaN when empty. O(1).
 double median_of_sorted(std::span<const double> sorted);
 

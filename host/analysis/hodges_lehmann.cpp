@@ -43,39 +43,93 @@ std::vector<double> differences_between(std::span<const double> x, std::span<con
   return out;
 }
 
-}  // namespace
-
-double kth_pairwise_difference(std::span<const double> x, std::span<const double> y,
-                               std::uint64_t k) {
+// The order statistics k_first..k_last (1-based, a short run) of the
+// differences: bisection on the value until (lo, hi] holds them and few
+// others, then those few listed and selected.
+std::vector<double> order_statistics(std::span<const double> x, std::span<const double> y,
+                                     std::uint64_t k_first, std::uint64_t k_last) {
   const std::uint64_t mn = static_cast<std::uint64_t>(x.size()) * y.size();
-  if (k < 1 || k > mn) {
-    throw std::invalid_argument(fmt::format("kth_pairwise_difference: k {} outside 1..{}", k, mn));
+  if (k_first < 1 || k_last > mn || k_first > k_last) {
+    throw std::invalid_argument(
+        fmt::format("kth_pairwise_difference: k {}..{} outside 1..{}", k_first, k_last, mn));
   }
   double lo = y.front() - x.back();  // smallest difference
   double hi = y.back() - x.front();  // largest difference
   std::uint64_t count_lo = count_at_most(x, y, lo);
-  if (count_lo >= k) return lo;
+  std::vector<double> out;
+  if (count_lo >= k_last) return std::vector<double>(k_last - k_first + 1, lo);
+  // Invariant: count(<= lo) < k_first (or lo is the minimum and holds
+  // k_first..), k_last <= count(<= hi).
   std::uint64_t count_hi = mn;
-  // Invariant: count(<= lo) < k <= count(<= hi).
-  const std::uint64_t list_limit = 4 * (x.size() + y.size()) + 64;
-  while (count_hi - count_lo > list_limit) {
-    const double mid = lo + (hi - lo) / 2;
-    if (!(mid > lo && mid < hi)) return hi;  // adjacent doubles: (lo, hi] holds only hi
+  const std::uint64_t list_limit = 2 * (x.size() + y.size()) + 64;
+  bool adjacent = false;
+  for (unsigned step = 0; count_hi - count_lo > list_limit; ++step) {
+    // Interpolate on the counts (the differences are dense near the
+    // middle, so a guess lands close), aiming alternately just below
+    // k_first and just above k_last; every third step bisects, so the
+    // worst case is a few times plain bisection.
+    double mid = lo + (hi - lo) / 2;
+    if (step % 3 != 2) {
+      const double span = static_cast<double>(count_hi - count_lo);
+      const double slack = static_cast<double>(list_limit) / 3;
+      const double target = step % 3 == 0 ? static_cast<double>(k_first) - slack
+                                          : static_cast<double>(k_last) + slack;
+      const double frac =
+          std::clamp((target - static_cast<double>(count_lo)) / span, 1.0 / 64, 63.0 / 64);
+      mid = lo + (hi - lo) * frac;
+    }
+    if (!(mid > lo && mid < hi)) {
+      adjacent = true;  // (lo, hi] holds only the value hi
+      break;
+    }
     const std::uint64_t c = count_at_most(x, y, mid);
-    if (c >= k) {
+    if (c >= k_last) {
       hi = mid;
       count_hi = c;
-    } else {
+    } else if (c < k_first) {
       lo = mid;
       count_lo = c;
+    } else {
+      // mid splits the run: finish each end on its own.
+      const std::vector<double> a = order_statistics(x, y, k_first, c);
+      const std::vector<double> b = order_statistics(x, y, c + 1, k_last);
+      out.assign(a.begin(), a.end());
+      out.insert(out.end(), b.begin(), b.end());
+      return out;
     }
   }
-  std::vector<double> rest = differences_between(x, y, lo, hi);
-  const std::uint64_t rank = k - count_lo;            // 1-based within (lo, hi]
-  if (rest.empty() || rank > rest.size()) return hi;  // rounding slack: cannot happen in practice
-  auto nth = rest.begin() + static_cast<std::ptrdiff_t>(rank - 1);
-  std::nth_element(rest.begin(), nth, rest.end());
-  return *nth;
+  std::vector<double> rest;
+  bool listed = false;
+  for (std::uint64_t k = k_first; k <= k_last; ++k) {
+    if (k <= count_lo) {
+      out.push_back(lo);  // only when lo is the minimum itself
+      continue;
+    }
+    if (adjacent) {
+      out.push_back(hi);
+      continue;
+    }
+    if (!listed) {
+      rest = differences_between(x, y, lo, hi);
+      listed = true;
+    }
+    const std::uint64_t rank = k - count_lo;   // 1-based within (lo, hi]
+    if (rest.empty() || rank > rest.size()) {  // rounding slack: cannot happen in practice
+      out.push_back(hi);
+      continue;
+    }
+    auto nth = rest.begin() + static_cast<std::ptrdiff_t>(rank - 1);
+    std::nth_element(rest.begin(), nth, rest.end());
+    out.push_back(*nth);
+  }
+  return out;
+}
+
+}  // namespace
+
+double kth_pairwise_difference(std::span<const double> x, std::span<const double> y,
+                               std::uint64_t k) {
+  return order_statistics(x, y, k, k).front();
 }
 
 HodgesLehmann hodges_lehmann(std::span<const double> x, std::span<const double> y,
@@ -87,15 +141,11 @@ HodgesLehmann hodges_lehmann(std::span<const double> x, std::span<const double> 
   if (mn % 2 == 1) {
     r.shift = kth_pairwise_difference(xs, ys, (mn + 1) / 2);
   } else {
-    const double a = kth_pairwise_difference(xs, ys, mn / 2);
-    const double b = kth_pairwise_difference(xs, ys, mn / 2 + 1);
-    r.shift = a + (b - a) / 2;
+    const std::vector<double> mid = order_statistics(xs, ys, mn / 2, mn / 2 + 1);
+    r.shift = mid[0] + (mid[1] - mid[0]) / 2;
   }
 
-  std::vector<double> all(xs);
-  all.insert(all.end(), ys.begin(), ys.end());
-  std::vector<std::size_t> ties;
-  midranks(all, &ties);
+  const std::vector<std::size_t> ties = tie_groups(xs, ys);
   r.exact = ties.empty() && m < kMannWhitneyExactBelow && n < kMannWhitneyExactBelow;
   std::uint64_t k = 1;
   if (r.exact) {

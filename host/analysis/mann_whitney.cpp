@@ -100,19 +100,45 @@ std::vector<double> midranks(std::span<const double> values, std::vector<std::si
   return ranks;
 }
 
+std::vector<std::size_t> tie_groups(std::span<const double> a, std::span<const double> b) {
+  std::vector<std::size_t> out;
+  std::size_t i = 0, j = 0, run = 0;
+  double last = 0;
+  while (i < a.size() || j < b.size()) {
+    const bool take_a = j >= b.size() || (i < a.size() && a[i] <= b[j]);
+    const double v = take_a ? a[i++] : b[j++];
+    if (run > 0 && v == last) {
+      ++run;
+    } else {
+      if (run > 1) out.push_back(run);
+      run = 1;
+      last = v;
+    }
+  }
+  if (run > 1) out.push_back(run);
+  return out;
+}
+
 MannWhitneyResult mann_whitney(std::span<const double> x, std::span<const double> y) {
   if (x.empty() || y.empty()) throw std::invalid_argument("mann_whitney: empty sample");
-  const std::size_t m = x.size(), n = y.size(), total = m + n;
-  std::vector<double> all(x.begin(), x.end());
-  all.insert(all.end(), y.begin(), y.end());
-  std::vector<std::size_t> ties;
-  const std::vector<double> ranks = midranks(all, &ties);
-  double rank_sum_y = 0;
-  for (std::size_t k = m; k < total; ++k) rank_sum_y += ranks[k];
+  std::vector<double> xs(x.begin(), x.end()), ys(y.begin(), y.end());
+  std::sort(xs.begin(), xs.end());
+  std::sort(ys.begin(), ys.end());
+  const std::size_t m = xs.size(), n = ys.size(), total = m + n;
+  // U_y = sum over y_j of #(x < y_j) + #(x == y_j) / 2, the rank-sum form
+  // R_y - n (n + 1) / 2 without the ranks.
+  double u_y = 0;
+  std::size_t below = 0, at_most = 0;
+  for (double v : ys) {
+    while (below < m && xs[below] < v) ++below;
+    if (at_most < below) at_most = below;
+    while (at_most < m && xs[at_most] <= v) ++at_most;
+    u_y += static_cast<double>(below) + static_cast<double>(at_most - below) / 2;
+  }
+  const std::vector<std::size_t> ties = tie_groups(xs, ys);
   const double mn = static_cast<double>(m) * static_cast<double>(n);
   MannWhitneyResult r;
-  // Rank-sum form: U_y = R_y - n (n + 1) / 2.
-  r.u_y = rank_sum_y - static_cast<double>(n) * static_cast<double>(n + 1) / 2;
+  r.u_y = u_y;
   r.u_x = mn - r.u_y;
   r.exact = ties.empty() && m < kMannWhitneyExactBelow && n < kMannWhitneyExactBelow;
   if (r.exact) {

@@ -43,10 +43,16 @@ struct MannWhitneyResult {
 };
 
 // Two-sided Mann–Whitney U test of x against y (any order; finite values).
+// U from both samples sorted and merged, O((m + n) log(m + n)).
 // Exact: p = min(1, 2 P(U <= min(u_x, u_y))). Normal: p = 2 Phi(-|z|); a
 // variance of 0 (every value equal) gives p = 1. Throws std::invalid_argument
 // when either sample is empty.
 MannWhitneyResult mann_whitney(std::span<const double> x, std::span<const double> y);
+
+// Sizes of the groups of equal values (two or more) in the union of two
+// ascending samples, by merging them: O(m + n).
+std::vector<std::size_t> tie_groups(std::span<const double> a_sorted,
+                                    std::span<const double> b_sorted);
 
 // Mid-ranks (1-based, ties get the mean of their ranks) of `values` in input
 // order; `tie_sizes`, when given, receives the size of every tie group of

@@ -19,7 +19,10 @@ double spread_of(std::span<const double> group, double confidence) {
   const double sd = summarize(group).sd;
   if (sd == 0) return 0;
   const double df = static_cast<double>(m - 1);
-  const double q = boost::math::quantile(boost::math::chi_squared(df), 1 - confidence);
+  // double precision is plenty here; Boost's default promotes to long double.
+  using Policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+  const double q = boost::math::quantile(boost::math::chi_squared_distribution<double, Policy>(df),
+                                         1 - confidence);
   return sd * std::sqrt(df / q);
 }
 

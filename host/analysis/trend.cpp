@@ -53,28 +53,19 @@ std::vector<std::size_t> tie_groups(const std::vector<double>& sorted) {
   return out;
 }
 
-// Pairs i < j with (y_j - y_i) / (j - i) <= t, i.e. z_j <= z_i for
-// z_k = y_k - t k.
-std::uint64_t slopes_at_most(std::span<const double> y, double t) {
-  std::vector<double> z(y.size());
-  for (std::size_t k = 0; k < y.size(); ++k) z[k] = y[k] - t * static_cast<double>(k + 1);
-  return count_inversions(z, true);
-}
-
-// k-th smallest (1-based) pairwise slope by bisection.
-double kth_slope(std::span<const double> y, double range, std::uint64_t k) {
-  double lo = -range, hi = range;
-  if (slopes_at_most(y, lo) >= k) return lo;
-  for (int step = 0; step < 200; ++step) {
-    const double mid = lo + (hi - lo) / 2;
-    if (!(mid > lo && mid < hi)) break;
-    if (slopes_at_most(y, mid) >= k) {
-      hi = mid;
-    } else {
-      lo = mid;
-    }
+// Medians of `blocks` consecutive, (nearly) equal blocks of y, and the
+// blocks' centres as 1-based iteration positions.
+void block_medians(std::span<const double> y, std::size_t blocks, std::vector<double>& x_out,
+                   std::vector<double>& m_out) {
+  const std::size_t n = y.size();
+  std::vector<double> buf;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t first = b * n / blocks, last = (b + 1) * n / blocks;
+    buf.assign(y.begin() + static_cast<std::ptrdiff_t>(first),
+               y.begin() + static_cast<std::ptrdiff_t>(last));
+    m_out.push_back(median_in_place(buf));
+    x_out.push_back((static_cast<double>(first) + static_cast<double>(last - 1)) / 2 + 1);
   }
-  return hi;
 }
 
 }  // namespace
@@ -141,23 +132,20 @@ MannKendall mann_kendall(std::span<const double> y) {
 double sen_slope(std::span<const double> y, std::size_t exact_up_to) {
   const std::size_t n = y.size();
   if (n < 2) return kNaN;
-  const std::uint64_t pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
-  if (n <= exact_up_to) {
-    std::vector<double> slopes;
-    slopes.reserve(pairs);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = i + 1; j < n; ++j) {
-        slopes.push_back((y[j] - y[i]) / static_cast<double>(j - i));
-      }
-    }
-    return median(slopes);
+  std::vector<double> x, v;
+  if (n <= exact_up_to || exact_up_to < 2) {
+    x.resize(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<double>(i + 1);
+    v.assign(y.begin(), y.end());
+  } else {
+    block_medians(y, exact_up_to, x, v);
   }
-  const auto [lo_it, hi_it] = std::minmax_element(y.begin(), y.end());
-  const double range = *hi_it - *lo_it;
-  if (range == 0) return 0;
-  if (pairs % 2 == 1) return kth_slope(y, range, (pairs + 1) / 2);
-  const double a = kth_slope(y, range, pairs / 2), b = kth_slope(y, range, pairs / 2 + 1);
-  return a + (b - a) / 2;
+  std::vector<double> slopes;
+  slopes.reserve(v.size() * (v.size() - 1) / 2);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    for (std::size_t j = i + 1; j < v.size(); ++j) slopes.push_back((v[j] - v[i]) / (x[j] - x[i]));
+  }
+  return median_in_place(slopes);
 }
 
 Drift detect_drift(std::span<const double> y, const DriftOptions& options) {

@@ -35,9 +35,11 @@ double mann_kendall_upper_tail(std::size_t n, double s);
 
 // Theil–Sen slope: the median over i < j of (y_j - y_i) / (j - i), per
 // iteration. NaN for n < 2. Exact (all pairs) up to `exact_up_to` values;
-// above, bisection on the slope t counting pairs with y_j - t j <= y_i - t i
-// by merge sort (O(n log n) per step), exact to floating-point rounding.
-double sen_slope(std::span<const double> y, std::size_t exact_up_to = 600);
+// a longer series is first cut into `exact_up_to` consecutive blocks of
+// (nearly) equal length, and the slope is the Theil–Sen slope of the block
+// medians against the blocks' centre positions: O(n) plus O(exact_up_to^2),
+// robust, and for a series that really is a line plus noise, the same slope.
+double sen_slope(std::span<const double> y, std::size_t exact_up_to = 256);
 
 // Thresholds of detect_drift (docs/statistics.md, "Drift").
 struct DriftOptions {

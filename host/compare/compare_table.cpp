@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -36,6 +37,12 @@ void push_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
+// push_unique with a set beside the list, for the 100k-iteration loop.
+void push_new(std::vector<std::string>& v, std::unordered_set<std::string>& seen,
+              const std::string& s) {
+  if (seen.insert(s).second) v.push_back(s);
+}
+
 std::vector<std::string> plan_names(const nlohmann::json& plan, const char* list) {
   std::vector<std::string> out;
   if (!plan.is_object() || !plan.contains(list) || !plan[list].is_array()) return out;
@@ -51,17 +58,20 @@ RunData collect(const store::RunRecord& run) {
   RunData d;
   d.cases = plan_names(run.plan, "cases");
   d.variants = plan_names(run.plan, "variants");
+  std::unordered_set<std::string> cases(d.cases.begin(), d.cases.end());
+  std::unordered_set<std::string> variants(d.variants.begin(), d.variants.end());
   for (const auto& it : run.iterations) {
-    push_unique(d.cases, it.case_name);
-    push_unique(d.variants, it.variant);
+    push_new(d.cases, cases, it.case_name);
+    push_new(d.variants, variants, it.variant);
     CaseData& c = d.by_case[it.case_name];
+    auto& per_metric = c.by_variant[it.variant];
     for (const auto& m : it.metrics) {
-      push_unique(c.metrics, m.name);
-      MetricInfo& info = c.info[m.name];
-      if (info.unit.empty()) info.unit = m.unit;
-      if (info.direction.empty()) info.direction = m.direction;
+      auto [info, added] = c.info.try_emplace(m.name);
+      if (added) c.metrics.push_back(m.name);
+      if (info->second.unit.empty()) info->second.unit = m.unit;
+      if (info->second.direction.empty()) info->second.direction = m.direction;
       if (it.status != "ok" || !std::isfinite(m.value)) continue;
-      c.by_variant[it.variant][m.name].points.emplace_back(it.iteration, m.value);
+      per_metric[m.name].points.emplace_back(it.iteration, m.value);
     }
   }
   return d;
