@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -49,6 +50,8 @@ struct alignas(64) Executor {
   std::atomic<std::uint32_t> futex{kBlocked};
   std::atomic<Client*> head{nullptr};  // pending requests (LIFO; reversed on take)
   pid_t tid = 0;
+  bool bound = false;      // apply_membind took (false: no NUMA support)
+  std::string bind_error;  // why apply_membind threw; the executor then did not run
 };
 
 struct Shared {
@@ -118,9 +121,17 @@ void push(Executor& e, Client* c) {
       !e.head.compare_exchange_weak(old, c, std::memory_order_release, std::memory_order_relaxed));
 }
 
-void executor_main(Shared& s, Executor& e, Shard* shards, unsigned n_shards, unsigned first_shard,
-                   unsigned shard_step, std::uint64_t per_shard) {
+void executor_main(Shared& s, Executor& e, const placement::MemBind& bind, Shard* shards,
+                   unsigned n_shards, unsigned first_shard, unsigned shard_step,
+                   std::uint64_t per_shard) {
   e.tid = current_tid();
+  try {
+    e.bound = placement::apply_membind(bind);  // before this thread touches the table
+  } catch (const std::exception& ex) {
+    e.bind_error = ex.what();
+    s.ready.fetch_add(1);
+    return;
+  }
   // First touch of this executor's shards, on the placement's PUs.
   for (unsigned sh = first_shard; sh < n_shards; sh += shard_step) {
     for (std::uint64_t i = 0; i < per_shard; ++i) {
@@ -189,18 +200,16 @@ void check_params(const KvParams& p) {
 
 }  // namespace
 
-std::string bind_table_memory(void* addr, std::size_t len, const std::string& policy,
-                              const std::vector<int>& cpus) {
-  (void)addr;
-  (void)len;
-  (void)cpus;
-  // TODO(placement/membind): call placement's membind here once
-  // agent/placement/membind.h lands; only the default policy works until then.
-  if (policy == "local") return "local";
-  throw WorkloadError(fmt::format(
-      "kv: membind '{}' is not available in this build (agent/placement/membind pending); use "
-      "local",
-      policy));
+placement::MemBind resolve_table_membind(const std::string& policy) {
+  static std::mutex mu;
+  static std::optional<topology::Topology> live;  // loaded once per process
+  try {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!live) live = topology::load_topology({});
+    return placement::parse_membind(policy, *live);
+  } catch (const std::exception& e) {
+    throw WorkloadError(fmt::format("kv: {}", e.what()));
+  }
 }
 
 KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
@@ -208,7 +217,7 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   const std::uint64_t per_shard = (p.keys + p.shards - 1) / p.shards;
   Mapping table(per_shard * p.shards * sizeof(Value));
   KvResult r;
-  r.membind = bind_table_memory(table.data(), table.size(), p.membind, p.cpus);
+  const placement::MemBind bind = resolve_table_membind(p.membind);
 
   // Declared before the thread group: destroyed after every thread is joined.
   Shared shared;
@@ -232,8 +241,8 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   for (unsigned i = 0; i < p.executors; ++i) {
     threads.spawn(
         p.cpus,
-        [&s = shared, &e = *executors[i], sh = shards.get(), n = p.shards, i, step = p.executors,
-         per_shard] { executor_main(s, e, sh, n, i, step, per_shard); },
+        [&s = shared, &e = *executors[i], &bind, sh = shards.get(), n = p.shards, i,
+         step = p.executors, per_shard] { executor_main(s, e, bind, sh, n, i, step, per_shard); },
         fmt::format("kv: executor {}", i + 1));
   }
   for (unsigned i = 0; i < p.clients; ++i) {
@@ -245,6 +254,10 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   }
   const unsigned total = p.executors + p.clients;
   while (shared.ready.load() < total) std::this_thread::sleep_for(100us);
+  for (auto& e : executors) {
+    if (!e->bind_error.empty()) throw WorkloadError(fmt::format("kv: {}", e->bind_error));
+  }
+  r.membind = executors.front()->bound ? bind.text : "none (no NUMA support)";
 
   std::vector<pid_t> client_tids, executor_tids;
   for (auto& c : clients) client_tids.push_back(c->tid);

@@ -17,8 +17,10 @@
 // Measured: ops_per_s = ops completed in the window / window; op latency =
 // client's clock before the push -> after its wait returns; per-thread
 // scheduler delay from /proc/self/task/TID/schedstat.
-// Table memory: 64 bytes per key, mmap'd, bound per `membind` before the
-// executors (pinned to the placement) touch it first.
+// Table memory: 64 bytes per key, mmap'd, first touched by the executors
+// (pinned to the placement) after each set its memory policy to `membind`
+// (placement::apply_membind: a thread policy, MPOL_LOCAL / MPOL_BIND /
+// MPOL_INTERLEAVE), so the table's pages follow the binding.
 #pragma once
 
 #include <atomic>
@@ -28,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/placement/membind.h"
 #include "agent/workloads/latency_histogram.h"
 #include "agent/workloads/schedstat.h"
 #include "agent/workloads/workload_error.h"
@@ -56,21 +59,22 @@ struct KvResult {
   LatencyHistogram op_latency;             // ns, one sample per counted op
   std::optional<SchedDelay> client_delay;  // over the window; nullopt without schedstat
   std::optional<SchedDelay> executor_delay;
-  std::string membind;  // the policy as applied
+  // The policy as applied: "local", "node:N", "interleave", or
+  // "none (no NUMA support)" where libnuma reports none.
+  std::string membind;
 };
 
-// Binds [addr, addr+len) per `policy` ("local" | "interleave" | "node:N")
-// before first touch; returns the policy as applied. Hook for
-// agent/placement/membind: until that lands, "local" is the kernel's default
-// first-touch policy (the executors, pinned to the placement, touch the
-// table first) and the other policies throw WorkloadError.
-std::string bind_table_memory(void* addr, std::size_t len, const std::string& policy,
-                              const std::vector<int>& cpus);
+// The table's memory binding, ready for the executors: `policy` ("local" |
+// "interleave" | "node:N") resolved against this machine's live topology
+// with agent/placement/membind (parse_membind). Throws WorkloadError naming
+// the policy when it does not fit the machine (no such node).
+placement::MemBind resolve_table_membind(const std::string& policy);
 
 // Runs the load for params.duration or until *stop (checked every 10 ms).
 // Every thread has been joined and the table unmapped when this returns or
 // throws. Throws WorkloadError for invalid params, a table that cannot be
-// mapped or bound, or a thread that cannot be started or pinned.
+// mapped, a binding that does not fit the machine or that the kernel refuses,
+// or a thread that cannot be started or pinned.
 KvResult run_kv(const KvParams& params, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace schedrig::workloads

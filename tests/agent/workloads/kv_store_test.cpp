@@ -67,6 +67,28 @@ TEST(KvStore, MoreClientsThanKeysAndOneShardStillRun) {
   EXPECT_GT(r.ops, 0u);
 }
 
+// Bindings go through agent/placement/membind; node 0 and interleave exist on
+// every machine, node 999 on none.
+TEST(KvStore, MembindIsAppliedOrRefusedNamingThePolicy) {
+  KvParams p = small();
+  p.duration = 100ms;
+  for (const char* policy : {"local", "node:0", "interleave"}) {
+    p.membind = policy;
+    KvResult r = run_kv(p);
+    EXPECT_GT(r.ops, 0u) << policy;
+    EXPECT_TRUE(r.membind == policy || r.membind == "none (no NUMA support)") << r.membind;
+  }
+  const int threads_before = thread_count();
+  p.membind = "node:999";
+  try {
+    run_kv(p);
+    FAIL() << "expected WorkloadError";
+  } catch (const WorkloadError& e) {
+    EXPECT_NE(std::string(e.what()).find("membind 'node:999'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(thread_count(), threads_before);
+}
+
 TEST(KvStore, StopFlagEndsTheRunEarlyAndJoinsEveryThread) {
   const int threads_before = thread_count();
   KvParams p = small();
