@@ -39,7 +39,7 @@ double mann_kendall_upper_tail(std::size_t n, double s);
 // (nearly) equal length, and the slope is the Theil–Sen slope of the block
 // medians against the blocks' centre positions: O(n) plus O(exact_up_to^2),
 // robust, and for a series that really is a line plus noise, the same slope.
-double sen_slope(std::span<const double> y, std::size_t exact_up_to = 256);
+double sen_slope(std::span<const double> y, std::size_t exact_up_to = 64);
 
 // Thresholds of detect_drift (docs/statistics.md, "Drift").
 struct DriftOptions {
