@@ -9,11 +9,12 @@
 namespace schedrig::analysis {
 
 // The k-th smallest (1-based, 1 <= k <= m n) of the m n pairwise differences
-// y_j - x_i, without forming them: bisection on the value with an O(m + n)
-// count of differences <= t (both inputs ascending, so each row of the
-// difference matrix is sorted), finishing by listing the few differences
-// left in the bracket. Inputs must be sorted ascending and finite; throws
-// std::invalid_argument for k out of range.
+// y_j - x_i, without forming them: a search on the value (interpolation on
+// the counts, every third step a bisection) with an O(m + n) count of
+// differences <= t (both inputs ascending, so each row of the difference
+// matrix is sorted), finishing by listing the few differences left in the
+// bracket: O((m + n) log) rather than O(m n). Inputs must be sorted
+// ascending and finite; throws std::invalid_argument for k out of range.
 double kth_pairwise_difference(std::span<const double> x_sorted, std::span<const double> y_sorted,
                                std::uint64_t k);
 
