@@ -2,13 +2,20 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "common/ids.h"
 
 namespace schedrig::runner {
 namespace {
 
-// First line of a small sysfs/procfs file, trimmed; empty when unreadable.
+namespace fs = std::filesystem;
+
+constexpr const char* kUnknown = "unknown";
+
+// First line of a small sysfs/procfs file, trimmed; "" when unreadable.
 std::string read_line(const std::string& path) {
   std::ifstream in(path);
   std::string line;
@@ -17,27 +24,62 @@ std::string read_line(const std::string& path) {
   return line;
 }
 
-void add_field(schedrig::v1::Fingerprint& fp, const std::string& name, const std::string& path) {
+void add_field(v1::Fingerprint& fp, const std::string& name, const std::string& path) {
   std::string value = read_line(path);
-  if (!value.empty()) (*fp.mutable_fields())[name] = value;
+  (*fp.mutable_fields())[name] = value.empty() ? kUnknown : value;
 }
 
-void add_mitigations(schedrig::v1::Fingerprint& fp, const std::string& root) {
+// FNV-1a 64 of a file's bytes as hex: enough to tell two configs apart.
+std::string file_hash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  char c;
+  while (in.get(c)) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return fmt::format("fnv1a64:{:016x}", h);
+}
+
+// The kernel config: /proc/config.gz (compressed bytes hashed as they are),
+// else /boot/config-RELEASE.
+std::string config_hash(const std::string& root) {
+  std::string h = file_hash(root + "/proc/config.gz");
+  if (h.empty()) h = file_hash(root + "/boot/config-" + kernel_release());
+  return h.empty() ? kUnknown : h;
+}
+
+// The "microcode : 0x..." line of /proc/cpuinfo (x86), else the sysfs file.
+std::string microcode(const std::string& root) {
+  std::ifstream in(root + "/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("microcode", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  std::string v = read_line(root + "/sys/devices/system/cpu/cpu0/microcode/version");
+  return v.empty() ? kUnknown : v;
+}
+
+void add_mitigations(v1::Fingerprint& fp, const std::string& root) {
   std::error_code ec;
   const std::string dir = root + "/sys/devices/system/cpu/vulnerabilities";
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
     add_field(fp, "vulnerability." + entry.path().filename().string(), entry.path().string());
   }
+  if (ec) (*fp.mutable_fields())["vulnerabilities"] = kUnknown;
 }
 
 }  // namespace
 
-schedrig::v1::Fingerprint take_fingerprint(const std::string& root) {
-  schedrig::v1::Fingerprint fp;
+v1::Fingerprint take_fingerprint(const std::string& root) {
+  v1::Fingerprint fp;
   fp.set_kernel_release(kernel_release());
   fp.set_kernel_cmdline(read_line(root + "/proc/cmdline"));
   fp.set_sched_features(read_line(root + "/sys/kernel/debug/sched/features"));
+  auto& f = *fp.mutable_fields();
   const std::string cpu = root + "/sys/devices/system/cpu";
+  f["kernel_config"] = config_hash(root);
+  add_field(fp, "cpufreq_driver", cpu + "/cpu0/cpufreq/scaling_driver");
   add_field(fp, "cpufreq_governor", cpu + "/cpu0/cpufreq/scaling_governor");
   add_field(fp, "cpufreq_boost", cpu + "/cpufreq/boost");
   add_field(fp, "smt_control", cpu + "/smt/control");
@@ -45,6 +87,8 @@ schedrig::v1::Fingerprint take_fingerprint(const std::string& root) {
   add_field(fp, "isolcpus", cpu + "/isolated");
   add_field(fp, "nohz_full", cpu + "/nohz_full");
   add_field(fp, "autogroup", root + "/proc/sys/kernel/sched_autogroup_enabled");
+  f["microcode"] = microcode(root);
+  if (fp.sched_features().empty()) f["sched_features"] = kUnknown;
   add_mitigations(fp, root);
   return fp;
 }

@@ -8,10 +8,12 @@
 
 namespace schedrig::runner {
 
-// Reads ROOT/proc/cmdline, ROOT/sys/kernel/debug/sched/features, cpufreq
-// governor and boost, SMT control, THP, and vulnerabilities (mitigations)
-// under ROOT ("" = the live machine). A file that cannot be read leaves its
-// field out; never throws for missing files.
+// Reads, under ROOT ("" = the live machine): /proc/cmdline, the sched
+// features line, a hash of the kernel config (/proc/config.gz, else
+// /boot/config-RELEASE), cpufreq driver/governor/boost, SMT control, THP
+// mode, isolcpus/nohz_full, autogroup, microcode (/proc/cpuinfo), and every
+// CPU vulnerability (mitigation) line. fields[] holds "unknown" for a source
+// that cannot be read; never throws.
 schedrig::v1::Fingerprint take_fingerprint(const std::string& root = "");
 
 }  // namespace schedrig::runner

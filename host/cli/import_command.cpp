@@ -34,8 +34,10 @@ ImportCounts import_records(std::istream& in, const std::string& file, store::St
   std::size_t index = 0;
   try {
     read_offline_header(in);
-    while (auto bytes = read_offline_record(in)) {
-      ++index;
+    for (;;) {
+      ++index;  // counts from 1, so a failed read names the record it is in
+      auto bytes = read_offline_record(in);
+      if (!bytes) break;
       DecodeResult r = decode_envelope(*bytes);
       if (!r.envelope) throw std::runtime_error(r.error);
       if (store.ingest(*r.envelope, *bytes) == store::Store::Ingest::kStored) {

@@ -87,9 +87,11 @@ class LabDriver : public collector::CollectorEvents {
     }
   }
 
-  void on_closed(const std::string& agent_id, const std::string& reason) override {
+  void on_closed(const collector::AgentSession& session, const std::string& agent_id,
+                 const std::string& reason) override {
     std::lock_guard lock(mu_);
-    if (!finished_ && error_.empty() && connected_)
+    if (&session != own_) return;  // another client of the port: not our run
+    if (!finished_ && error_.empty())
       error_ = fmt::format("agent {} disconnected: {}", agent_id, reason);
     cv_.notify_all();
   }
@@ -138,13 +140,13 @@ class LabDriver : public collector::CollectorEvents {
   }
 
   v1::StartRun start_;
+  std::string token_;  // given to our agent; its Hello must echo it
   std::ostream& out_;
   std::size_t planned_;
   std::size_t done_ = 0;
   std::chrono::steady_clock::time_point connect_deadline_ = std::chrono::steady_clock::now() + 30s;
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::string token_;                               // given to our agent; its Hello must echo it
   std::weak_ptr<collector::AgentSession> session_;  // the ioc owns sessions
   const collector::AgentSession* own_ = nullptr;    // identity only
   bool connected_ = false;

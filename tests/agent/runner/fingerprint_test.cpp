@@ -1,0 +1,56 @@
+#include "agent/runner/fingerprint.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "tests/support/run_command.h"
+
+namespace schedrig::runner {
+namespace {
+
+void put(const schedrig::testing::TempDir& d, const std::string& rel, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(d.file(rel)).parent_path());
+  std::ofstream(d.file(rel)) << text;
+}
+
+TEST(Fingerprint, ReadsAFakeRoot) {
+  schedrig::testing::TempDir root;
+  put(root, "proc/cmdline", "BOOT_IMAGE=/vmlinuz isolcpus=2-3\n");
+  put(root, "proc/config.gz", "not really gzip");
+  put(root, "proc/cpuinfo", "processor\t: 0\nmicrocode\t: 0xa0011d1\n");
+  put(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+  put(root, "sys/devices/system/cpu/smt/control", "on\n");
+  put(root, "sys/devices/system/cpu/vulnerabilities/spectre_v2", "Mitigation: Retpolines\n");
+  put(root, "sys/kernel/debug/sched/features", "PLACE_LAG NO_NI_RANDOM\n");
+  auto fp = take_fingerprint(root.path());
+  EXPECT_EQ(fp.kernel_cmdline(), "BOOT_IMAGE=/vmlinuz isolcpus=2-3");
+  EXPECT_EQ(fp.sched_features(), "PLACE_LAG NO_NI_RANDOM");
+  const auto& f = fp.fields();
+  EXPECT_EQ(f.at("cpufreq_governor"), "performance");
+  EXPECT_EQ(f.at("smt_control"), "on");
+  EXPECT_EQ(f.at("microcode"), "0xa0011d1");
+  EXPECT_EQ(f.at("vulnerability.spectre_v2"), "Mitigation: Retpolines");
+  EXPECT_EQ(f.at("kernel_config").rfind("fnv1a64:", 0), 0u);
+  EXPECT_EQ(f.at("cpufreq_driver"), "unknown");  // missing source: unknown, not fatal
+}
+
+TEST(Fingerprint, TwoConfigsHashApart) {
+  schedrig::testing::TempDir a, b;
+  put(a, "proc/config.gz", "CONFIG_SCHED_DEBUG=y\n");
+  put(b, "proc/config.gz", "CONFIG_SCHED_DEBUG=n\n");
+  EXPECT_NE(take_fingerprint(a.path()).fields().at("kernel_config"),
+            take_fingerprint(b.path()).fields().at("kernel_config"));
+}
+
+TEST(Fingerprint, EmptyRootIsAllUnknown) {
+  schedrig::testing::TempDir root;
+  auto fp = take_fingerprint(root.path());
+  EXPECT_EQ(fp.fields().at("kernel_config"), "unknown");
+  EXPECT_EQ(fp.fields().at("sched_features"), "unknown");
+  EXPECT_EQ(fp.fields().at("vulnerabilities"), "unknown");
+}
+
+}  // namespace
+}  // namespace schedrig::runner
