@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -91,10 +92,20 @@ TEST(WorkloadsE2E, BadParametersExit2NamingParameterValueAndRange) {
 }
 
 // As a child subreaper, this test inherits any process the agent orphans;
-// after SIGINT and the agent's exit, nothing but the agent may be waitable.
+// after SIGINT and the agent's exit, nothing but the agent may be waitable,
+// and /dev/shm holds what it held before.
 // The agent's workload threads die with it, so a prompt exit 0 with a result
 // printed means every thread was joined and every child reaped.
+std::set<std::string> dev_shm() {
+  std::set<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec))
+    names.insert(e.path().filename().string());
+  return names;
+}
+
 void sigint_mid_run(std::vector<std::string> args) {
+  const std::set<std::string> shm_before = dev_shm();
   ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
   std::string path = bin("schedrig-agent");
   args.insert(args.begin(), path);
@@ -128,6 +139,7 @@ void sigint_mid_run(std::vector<std::string> args) {
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   pid_t stray = ::waitpid(-1, &status, WNOHANG);
   EXPECT_EQ(stray, -1) << args[2] << ": a process outlived the agent: pid " << stray;
+  EXPECT_EQ(dev_shm(), shm_before) << args[2] << ": a shared-memory segment was left in /dev/shm";
   ::prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
