@@ -271,25 +271,32 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
     creators.push_back(pid);
   }
 
-  // Every creator at the start gate (or one that failed to get there).
+  // Every creator at the start gate, or the reason one is not: a setup step
+  // that failed, a creator that died (seen without reaping it: WNOWAIT on our
+  // process group), or 10 s gone. A stop request ends the wait early.
   const auto setup_deadline = std::chrono::steady_clock::now() + 10s;
-  while (L.ctl->ready.load() < params.workers) {
-    for (unsigned i = 0; i < params.workers; ++i) {
-      std::string why = setup_failure(params, L, i, exe);
-      if (why.empty() && ::waitpid(creators[i], nullptr, WNOHANG) == creators[i]) {
-        why = fmt::format("fork: creator {} exited before it started ({})", i + 1,
-                          exe.empty() ? "in-process" : exe);
-      }
-      if (why.empty() && std::chrono::steady_clock::now() > setup_deadline) {
-        why = fmt::format("fork: creators not ready after 10 s ({} of {})", L.ctl->ready.load(),
-                          params.workers);
-      }
-      if (!why.empty()) {
-        abandon();
-        throw WorkloadError(why);
-      }
+  while (L.ctl->ready.load() < params.workers && !(stop && stop->load())) {
+    std::string why;
+    for (unsigned i = 0; i < params.workers && why.empty(); ++i) {
+      why = setup_failure(params, L, i, exe);
     }
-    std::this_thread::sleep_for(100us);
+    siginfo_t si{};
+    if (why.empty() &&
+        ::waitid(P_PGID, static_cast<id_t>(pgid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        si.si_pid != 0) {
+      const auto it = std::find(creators.begin(), creators.end(), si.si_pid);
+      why = fmt::format("fork: creator {} exited before it started ({})", it - creators.begin() + 1,
+                        exe.empty() ? "in-process" : exe);
+    }
+    if (why.empty() && std::chrono::steady_clock::now() > setup_deadline) {
+      why = fmt::format("fork: creators not ready after 10 s ({} of {})", L.ctl->ready.load(),
+                        params.workers);
+    }
+    if (!why.empty()) {
+      abandon();
+      throw WorkloadError(why);
+    }
+    std::this_thread::sleep_for(200us);
   }
 
   const auto t0 = std::chrono::steady_clock::now();

@@ -174,6 +174,22 @@ TEST(ForkStorm, MissingHelperIsAWorkloadErrorNamingIt) {
   EXPECT_TRUE(no_children_left());
 }
 
+TEST(ForkStorm, HelperThatDiesAtStartIsAWorkloadError) {
+  ForkStormParams p;
+  p.cpus = allowed_cpus();
+  p.workers = 2;
+  p.duration = 100ms;
+  p.creator_exe = "/bin/true";  // execs fine, never reaches the start gate
+  try {
+    run_fork_storm(p);
+    FAIL() << "expected WorkloadError";
+  } catch (const WorkloadError& e) {
+    EXPECT_NE(std::string(e.what()).find("exited before it started (/bin/true)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(no_children_left());
+}
+
 TEST(ForkStorm, StopFlagEndsTheRunEarly) {
   ForkStormParams p;
   p.workers = 2;
