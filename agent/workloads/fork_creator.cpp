@@ -37,12 +37,33 @@ void count_collision(const Layout& L, int d) {
   if (llc) L.lines[d].collisions_llc.fetch_add(1, std::memory_order_relaxed);
 }
 
-// A child's whole life: record where it runs, then exit.
-[[noreturn]] void child_main(const Layout& L, int creator_dense, std::int32_t* rec_slot) {
-  if (!L.record) ::_exit(0);
+// stress-ng 0.15's child body (stress-fork.c): the even-numbered children of
+// a loop make some session and process-group calls, then every child yields.
+// After setsid there is no controlling terminal, so vhangup does nothing.
+void stress_ng_child_calls(unsigned n) {
+  if ((n & 1) == 0) {
+    if (::setsid() != -1) ::vhangup();
+    ::setpgid(0, 0);
+    const pid_t me = ::getpid();
+    ::setpgid(me, ::getpgid(me));
+    ::setpgid(0, -1);  // EINVAL, as stress-ng
+    ::setpgid(-1, 0);  // EINVAL, as stress-ng
+  }
+  ::sched_yield();
+}
+
+// A child's whole life: record where it runs, (optionally) make stress-ng's
+// calls, then exit. `n` is its number in the creator's loop.
+[[noreturn]] void child_main(const Layout& L, int creator_dense, std::int32_t* rec_slot,
+                             unsigned n) {
+  if (!L.record) {
+    if (L.stress_ng_child) stress_ng_child_calls(n);
+    ::_exit(0);
+  }
   const int d = dense_pu(L, ::sched_getcpu());
   const bool same = d == creator_dense;
   if (L.lines[d].alive.fetch_add(1, std::memory_order_acq_rel) > 0) count_collision(L, d);
+  if (L.stress_ng_child) stress_ng_child_calls(n);
   if (rec_slot) {
     *rec_slot = d | (same ? kRecSame : 0);
     ::_exit(kExitSeeRecord);
@@ -89,7 +110,8 @@ void child_reaped(const Layout& L, pid_t pid, int status, const pid_t* pids,
 Layout layout_at(void* base) {
   Layout L;
   auto* h = static_cast<const Header*>(base);
-  if (h->magic != kMagic) return L;
+  if (h->magic != kMagic || h->version != kLayoutVersion || h->header_bytes != sizeof(Header))
+    return L;
   char* b = static_cast<char*>(base);
   L.header = h;
   L.ctl = reinterpret_cast<Control*>(b + h->ctl);
@@ -104,6 +126,7 @@ Layout layout_at(void* base) {
   L.max_os = h->max_os;
   L.record = h->record != 0;
   L.per_cpu = h->per_cpu != 0;
+  L.stress_ng_child = h->stress_ng_child != 0;
   return L;
 }
 
@@ -128,7 +151,7 @@ void run_creator(const Layout& L, unsigned index) {
         L.lines[creator_dense].forking.fetch_add(1, std::memory_order_relaxed);
       }
       pid_t pid = ::fork();
-      if (pid == 0) child_main(L, creator_dense, recs ? &recs[forked] : nullptr);
+      if (pid == 0) child_main(L, creator_dense, recs ? &recs[forked] : nullptr, forked);
       if (L.record) L.lines[creator_dense].forking.fetch_sub(1, std::memory_order_relaxed);
       if (pid < 0) {
         slot->failures.fetch_add(1, std::memory_order_relaxed);

@@ -17,6 +17,9 @@
 namespace schedrig::workloads::fork_internal {
 
 inline constexpr std::uint64_t kMagic = 0x6b726f6667697273ULL;  // "srigfork"
+// Bumped with every change to the shared layout below, so a helper from
+// another build refuses the memory instead of misreading it.
+inline constexpr std::uint32_t kLayoutVersion = 2;
 
 // Agent <-> creators: start gate, stop flag, readiness.
 struct Control {
@@ -51,13 +54,16 @@ struct alignas(64) PuLine {
 // so a process that maps the memory at another address finds everything.
 struct Header {
   std::uint64_t magic = kMagic;
+  std::uint32_t version = kLayoutVersion;
+  std::uint32_t header_bytes = sizeof(Header);
   std::uint64_t total_bytes = 0;
   std::uint32_t workers = 0;
   std::uint32_t fork_max = 0;
-  std::int32_t n = 0;                                         // PUs in the placement
-  std::int32_t max_os = 0;                                    // largest PU OS index in it
-  std::uint32_t record = 0;                                   // placement recording on
-  std::uint32_t per_cpu = 0;                                  // no other PU is allowed to a child
+  std::int32_t n = 0;                 // PUs in the placement
+  std::int32_t max_os = 0;            // largest PU OS index in it
+  std::uint32_t record = 0;           // placement recording on
+  std::uint32_t per_cpu = 0;          // no other PU is allowed to a child
+  std::uint32_t stress_ng_child = 0;  // children make stress-ng 0.15's calls before exiting
   std::uint64_t ctl = 0, slots = 0, lines = 0, dense_of = 0;  // byte offsets
   std::uint64_t node_d = 0, llc_d = 0, rec = 0;               // 0 = absent
   // Per creator, `scratch_stride` bytes apart: pid_t pids[fork_max], then at
@@ -83,6 +89,7 @@ struct Layout {
   int max_os = 0;
   bool record = false;
   bool per_cpu = false;
+  bool stress_ng_child = false;
 };
 
 // A child reports its dense PU index d and whether it is its creator's PU
@@ -96,7 +103,7 @@ inline constexpr int kExitSeeRecord = 255;
 inline constexpr std::int32_t kRecSame = 1 << 30;
 
 // The layout of a mapping whose header is at `base`; nullptr fields when the
-// header is not ours (wrong magic).
+// header is not ours (wrong magic, version or size).
 Layout layout_at(void* base);
 
 // Creator `index`: counts itself ready, waits for the start gate, then loops

@@ -127,6 +127,7 @@ Arena make_arena(const ForkStormParams& p) {
   h.max_os = max_os;
   h.record = p.record_placement;
   h.per_cpu = p.pin == PinMode::kPerCpu || n == 1;
+  h.stress_ng_child = p.child_body == ChildBody::kStressNg;
   std::size_t off = align_up(sizeof(Header), 64);
   auto carve = [&off](std::size_t bytes) {
     const std::size_t at = off;
@@ -286,7 +287,7 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
         si.si_pid != 0) {
       const auto it = std::find(creators.begin(), creators.end(), si.si_pid);
       why = fmt::format("fork: creator {} exited before it started ({})", it - creators.begin() + 1,
-                        exe.empty() ? "in-process" : exe);
+                        exe.empty() ? "in-process" : exe + ": is it from this build?");
     }
     if (why.empty() && std::chrono::steady_clock::now() > setup_deadline) {
       why = fmt::format("fork: creators not ready after 10 s ({} of {})", L.ctl->ready.load(),

@@ -5,15 +5,19 @@
 // reaped (stress-ng bumps its counter after each successful waitpid).
 //
 // Differences from stress-ng 0.15, on purpose (docs/workloads.md):
-//  - our children _exit at once. stress-ng 0.15's children all sched_yield
-//    before _exit, and its even-numbered ones (all of them with --fork-max
-//    1) first call setsid, vhangup, getpid, getpgid and four setpgid. setsid
-//    puts each child in a new session, so a new autogroup when
-//    kernel.sched_autogroup_enabled=1. We measure the scheduler's fork,
-//    placement and exit paths, not those calls.
+//  - our children _exit at once (ChildBody::kExit, the default).
+//    stress-ng 0.15's children all sched_yield before _exit, and its
+//    even-numbered ones (all of them with --fork-max 1) first call setsid,
+//    vhangup, getpid, getpgid and four setpgid (ChildBody::kStressNg copies
+//    that, for like-for-like comparisons). The sched_yield hands the CPU to
+//    any other runnable task for a slice before the child can exit, so on a
+//    busy box stress-ng's rate mostly measures the other load; setsid puts
+//    each child in a new session, a new autogroup when
+//    kernel.sched_autogroup_enabled=1.
 //  - stress-ng forks from its own ~170-mapping process; our creators exec a
-//    dozen-mapping helper (below). Both costs are most of why stress-ng
-//    counts 3-5x fewer bogo ops/s on the same box (docs/workloads.md).
+//    dozen-mapping helper (below); fork and exit cost grows with mappings.
+//    These two are why stress-ng counts 2-10x fewer bogo ops/s on the same
+//    box (docs/workloads.md).
 //  - a creator reaps its children in exit order (waitpid(-1)), stress-ng in
 //    fork order; the count is the same.
 //
@@ -70,6 +74,13 @@ enum class PinMode {
 
 inline constexpr const char* kFindCreator = "find";
 
+// What a child does between its first instruction and _exit.
+enum class ChildBody {
+  kExit,      // nothing: it exits at once (default)
+  kStressNg,  // stress-ng 0.15's calls: setsid, vhangup, getpid, getpgid and four
+              // setpgid for the even-numbered children of a loop, then sched_yield for all
+};
+
 struct ForkStormParams {
   unsigned workers = 1;   // creator processes, >= 1
   unsigned fork_max = 1;  // children per loop, >= 1
@@ -77,8 +88,9 @@ struct ForkStormParams {
   PinMode pin = PinMode::kSet;
   std::chrono::nanoseconds duration{std::chrono::seconds(1)};
   bool record_placement = true;  // see the file comment; off for the overhead bench
-  std::vector<int> pu_to_llc;    // optional, by PU OS index, -1 = unknown
-  std::vector<int> pu_to_node;   // optional, by PU OS index, -1 = unknown
+  ChildBody child_body = ChildBody::kExit;
+  std::vector<int> pu_to_llc;   // optional, by PU OS index, -1 = unknown
+  std::vector<int> pu_to_node;  // optional, by PU OS index, -1 = unknown
   // The helper each creator execs (fork_creator.h): kFindCreator = look it up
   // with find_fork_creator(); "" = creators stay copies of the caller (a
   // bigger address space: slower forks); else a path.

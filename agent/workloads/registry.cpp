@@ -46,6 +46,9 @@ ForkStormParams fork_params(const Params& p, const std::vector<int>& cpus) {
   f.pin = param_choice("fork", p, "pin", {"set", "per-cpu"}) == "per-cpu" ? PinMode::kPerCpu
                                                                           : PinMode::kSet;
   f.record_placement = param_choice("fork", p, "placement_stats", {"on", "off"}) == "on";
+  f.child_body = param_choice("fork", p, "child_body", {"exit", "stress-ng"}) == "stress-ng"
+                     ? ChildBody::kStressNg
+                     : ChildBody::kExit;
   f.cpus = cpus;
   return f;
 }
@@ -86,10 +89,12 @@ WorkloadResult run_fork(const Params& p, const RunContext& ctx) {
            static_cast<double>(n), "count", D::kHigherIsBetter});
     }
   }
-  out.effective_params = {{"workers", std::to_string(f.workers)},
-                          {"fork_max", std::to_string(f.fork_max)},
-                          {"pin", f.pin == PinMode::kPerCpu ? "per-cpu" : "set"},
-                          {"placement_stats", f.record_placement ? "on" : "off"}};
+  out.effective_params = {
+      {"workers", std::to_string(f.workers)},
+      {"fork_max", std::to_string(f.fork_max)},
+      {"pin", f.pin == PinMode::kPerCpu ? "per-cpu" : "set"},
+      {"placement_stats", f.record_placement ? "on" : "off"},
+      {"child_body", f.child_body == ChildBody::kStressNg ? "stress-ng" : "exit"}};
   return out;
 }
 
@@ -198,7 +203,10 @@ std::vector<WorkloadInfo> make_registry() {
         {"fork_max", "1", "children forked per loop before reaping, 1..16000 (as stress-ng)"},
         {"pin", "set", "set: creators share the cpulist; per-cpu: creator i on PU i"},
         {"placement_stats", "on",
-         "on: record each child's first PU (same-PU rate, collision rate); off: plain storm"}},
+         "on: record each child's first PU (same-PU rate, collision rate); off: plain storm"},
+        {"child_body", "exit",
+         "exit: children exit at once; stress-ng: they first make stress-ng 0.15's calls "
+         "(setsid, setpgid..., sched_yield)"}},
        "bogo_ops_per_s",
        "ops/s",
        D::kHigherIsBetter,

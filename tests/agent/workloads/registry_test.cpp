@@ -50,7 +50,7 @@ TEST(Registry, ForkDeclaresItsPrimaryMetricAndDefaults) {
 TEST(Registry, EveryWorkloadHasTheDesignParameterNamesAndValidDefaults) {
   EXPECT_EQ(all_workloads().size(), 3u);
   EXPECT_EQ(param_names(find_workload("fork")),
-            (std::set<std::string>{"workers", "fork_max", "pin", "placement_stats"}));
+            (std::set<std::string>{"workers", "fork_max", "pin", "placement_stats", "child_body"}));
   EXPECT_EQ(param_names(find_workload("wakeup")),
             (std::set<std::string>{"message_threads", "workers_per_message", "think_ops"}));
   EXPECT_EQ(
@@ -99,6 +99,7 @@ TEST(Registry, BadValuesNameParameterValueAndRange) {
       {"fork", {{"workers", "many"}}, {"'workers' = 'many'", "or auto"}},
       {"fork", {{"pin", "core"}}, {"'pin' = 'core'", "set, per-cpu"}},
       {"fork", {{"placement_stats", "yes"}}, {"'placement_stats' = 'yes'", "on, off"}},
+      {"fork", {{"child_body", "sleep"}}, {"'child_body' = 'sleep'", "exit, stress-ng"}},
       {"wakeup",
        {{"message_threads", "0"}},
        {"wakeup: parameter 'message_threads' = '0'", "[1, 1024]"}},
