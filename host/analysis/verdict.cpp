@@ -202,7 +202,8 @@ void add_series_notes(Comparison& c, const SeriesAnalysis& baseline,
   } sides[] = {{"baseline", baseline}, {"variant", variant}};
   for (const auto& [side, a] : sides) {
     if (a.modes.bimodal) {
-      add_note(c.note, fmt::format("{} bimodal ({} flips)", side, a.modes.flips));
+      add_note(c.note, fmt::format("{} bimodal ({} flip{})", side, a.modes.flips,
+                                   a.modes.flips == 1 ? "" : "s"));
     } else if (a.drift.present) {
       add_note(c.note, fmt::format("{} drift {:+.0f}%", side, a.drift.change_pct));
     } else if (std::isfinite(a.summary.cov_pct) && a.summary.cov_pct > 10) {

@@ -106,16 +106,26 @@ void print_fingerprint(const Table& t, std::ostream& out) {
   }
 }
 
-// Remarks of a cell for the notes, without the "parametric:" one that the
-// "*" and the legend already say.
+// Remarks of a cell for the notes, without those the table already shows:
+// "parametric:" (the "*" and the legend), a side's bimodality or drift (its
+// own line in words) and noise (the CoV column). JSON and CSV keep them all.
 std::string cell_remarks(const analysis::Comparison& c) {
+  static const char* const kShown[] = {"parametric:",    "baseline bimodal", "variant bimodal",
+                                       "baseline drift", "variant drift",    "baseline noisy",
+                                       "variant noisy"};
+  auto shown = [](const std::string& part) {
+    for (const char* prefix : kShown) {
+      if (part.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+  };
   std::string out;
   std::size_t start = 0;
   while (start <= c.note.size()) {
     std::size_t end = c.note.find("; ", start);
     if (end == std::string::npos) end = c.note.size();
     const std::string part = c.note.substr(start, end - start);
-    if (!part.empty() && part.rfind("parametric:", 0) != 0) {
+    if (!part.empty() && !shown(part)) {
       if (!out.empty()) out += "; ";
       out += part;
     }

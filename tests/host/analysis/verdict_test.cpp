@@ -208,6 +208,10 @@ TEST(Verdict, SeriesNotesNameBimodalAndDriftingSides) {
   const Comparison d = compare_series(std::vector<double>{100, 108.8, 117.6, 126.4, 135.2, 144},
                                       std::vector<double>{130, 131, 129, 130, 131, 129});
   EXPECT_NE(d.note.find("baseline drift +44%"), std::string::npos) << d.note;
+  const Comparison e =
+      compare_series(std::vector<double>{100, 101, 99, 100, 101, 80, 81, 80, 79, 80},
+                     std::vector<double>{100, 101, 99, 100, 101, 99, 100, 101, 99, 100});
+  EXPECT_NE(e.note.find("baseline bimodal (1 flip)"), std::string::npos) << e.note;
 }
 
 TEST(Verdict, MethodWordsRoundTrip) {

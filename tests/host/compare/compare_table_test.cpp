@@ -261,6 +261,8 @@ TEST_F(CompareTable, BimodalSeriesAreNamedNextToTheVerdictAndInWords) {
                            "~38.1k"),
             std::string::npos)
       << out.str();
+  // Said once in words; the short remark stays in JSON and CSV only.
+  EXPECT_EQ(out.str().find("variant bimodal (2 flips)"), std::string::npos) << out.str();
 }
 
 TEST_F(CompareTable, JsonAndCsvCarryEveryRow) {
