@@ -2,10 +2,12 @@
 # Fork storm, side by side: schedrig-agent's fork workload vs
 #   stress-ng --fork N --fork-max M --taskset L --metrics-brief
 # and vs the physical limit, a minimal pinned fork/_exit/waitpid C loop
-# (bench/fork_raw.c), for every N in --workers and M in --fork-max. Within
-# each round the three run back to back and the order rotates from round to
-# round (A B C, B C A, C A B, ...) so machine drift hits all of them. Prints
-# per-round ops/s and, per (N, M), the medians and the median of the
+# (bench/fork_raw.c), for every N in --workers and M in --fork-max; plus ours
+# with --child-body stress-ng (children make stress-ng's calls, sched_yield
+# included), which shows how much of the gap to stress-ng is its child body.
+# Within each round the four run back to back and the order rotates from
+# round to round (A B C D, B C D A, ...) so machine drift hits all of them.
+# Prints per-round ops/s and, per (N, M), the medians and the median of the
 # per-round ratios. Targets (issue 4): ours/stress-ng >= 1.00, ours/raw >= 0.95.
 #
 #   bench/fork_vs_stress_ng.sh [--workers 1,2,nproc] [--fork-max 1,4] [--taskset L]
@@ -42,6 +44,10 @@ ours() {
   "$agent" stress fork --workers "$1" --fork-max "$2" --cpus "$taskset" --duration "$duration" \
     --json | json_field bogo_ops_per_s
 }
+ours_sngchild() {
+  "$agent" stress fork --workers "$1" --fork-max "$2" --cpus "$taskset" --duration "$duration" \
+    --child-body stress-ng --json | json_field bogo_ops_per_s
+}
 stressng() {
   stress-ng --fork "$1" --fork-max "$2" --taskset "$taskset" --timeout "${duration}s" \
     --metrics-brief --yaml "$tmp/sng.yaml" >/dev/null 2>&1
@@ -50,30 +56,32 @@ stressng() {
 raw() { "$tmp/fork_raw" "$1" "$2" "$taskset" "$duration"; }
 
 echo "fork storm on cpus $taskset, ${duration}s per run, $rounds rounds; $(stress-ng --version | head -1); $(uname -r)"
+tools=(ours ours_sngchild stressng raw)
 summary=()
 for n in $(tr ',' '\n' <<<"$workers_list" | awk '!seen[$0]++'); do
   for m in $(tr ',' '\n' <<<"$fork_max_list" | awk '!seen[$0]++'); do
-    printf "\nN=%s M=%s\n%-6s %12s %12s %12s %9s %9s\n" "$n" "$m" round ours stress-ng raw \
-      ours/sng ours/raw
-    a_all=(); b_all=(); c_all=(); rs=(); rr=()
+    printf "\nN=%s M=%s\n%-6s %10s %12s %10s %10s %9s %9s\n" "$n" "$m" round ours \
+      "ours+sngchild" stress-ng raw ours/sng ours/raw
+    declare -A all=()
+    rs=(); rr=()
     for r in $(seq 1 "$rounds"); do
       declare -A v=()
-      case $(( (r - 1) % 3 )) in
-        0) order="ours stressng raw" ;;
-        1) order="stressng raw ours" ;;
-        2) order="raw ours stressng" ;;
-      esac
-      for tool in $order; do v[$tool]=$($tool "$n" "$m"); done
-      a_all+=("${v[ours]}"); b_all+=("${v[stressng]}"); c_all+=("${v[raw]}")
+      for k in 0 1 2 3; do
+        tool=${tools[$(( (r - 1 + k) % 4 ))]}
+        v[$tool]=$($tool "$n" "$m")
+        all[$tool]+="${v[$tool]} "
+      done
       rs+=("$(ratio "${v[ours]}" "${v[stressng]}")"); rr+=("$(ratio "${v[ours]}" "${v[raw]}")")
-      printf "%-6s %12.0f %12.0f %12.0f %9s %9s\n" "$r" "${v[ours]}" "${v[stressng]}" "${v[raw]}" \
-        "${rs[-1]}" "${rr[-1]}"
+      printf "%-6s %10.0f %12.0f %10.0f %10.0f %9s %9s\n" "$r" "${v[ours]}" "${v[ours_sngchild]}" \
+        "${v[stressng]}" "${v[raw]}" "${rs[-1]}" "${rr[-1]}"
       unset v
     done
-    summary+=("$(printf "%-4s %-4s %12.0f %12.0f %12.0f %9.3f %9.3f" "$n" "$m" "$(median "${a_all[@]}")" \
-      "$(median "${b_all[@]}")" "$(median "${c_all[@]}")" "$(median "${rs[@]}")" "$(median "${rr[@]}")")")
+    summary+=("$(printf "%-4s %-4s %10.0f %12.0f %10.0f %10.0f %9.3f %9.3f" "$n" "$m" \
+      "$(median ${all[ours]})" "$(median ${all[ours_sngchild]})" "$(median ${all[stressng]})" \
+      "$(median ${all[raw]})" "$(median "${rs[@]}")" "$(median "${rr[@]}")")")
+    unset all
   done
 done
-printf "\nmedians (ops/s) and median per-round ratios\n%-4s %-4s %12s %12s %12s %9s %9s\n" N M ours \
-  stress-ng raw ours/sng ours/raw
+printf "\nmedians (ops/s) and median per-round ratios\n%-4s %-4s %10s %12s %10s %10s %9s %9s\n" N M \
+  ours "ours+sngchild" stress-ng raw ours/sng ours/raw
 printf "%s\n" "${summary[@]}"
