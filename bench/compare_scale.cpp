@@ -9,7 +9,7 @@
 // stretches wall time).
 //
 //   cmake --preset bench && cmake --build build-bench --target compare_scale
-//   build-bench/bin/compare_scale [--dir DIR] [--repeat N] [--shape wide|plan|deep]
+//   build-bench/bin/compare_scale [--dir DIR] [--repeat N] [--shape wide|plan|deep] [--keep 1]
 //
 // Shapes (cases x variants x iterations, two metrics per iteration):
 //   wide   100 x 10 x 100   many small series (normal-approximation ranks)
@@ -149,11 +149,13 @@ int main(int argc, char** argv) {
                         : std::filesystem::temp_directory_path().string();
   int repeat = 5;
   std::string only;
+  bool keep = false;  // --keep 1: leave the .db files (to profile Store::runs on them)
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--dir") dir = argv[i + 1];
     if (flag == "--repeat") repeat = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--shape") only = argv[i + 1];
+    if (flag == "--keep") keep = std::string(argv[i + 1]) == "1";
   }
   const Shape shapes[] = {{"wide", 100, 10, 100}, {"plan", 10, 4, 2500}, {"deep", 1, 2, 50000}};
   bool all_fast = true;
@@ -208,6 +210,10 @@ int main(int argc, char** argv) {
         shape.name, shape.cases, shape.variants, shape.iterations, iterations, rows, ingest,
         best(load), med(load), best(compare), med(compare), best(table), best(total), med(total),
         best(cpu), med(cpu), fast ? "< 1 s" : "OVER 1 s");
+    if (keep) {
+      fmt::print("      kept {}\n", path);
+      continue;
+    }
     std::filesystem::remove(path);
     std::filesystem::remove(path + "-wal");
     std::filesystem::remove(path + "-shm");
