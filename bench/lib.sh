@@ -18,7 +18,7 @@ bench_cc() {
 json_field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 
 # median X...: the median of the numbers.
-median() { python3 -c 'import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))' "$@"; }
+median() { python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.6g}")' "$@"; }
 
 # ratio A B: A / B with 3 decimals.
 ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.3f}")' "$1" "$2"; }
