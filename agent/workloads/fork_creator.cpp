@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "agent/workloads/futex.h"
@@ -62,7 +63,11 @@ void stress_ng_child_calls(unsigned n) {
   }
   const int d = dense_pu(L, ::sched_getcpu());
   const bool same = d == creator_dense;
-  if (L.lines[d].alive.fetch_add(1, std::memory_order_acq_rel) > 0) count_collision(L, d);
+  // Collisions need another allowed PU: with one (per-cpu, a single PU) the
+  // child leaves shared memory alone, which spares it a page fault.
+  if (!L.per_cpu && L.lines[d].alive.fetch_add(1, std::memory_order_acq_rel) > 0) {
+    count_collision(L, d);
+  }
   if (L.stress_ng_child) stress_ng_child_calls(n);
   if (rec_slot) {
     *rec_slot = d | (same ? kRecSame : 0);
@@ -102,7 +107,7 @@ void child_reaped(const Layout& L, pid_t pid, int status, const pid_t* pids,
   if (d < 0 || d > L.n) return;
   ++c.started[d];
   c.same_pu += same;
-  L.lines[d].alive.fetch_sub(1, std::memory_order_acq_rel);
+  if (!L.per_cpu) L.lines[d].alive.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 }  // namespace
@@ -130,6 +135,26 @@ Layout layout_at(void* base) {
   return L;
 }
 
+Layout with_private_tables(const Layout& L, std::vector<std::int32_t>& storage) {
+  const std::size_t n = static_cast<std::size_t>(L.n), dense = L.max_os + 1;
+  storage.assign(dense + (L.node_d ? n : 0) + (L.llc_d ? n : 0), -1);
+  Layout out = L;
+  std::int32_t* at = storage.data();
+  std::copy(L.dense_of, L.dense_of + dense, at);
+  out.dense_of = at;
+  at += dense;
+  if (L.node_d) {
+    std::copy(L.node_d, L.node_d + n, at);
+    out.node_d = at;
+    at += n;
+  }
+  if (L.llc_d) {
+    std::copy(L.llc_d, L.llc_d + n, at);
+    out.llc_d = at;
+  }
+  return out;
+}
+
 void run_creator(const Layout& L, unsigned index) {
   const unsigned fork_max = L.header->fork_max;
   char* scratch = L.scratch + std::size_t{index} * L.header->scratch_stride;
@@ -146,13 +171,12 @@ void run_creator(const Layout& L, unsigned index) {
     unsigned forked = 0;
     while (forked < fork_max) {
       int creator_dense = L.n;
-      if (L.record) {
-        creator_dense = dense_pu(L, ::sched_getcpu());
-        L.lines[creator_dense].forking.fetch_add(1, std::memory_order_relaxed);
-      }
+      const bool mark = L.record && !L.per_cpu;  // `forking` only matters for collisions
+      if (L.record) creator_dense = dense_pu(L, ::sched_getcpu());
+      if (mark) L.lines[creator_dense].forking.fetch_add(1, std::memory_order_relaxed);
       pid_t pid = ::fork();
       if (pid == 0) child_main(L, creator_dense, recs ? &recs[forked] : nullptr, forked);
-      if (L.record) L.lines[creator_dense].forking.fetch_sub(1, std::memory_order_relaxed);
+      if (mark) L.lines[creator_dense].forking.fetch_sub(1, std::memory_order_relaxed);
       if (pid < 0) {
         slot->failures.fetch_add(1, std::memory_order_relaxed);
         break;

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace schedrig::workloads::fork_internal {
 
@@ -105,6 +106,12 @@ inline constexpr std::int32_t kRecSame = 1 << 30;
 // The layout of a mapping whose header is at `base`; nullptr fields when the
 // header is not ours (wrong magic, version or size).
 Layout layout_at(void* base);
+
+// `L` with its read-only tables (dense_of, node_d, llc_d) copied into
+// `storage`, private memory of the caller. Call it before forking: fork
+// copies the page tables of private memory, so a child reads the copy
+// without a page fault, where the shared original would cost it one.
+Layout with_private_tables(const Layout& L, std::vector<std::int32_t>& storage);
 
 // Creator `index`: counts itself ready, waits for the start gate, then loops
 // fork / reap until the stop flag, adds its own per-PU counts (scratch) to

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include "agent/workloads/fork_creator.h"
 
@@ -23,5 +24,6 @@ int main(int argc, char** argv) {
   ::close(fd);
   Layout L = layout_at(base);
   if (!L.header || index >= L.header->workers) return 5;
-  run_creator(L, index);
+  std::vector<std::int32_t> tables;
+  run_creator(with_private_tables(L, tables), index);
 }

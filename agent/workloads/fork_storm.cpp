@@ -231,7 +231,8 @@ std::string find_fork_creator() {
 ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<bool>* stop) {
   check_params(params);
   Arena arena = make_arena(params);
-  const Layout& L = arena.layout;
+  std::vector<std::int32_t> tables;  // what in-process creators and their children read
+  const Layout L = with_private_tables(arena.layout, tables);
   const std::string exe =
       params.creator_exe == kFindCreator ? find_fork_creator() : params.creator_exe;
   std::vector<pid_t> creators;

@@ -43,11 +43,14 @@
 //    pick" (concurrent forks converging on one idle PU) and of an idle PU
 //    that did not pull the waiting child: an upper bound in time, since a
 //    child counts as alive until its creator has reaped it.
-//  Cost per child: a sched_getcpu (rseq) and one atomic add on its PU's
-//  cache line (so one fault on a shared page); its PU and whether it is the
-//  creator's come back in its exit status, counted privately by the creator.
-//  Per fork the creator adds a sched_getcpu and two atomics on its own PU's
-//  line, per reap one atomic. bench/fork_record_overhead.sh measures it.
+//  Cost per child: a sched_getcpu (rseq) and, when collisions are possible
+//  (set pinning over more than one PU), one atomic add on its PU's cache line,
+//  i.e. one fault on a shared page (fork does not copy page tables of shared
+//  mappings; read-only tables are private copies, so reading them is free).
+//  Its PU and whether it is the creator's come back in its exit status,
+//  counted privately by the creator. Per fork the creator adds a
+//  sched_getcpu and, in set mode, two atomics on its own PU's line; per reap
+//  one atomic. bench/fork_record_overhead.sh measures it.
 //
 // Creators exec schedrig-fork-creator (fork_creator.h), a static helper with
 // a dozen mappings, when it is found (find_fork_creator); fork(2) and exit
