@@ -9,11 +9,11 @@
 //    stress-ng 0.15's children all sched_yield before _exit, and its
 //    even-numbered ones (all of them with --fork-max 1) first call setsid,
 //    vhangup, getpid, getpgid and four setpgid (ChildBody::kStressNg copies
-//    that, for like-for-like comparisons). The sched_yield hands the CPU to
-//    any other runnable task for a slice before the child can exit, so on a
-//    busy box stress-ng's rate mostly measures the other load; setsid puts
-//    each child in a new session, a new autogroup when
-//    kernel.sched_autogroup_enabled=1.
+//    that, for like-for-like comparisons). The sched_yield can hand the CPU
+//    to another runnable task before the child exits, and setsid puts each
+//    child in a new session, a new autogroup when
+//    kernel.sched_autogroup_enabled=1: on a busy box stress-ng's rate
+//    depends on the other load.
 //  - stress-ng forks from its own ~170-mapping process; our creators exec a
 //    dozen-mapping helper (below); fork and exit cost grows with mappings.
 //    These two are why stress-ng counts 2-10x fewer bogo ops/s on the same
@@ -41,8 +41,10 @@
 //    With `per-cpu` pinning, or one allowed PU, no other PU is allowed, so the
 //    rate is 0 by definition. It is our user-space view of the "stale idle
 //    pick" (concurrent forks converging on one idle PU) and of an idle PU
-//    that did not pull the waiting child: an upper bound in time, since a
-//    child counts as alive until its creator has reaped it.
+//    that did not pull the waiting child. It is an upper bound: a child counts
+//    as alive until its creator has reaped it (the creator's wake-up latency
+//    after the child's exit included), and "idle" ignores other processes'
+//    tasks, so on a shared or loaded box it reads high.
 //  Cost per child: a sched_getcpu (rseq) and, when collisions are possible
 //  (set pinning over more than one PU), one atomic add on its PU's cache line,
 //  i.e. one fault on a shared page (fork does not copy page tables of shared
