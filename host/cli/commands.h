@@ -11,6 +11,8 @@ namespace schedrig::host {
 void add_serve_command(CLI::App& app, int& exit_code);
 // `results [RUN] [--db F] [--json|--csv]`
 void add_results_command(CLI::App& app, int& exit_code);
+// `agents [--db F] [--json]`
+void add_agents_command(CLI::App& app, int& exit_code);
 // `import F [--db F]`
 void add_import_command(CLI::App& app, int& exit_code);
 // `lab [--quick] [--plan F] [--db F] [--agent PATH] [--label K=V]...`

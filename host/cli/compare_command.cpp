@@ -7,10 +7,10 @@
 
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
+#include "host/cli/read_store.h"
 #include "host/compare/compare_json.h"
 #include "host/compare/compare_table.h"
 #include "host/compare/compare_text.h"
-#include "host/lab/lab.h"
 #include "host/store/store.h"
 
 namespace schedrig::host {
@@ -42,13 +42,11 @@ store::RunRecord find_run(const std::vector<store::RunRecord>& runs, const std::
 
 int run_compare(const CompareCliOptions& o) {
   if (o.run.empty()) throw CliError(kExitUsage, "compare: RUN must not be empty");
-  std::vector<store::RunRecord> runs;
-  try {
-    store::Store store(o.db.empty() ? lab::default_db_path() : o.db);
-    runs = store.runs();
-  } catch (const store::StoreError& e) {
-    throw CliError(kExitUsage, e.what());
-  }
+  // Only the runs the ids can match are loaded: a store of many big runs stays fast.
+  const auto [runs, against_runs] = read_store(o.db, [&](const store::Store& s) {
+    return std::pair{s.runs(o.run),
+                     o.against.empty() ? std::vector<store::RunRecord>{} : s.runs(o.against)};
+  });
   compare::CompareOptions options;
   options.baseline_variant = o.baseline;
   options.method = *analysis::parse_method(o.method);  // CLI11 checked the word
@@ -56,8 +54,9 @@ int run_compare(const CompareCliOptions& o) {
   compare::Table table;
   try {
     const store::RunRecord run = find_run(runs, o.run);
-    table = o.against.empty() ? compare::compare_variants(run, options)
-                              : compare::compare_runs(run, find_run(runs, o.against), options);
+    table = o.against.empty()
+                ? compare::compare_variants(run, options)
+                : compare::compare_runs(run, find_run(against_runs, o.against), options);
   } catch (const compare::CompareError& e) {
     throw CliError(kExitUsage, e.what());
   }

@@ -5,7 +5,7 @@
 
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
-#include "host/lab/lab.h"
+#include "host/cli/read_store.h"
 #include "host/report/report.h"
 #include "host/store/store.h"
 
@@ -20,13 +20,8 @@ struct ResultsOptions {
 };
 
 void run_results(const ResultsOptions& o) {
-  std::vector<store::RunRecord> runs;
-  try {
-    store::Store store(o.db.empty() ? lab::default_db_path() : o.db, store::Store::Mode::kReadOnly);
-    runs = store.runs(o.run);
-  } catch (const store::StoreError& e) {
-    throw CliError(kExitUsage, e.what());
-  }
+  const std::vector<store::RunRecord> runs =
+      read_store(o.db, [&](const store::Store& s) { return s.runs(o.run); });
   if (!o.run.empty() && runs.empty()) {
     throw CliError(kExitUsage, fmt::format("no run matches '{}'", o.run));
   }

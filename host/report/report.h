@@ -1,7 +1,8 @@
 // Everything schedrig_report offers, for the CLI: `results --json`, the runs
-// table, one run in detail, and CSV.
+// table, one run in detail, CSV, and the agents table.
 #pragma once
 
+#include "host/report/agents_report.h"
 #include "host/report/format.h"
 #include "host/report/results_csv.h"
 #include "host/report/results_json.h"

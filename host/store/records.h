@@ -50,4 +50,24 @@ struct RunRecord {
   std::map<std::string, std::string> fingerprint;
 };
 
+// Counts from an agent instance's Topology envelope (agent/topology).
+struct TopologySummary {
+  unsigned packages = 0, numa_nodes = 0, llcs = 0, cores = 0, pus = 0;
+  bool smt = false;
+  std::string online_cpus;  // cpulist
+  std::string offline_pus;  // cpulist, "" when none
+};
+
+// One lab box as the store knows it: its latest agent instance (the last
+// one to say Hello) and what that instance reported.
+struct AgentRecord {
+  std::string agent_id, hostname;
+  long long last_seen_ns = 0;  // latest sent_at_ns of any envelope from it
+  unsigned runs = 0;           // runs stored for this agent
+  std::string instance_id, boot_id, kernel_release, agent_version;
+  unsigned allowed_pus = 0;  // from Hello
+  bool has_topology = false;
+  TopologySummary topology;  // meaningful when has_topology
+};
+
 }  // namespace schedrig::store

@@ -9,6 +9,7 @@
 
 #include "common/envelope_codec.h"
 #include "common/ids.h"
+#include "host/store/agent_queries.h"
 #include "host/store/ingest.h"
 #include "host/store/migrations.h"
 #include "host/store/queries.h"
@@ -85,6 +86,14 @@ std::vector<RunRecord> Store::runs(const std::string& run_id_prefix) const {
   std::lock_guard lock(impl_->mu);
   sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
   std::vector<RunRecord> out = load_runs(impl_->db, run_id_prefix);
+  tx.commit();
+  return out;
+}
+
+std::vector<AgentRecord> Store::agents() const {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
+  std::vector<AgentRecord> out = load_agents(impl_->db);
   tx.commit();
   return out;
 }

@@ -63,6 +63,11 @@ class Store {
   // Throws StoreError.
   std::vector<RunRecord> runs(const std::string& run_id_prefix = "") const;
 
+  // Every agent that ever said Hello, by agent_id, each with its latest
+  // instance and that instance's topology counts (`schedrig agents`).
+  // Throws StoreError.
+  std::vector<AgentRecord> agents() const;
+
   // The file's schema version (PRAGMA user_version); this build writes 1.
   int schema_version() const;
 

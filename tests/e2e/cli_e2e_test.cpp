@@ -24,10 +24,11 @@ using testing::run_command;
 using testing::TempDir;
 
 TEST(CliE2E, EveryCommandExplainsItself) {
-  for (const char* cmd : {"schedrig --help", "schedrig lab --help", "schedrig serve --help",
-                          "schedrig results --help", "schedrig-agent --help",
-                          "schedrig-agent topology --help", "schedrig-agent stress --help",
-                          "schedrig-agent stress fork --help", "schedrig-agent connect --help"}) {
+  for (const char* cmd :
+       {"schedrig --help", "schedrig lab --help", "schedrig serve --help",
+        "schedrig results --help", "schedrig agents --help", "schedrig-agent --help",
+        "schedrig-agent topology --help", "schedrig-agent stress --help",
+        "schedrig-agent stress fork --help", "schedrig-agent connect --help"}) {
     auto r = run_command(bin(cmd));
     EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.output;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << cmd << "\n" << r.output;

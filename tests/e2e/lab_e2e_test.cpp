@@ -54,6 +54,17 @@ TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
     EXPECT_TRUE(primary["direction"] == "higher_is_better" ||
                 primary["direction"] == "lower_is_better");
   }
+  // The agent's topology went into the store: `schedrig agents` shows it.
+  auto agents = run_command(bin("schedrig") + " agents --json --db " + db);
+  ASSERT_EQ(agents.exit_code, 0) << agents.output;
+  auto a = nlohmann::json::parse(agents.output);
+  ASSERT_EQ(a["agents"].size(), 1u) << agents.output;
+  EXPECT_EQ(a["agents"][0]["hostname"], host_name());
+  EXPECT_EQ(a["agents"][0]["runs"], 1);
+  EXPECT_EQ(a["agents"][0]["topology"]["pus"], online_pus());
+  EXPECT_GE(a["agents"][0]["topology"]["packages"].get<int>(), 1);
+  EXPECT_GE(a["agents"][0]["topology"]["numa_nodes"].get<int>(), 1);
+
   // A progress line per iteration, e.g. "[2/2] fork-all / baseline / iteration 2: 8,216 ops/s".
   EXPECT_NE(lab.output.find(fmt::format("[{}/{}]", expected, expected)), std::string::npos)
       << lab.output;

@@ -1,0 +1,32 @@
+// Opening the results store for the read commands (results, agents,
+// compare, watch): read-only, so a typo never creates an empty file.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "common/cli_error.h"
+#include "host/lab/lab.h"
+#include "host/store/store.h"
+
+namespace schedrig::host {
+
+// `--db` as given, or the lab's default store when empty.
+inline std::string db_path_or_default(const std::string& db) {
+  return db.empty() ? lab::default_db_path() : db;
+}
+
+// Opens `db` (or the default) read-only and returns read(store). A
+// StoreError (missing file, not a schedrig store, bad schema) becomes a
+// CliError with exit code 2 and the store's message.
+template <class Read>
+auto read_store(const std::string& db, Read&& read) {
+  try {
+    store::Store store(db_path_or_default(db), store::Store::Mode::kReadOnly);
+    return std::forward<Read>(read)(store);
+  } catch (const store::StoreError& e) {
+    throw CliError(kExitUsage, e.what());
+  }
+}
+
+}  // namespace schedrig::host
