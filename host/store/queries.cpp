@@ -55,6 +55,8 @@ void load_iterations(sqlite::Db& db, RunRecord& run) {
       FROM iterations WHERE run_id = ?1 ORDER BY position, id)sql");
   st.bind_text(1, run.run_id);
   std::unordered_map<long long, std::size_t> index_of;
+  // Iterations of one variant share their knobs text: parse each text once.
+  std::unordered_map<std::string, std::map<std::string, std::string>> knobs_of;
   while (st.step()) {
     IterationRecord it;
     it.case_name = st.column_text(1);
@@ -63,7 +65,13 @@ void load_iterations(sqlite::Db& db, RunRecord& run) {
     it.position = static_cast<unsigned>(st.column_int(4));
     it.status = st.column_text(5);
     it.reason = st.column_text(6);
-    it.knobs = string_map(db, st.column_text(7), "knobs of run " + run.run_id);
+    std::string knobs = st.column_text(7);
+    auto known = knobs_of.find(knobs);
+    if (known == knobs_of.end()) {
+      auto parsed = string_map(db, knobs, "knobs of run " + run.run_id);
+      known = knobs_of.emplace(std::move(knobs), std::move(parsed)).first;
+    }
+    it.knobs = known->second;
     it.cpus = st.column_text(8);
     it.started_at_ns = st.column_int(9);
     it.finished_at_ns = st.column_int(10);
@@ -72,9 +80,9 @@ void load_iterations(sqlite::Db& db, RunRecord& run) {
   }
 
   sqlite::Statement metrics(db, R"sql(
-      SELECT m.iteration_id, m.name, m.value, m.unit, m.direction
-      FROM metrics m JOIN iterations i ON i.id = m.iteration_id
-      WHERE i.run_id = ?1 ORDER BY m.iteration_id, m.ordinal)sql");
+      SELECT iteration_id, name, value, unit, direction FROM metrics
+      WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)
+      ORDER BY iteration_id, ordinal)sql");
   metrics.bind_text(1, run.run_id);
   while (metrics.step()) {
     auto found = index_of.find(metrics.column_int(0));
