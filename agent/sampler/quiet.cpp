@@ -1,0 +1,62 @@
+// wait_until_quiet(): the quiet-box check before an iteration (sampler.h).
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "agent/sampler/proc_file.h"
+#include "agent/sampler/proc_stat.h"
+#include "agent/sampler/sampler.h"
+#include "agent/sampler/source_status.h"
+
+namespace schedrig::sampler {
+namespace {
+
+constexpr auto kPoll = std::chrono::milliseconds(100);
+
+// Runnable tasks other than the poller itself; empty when this read failed
+// (e.g. a file rewritten while read): the poll is simply not counted.
+std::optional<unsigned> others_running(ProcFile& stat) {
+  std::string_view text;
+  if (!stat.read(text)) return std::nullopt;
+  try {
+    const auto running = parse_proc_stat(text, user_hz()).procs_running;
+    return running > 0 ? running - 1 : 0;
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+QuietResult wait_until_quiet(const std::filesystem::path& root, unsigned max_runnable,
+                             double hold_s, double limit_s, const std::atomic<bool>* stop) {
+  ProcFile stat(source_file(root, kProcStat));
+  if (!stat.ok()) throw std::runtime_error(stat.path() + ": " + std::strerror(stat.error()));
+  const auto start = std::chrono::steady_clock::now();
+  auto quiet_since = start;
+  bool quiet = false;
+  for (;;) {
+    const auto others = others_running(stat);
+    if (!others) {
+      // Unreadable this time: neither quiet nor busy.
+    } else if (*others <= max_runnable) {
+      if (!quiet) quiet_since = std::chrono::steady_clock::now();
+      quiet = true;
+      if (seconds_since(quiet_since) >= hold_s) return {seconds_since(start), false};
+    } else {
+      quiet = false;
+    }
+    if (seconds_since(start) >= limit_s || (stop && stop->load())) {
+      return {seconds_since(start), true};
+    }
+    std::this_thread::sleep_for(kPoll);
+  }
+}
+
+}  // namespace schedrig::sampler

@@ -1,0 +1,41 @@
+#include "agent/sampler/text_scan.h"
+
+#include <charconv>
+#include <stdexcept>
+#include <string>
+
+namespace schedrig::sampler {
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+bool parse_u64(std::string_view s, std::uint64_t& out) {
+  const auto* end = s.data() + s.size();
+  const auto r = std::from_chars(s.data(), end, out);
+  return !s.empty() && r.ec == std::errc() && r.ptr == end;
+}
+
+bool parse_double(std::string_view s, double& out) {
+  const auto* end = s.data() + s.size();
+  const auto r = std::from_chars(s.data(), end, out);
+  return !s.empty() && r.ec == std::errc() && r.ptr == end;
+}
+
+std::uint64_t require_u64(std::string_view s, std::string_view what) {
+  std::uint64_t v = 0;
+  if (!parse_u64(s, v)) {
+    throw std::runtime_error(std::string(what) + ": not a number: '" + std::string(s) + "'");
+  }
+  return v;
+}
+
+}  // namespace schedrig::sampler

@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "agent/sampler/fake_proc.h"
+#include "agent/sampler/sampler.h"
+#include "tests/support/run_command.h"
+
+namespace schedrig::sampler {
+namespace {
+
+FakeStep running(std::uint32_t n) {
+  FakeStep s;
+  s.procs_running = n;
+  return s;
+}
+
+TEST(WaitUntilQuiet, QuietBoxWaitsHoldTime) {
+  schedrig::testing::TempDir dir;
+  FakeProc fake(dir.path(), {.pus = 2});
+  fake.step(running(2));  // the poller + one other
+  const QuietResult r = wait_until_quiet(dir.path(), 1, 0.3, 2.0);
+  EXPECT_FALSE(r.gave_up);
+  EXPECT_GE(r.waited_s, 0.3);
+  EXPECT_LT(r.waited_s, 0.6);
+}
+
+TEST(WaitUntilQuiet, BusyBoxGivesUpAtLimit) {
+  schedrig::testing::TempDir dir;
+  FakeProc fake(dir.path(), {.pus = 2});
+  fake.step(running(5));
+  const QuietResult r = wait_until_quiet(dir.path(), 1, 0.2, 0.5);
+  EXPECT_TRUE(r.gave_up);
+  EXPECT_GE(r.waited_s, 0.5);
+  EXPECT_LT(r.waited_s, 0.8);
+}
+
+TEST(WaitUntilQuiet, BoxThatCalmsDown) {
+  schedrig::testing::TempDir dir;
+  FakeProc fake(dir.path(), {.pus = 2});
+  fake.step(running(6));
+  std::thread calm([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    fake.step(running(1));
+  });
+  const QuietResult r = wait_until_quiet(dir.path(), 0, 0.2, 3.0);
+  calm.join();
+  EXPECT_FALSE(r.gave_up);
+  EXPECT_GE(r.waited_s, 0.5);
+  EXPECT_LT(r.waited_s, 1.0);
+}
+
+TEST(WaitUntilQuiet, StopFlagEndsTheWait) {
+  schedrig::testing::TempDir dir;
+  FakeProc fake(dir.path(), {.pus = 2});
+  fake.step(running(6));
+  std::atomic<bool> stop{true};
+  const QuietResult r = wait_until_quiet(dir.path(), 0, 1, 10, &stop);
+  EXPECT_TRUE(r.gave_up);
+  EXPECT_LT(r.waited_s, 0.2);
+}
+
+TEST(WaitUntilQuiet, MissingProcStatThrows) {
+  schedrig::testing::TempDir dir;
+  EXPECT_THROW(wait_until_quiet(dir.path(), 0, 0.1, 0.1), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace schedrig::sampler
