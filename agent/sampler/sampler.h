@@ -57,6 +57,15 @@ struct TaskId {
   pid_t tid = 0;
 };
 
+// The sampling thread. Ticks fall on multiples of the period on
+// CLOCK_REALTIME (1 Hz: whole seconds); the first tick is at least half a
+// period after start() so no interval is a sliver. The thread waits on a
+// condition variable with an absolute CLOCK_REALTIME deadline, so stop()
+// wakes it at once. It asks for nice -5 on its own TID (setpriority; EPERM
+// without CAP_SYS_NICE is ignored) so it keeps sampling a starved machine.
+// A tick whose /proc/stat read or parse fails is skipped (the previous
+// snapshot stays the baseline). The callback runs on the sampler thread;
+// exceptions it throws are swallowed.
 class Sampler {
  public:
   using Callback = std::function<void(const DerivedSample&)>;

@@ -270,3 +270,33 @@ TEST(SnapshotReaderTest, MissingProcStatThrows) {
 
 }  // namespace
 }  // namespace schedrig::sampler
+
+namespace schedrig::sampler {
+namespace {
+
+TEST(FakeTree160, LargeFilesReadWholeThroughGrowingBuffer) {
+  schedrig::testing::TempDir dir;
+  FakeProc fake(dir.path(), {.pus = 160, .nodes = 2, .domains = 3, .schedstat_version = 17});
+  EXPECT_GT(std::filesystem::file_size(std::filesystem::path(dir.path()) / "proc/stat"), 4096u);
+  SnapshotReader reader(dir.path());
+  Snapshot a = reader.take();
+  FakeStep step;
+  step.busy_pct = 10;
+  fake.step(step);
+  Snapshot b = reader.take();
+  a.mono_ns = 0;
+  b.mono_ns = 1'000'000'000;
+  ASSERT_EQ(b.stat.cpus.size(), 160u);
+  ASSERT_TRUE(b.schedstat);
+  ASSERT_EQ(b.schedstat->cpus.size(), 160u);
+  EXPECT_EQ(b.schedstat->cpus.at(159).domains.at(2).name, "NUMA");
+  // domain0 of CPU 159 is the SMT pair 158-159: the top bits of the top word.
+  EXPECT_EQ(b.schedstat->cpus.at(159).domains.at(0).cpumask,
+            "c0000000,00000000,00000000,00000000,00000000");
+  const DerivedSample s = derive(a, b, {{}, fake.pu_to_node()});
+  EXPECT_NEAR(s.idle_pct, 90, 1e-9);
+  EXPECT_DOUBLE_EQ(s.newidle_lb_per_s.value_or(-1), 16000);
+}
+
+}  // namespace
+}  // namespace schedrig::sampler
