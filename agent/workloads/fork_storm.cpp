@@ -301,6 +301,11 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
     std::this_thread::sleep_for(200us);
   }
 
+  if (params.tasks_started) {
+    std::vector<TaskIds> tasks;
+    for (pid_t pid : creators) tasks.push_back({pid, pid});
+    params.tasks_started(tasks);
+  }
   const auto t0 = std::chrono::steady_clock::now();
   L.ctl->go.store(1, std::memory_order_release);
   futex_wake_all_shared(&L.ctl->go);

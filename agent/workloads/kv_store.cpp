@@ -15,6 +15,7 @@
 #include "agent/workloads/clock.h"
 #include "agent/workloads/futex.h"
 #include "agent/workloads/thread_group.h"
+#include "agent/workloads/timed_window.h"
 
 namespace schedrig::workloads {
 namespace {
@@ -259,23 +260,16 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   }
   r.membind = executors.front()->bound ? bind.text : "none (no NUMA support)";
 
-  std::vector<pid_t> client_tids, executor_tids;
-  for (auto& c : clients) client_tids.push_back(c->tid);
-  for (auto& e : executors) executor_tids.push_back(e->tid);
-  auto client_before = read_schedstats(client_tids);
-  auto executor_before = read_schedstats(executor_tids);
-
-  const auto t0 = std::chrono::steady_clock::now();
-  shared.go.store(1, std::memory_order_release);
-  futex_wake_all(&shared.go);
-  sleep_until_or_stopped(t0 + p.duration, stop);
-  shared.closed.store(true);
-  const auto t1 = std::chrono::steady_clock::now();
-  r.client_delay = sched_delay(client_before, read_schedstats(client_tids));
-  r.executor_delay = sched_delay(executor_before, read_schedstats(executor_tids));
+  WindowGroups groups;
+  for (auto& c : clients) groups.first.push_back(c->tid);
+  for (auto& e : executors) groups.second.push_back(e->tid);
+  const WindowResult w =
+      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.tasks_started);
   threads.join_all();
 
-  r.duration_s = std::chrono::duration<double>(t1 - t0).count();
+  r.duration_s = w.duration_s;
+  r.client_delay = w.first_delay;
+  r.executor_delay = w.second_delay;
   for (auto& c : clients) {
     r.ops += c->ops.load();
     r.writes += c->writes.load();

@@ -9,6 +9,7 @@
 #include "agent/workloads/clock.h"
 #include "agent/workloads/futex.h"
 #include "agent/workloads/thread_group.h"
+#include "agent/workloads/timed_window.h"
 
 namespace schedrig::workloads {
 namespace {
@@ -189,24 +190,17 @@ WakeupResult run_wakeup_storm(const WakeupParams& p, const std::atomic<bool>* st
   const unsigned total = p.message_threads + static_cast<unsigned>(n_workers);
   while (shared.ready.load() < total) std::this_thread::sleep_for(100us);
 
-  std::vector<pid_t> msg_tids, worker_tids;
-  for (auto& m : msgs) msg_tids.push_back(m->tid);
-  for (auto& w : workers) worker_tids.push_back(w->tid);
-  auto msg_before = read_schedstats(msg_tids);
-  auto worker_before = read_schedstats(worker_tids);
-
-  const auto t0 = std::chrono::steady_clock::now();
-  shared.go.store(1, std::memory_order_release);
-  futex_wake_all(&shared.go);
-  sleep_until_or_stopped(t0 + p.duration, stop);
-  shared.closed.store(true);
-  const auto t1 = std::chrono::steady_clock::now();
-  WakeupResult r;
-  r.message_delay = sched_delay(msg_before, read_schedstats(msg_tids));
-  r.worker_delay = sched_delay(worker_before, read_schedstats(worker_tids));
+  WindowGroups groups;
+  for (auto& m : msgs) groups.first.push_back(m->tid);
+  for (auto& w : workers) groups.second.push_back(w->tid);
+  const WindowResult window =
+      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.tasks_started);
   threads.join_all();
 
-  r.duration_s = std::chrono::duration<double>(t1 - t0).count();
+  WakeupResult r;
+  r.duration_s = window.duration_s;
+  r.message_delay = window.first_delay;
+  r.worker_delay = window.second_delay;
   for (auto& w : workers) {
     r.requests += w->requests.load();
     r.wakeup_latency.merge(w->wakeup);

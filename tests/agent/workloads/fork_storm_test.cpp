@@ -25,7 +25,17 @@ TEST(ForkStorm, ShortRunForksReapsEveryChildAndRecordsEachOne) {
   p.fork_max = 4;
   p.cpus = allowed_cpus();
   p.duration = 300ms;
+  test::TasksRecorder started;
+  p.tasks_started = started.hook();
   ForkStormResult r = run_fork_storm(p);
+  // The sampler is told the two creator processes, alive, before the window.
+  EXPECT_EQ(started.calls, 1);
+  ASSERT_EQ(started.tasks.size(), 2u);
+  for (const auto& t : started.tasks) {
+    EXPECT_EQ(t.pid, t.tid);
+    EXPECT_NE(t.pid, ::getpid());
+  }
+  EXPECT_TRUE(started.all_alive);
   EXPECT_GT(r.bogo_ops, 0u);
   EXPECT_GE(r.duration_s, 0.3);
   EXPECT_LT(r.duration_s, 5.0);
@@ -219,15 +229,9 @@ TEST(ForkStorm, StopFlagEndsTheRunEarly) {
   p.fork_max = 8;
   p.cpus = allowed_cpus();
   p.duration = 60s;
-  std::atomic<bool> stop{false};
-  std::thread stopper([&] {
-    std::this_thread::sleep_for(200ms);
-    stop = true;
-  });
-  auto t0 = std::chrono::steady_clock::now();
-  ForkStormResult r = run_fork_storm(p, &stop);
-  stopper.join();
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  auto [r, elapsed] = test::run_stopped_after(
+      200ms, [&](const std::atomic<bool>* stop) { return run_fork_storm(p, stop); });
+  EXPECT_LT(elapsed, 5s);
   EXPECT_GT(r.bogo_ops, 0u);
   EXPECT_EQ(r.children_recorded, r.bogo_ops);
   EXPECT_TRUE(no_children_left());

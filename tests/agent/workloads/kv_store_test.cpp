@@ -26,7 +26,15 @@ KvParams small() {
 
 TEST(KvStore, ShortRunCountsOpsAndOrdersPercentiles) {
   const int threads_before = thread_count();
-  KvResult r = run_kv(small());
+  KvParams p = small();
+  test::TasksRecorder started;
+  p.tasks_started = started.hook();
+  KvResult r = run_kv(p);
+  // Every client and executor thread of this process, alive, told once.
+  EXPECT_EQ(started.calls, 1);
+  EXPECT_EQ(started.tasks.size(), p.clients + p.executors);
+  for (const auto& t : started.tasks) EXPECT_EQ(t.pid, ::getpid());
+  EXPECT_TRUE(started.all_alive);
   ASSERT_GT(r.ops, 0u);
   EXPECT_EQ(r.reads + r.writes, r.ops);
   EXPECT_GT(r.reads, 0u);  // 60 % reads
@@ -94,15 +102,9 @@ TEST(KvStore, StopFlagEndsTheRunEarlyAndJoinsEveryThread) {
   KvParams p = small();
   p.clients = 64;
   p.duration = 60s;
-  std::atomic<bool> stop{false};
-  std::thread stopper([&] {
-    std::this_thread::sleep_for(200ms);
-    stop = true;
-  });
-  auto t0 = std::chrono::steady_clock::now();
-  KvResult r = run_kv(p, &stop);
-  stopper.join();
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  auto [r, elapsed] = test::run_stopped_after(
+      200ms, [&](const std::atomic<bool>* stop) { return run_kv(p, stop); });
+  EXPECT_LT(elapsed, 5s);
   EXPECT_GT(r.ops, 0u);
   EXPECT_EQ(thread_count(), threads_before);
 }

@@ -27,7 +27,12 @@ TEST(WakeupStorm, ShortRunCountsRequestsAndOrdersPercentiles) {
   p.workers_per_message = 2;
   p.cpus = allowed_cpus();
   p.duration = 300ms;
+  test::TasksRecorder started;
+  p.tasks_started = started.hook();
   WakeupResult r = run_wakeup_storm(p);
+  EXPECT_EQ(started.calls, 1);
+  EXPECT_EQ(started.tasks.size(), 3u);  // 1 message thread + 2 workers
+  EXPECT_TRUE(started.all_alive);
   ASSERT_GT(r.requests, 0u);
   EXPECT_GE(r.duration_s, 0.3);
   EXPECT_LT(r.duration_s, 2.0);
@@ -100,15 +105,9 @@ TEST(WakeupStorm, StopFlagEndsTheRunEarlyAndJoinsEveryThread) {
   p.workers_per_message = 4;
   p.cpus = allowed_cpus();
   p.duration = 60s;
-  std::atomic<bool> stop{false};
-  std::thread stopper([&] {
-    std::this_thread::sleep_for(200ms);
-    stop = true;
-  });
-  auto t0 = std::chrono::steady_clock::now();
-  WakeupResult r = run_wakeup_storm(p, &stop);
-  stopper.join();
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  auto [r, elapsed] = test::run_stopped_after(
+      200ms, [&](const std::atomic<bool>* stop) { return run_wakeup_storm(p, stop); });
+  EXPECT_LT(elapsed, 5s);
   EXPECT_GT(r.requests, 0u);
   EXPECT_EQ(thread_count(), threads_before);
 }

@@ -1,0 +1,44 @@
+#include "agent/workloads/timed_window.h"
+
+#include <unistd.h>
+
+#include "agent/workloads/clock.h"
+#include "agent/workloads/futex.h"
+
+namespace schedrig::workloads {
+namespace {
+
+void report_tasks(const WindowGroups& groups, const TasksStarted& tasks_started) {
+  if (!tasks_started) return;
+  const pid_t pid = ::getpid();
+  std::vector<TaskIds> tasks;
+  for (const auto* group : {&groups.first, &groups.second}) {
+    for (pid_t tid : *group) tasks.push_back({pid, tid});
+  }
+  tasks_started(tasks);
+}
+
+}  // namespace
+
+WindowResult run_timed_window(std::atomic<std::uint32_t>& go, std::atomic<bool>& closed,
+                              const WindowGroups& groups, std::chrono::nanoseconds duration,
+                              const std::atomic<bool>* stop, const TasksStarted& tasks_started) {
+  report_tasks(groups, tasks_started);
+  const auto first_before = read_schedstats(groups.first);
+  const auto second_before = read_schedstats(groups.second);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  go.store(1, std::memory_order_release);
+  futex_wake_all(&go);
+  sleep_until_or_stopped(t0 + duration, stop);
+  closed.store(true);
+  const auto t1 = std::chrono::steady_clock::now();
+
+  WindowResult r;
+  r.first_delay = sched_delay(first_before, read_schedstats(groups.first));
+  r.second_delay = sched_delay(second_before, read_schedstats(groups.second));
+  r.duration_s = std::chrono::duration<double>(t1 - t0).count();
+  return r;
+}
+
+}  // namespace schedrig::workloads

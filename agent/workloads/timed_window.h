@@ -1,0 +1,38 @@
+// The measured window of the thread workloads (wakeup, kv): every thread is
+// parked on a start futex; the window opens it, lasts `duration` (or until
+// *stop), then closes (threads stop counting but keep running until joined).
+// Scheduler delay of two thread groups is taken across it from
+// /proc/self/task/TID/schedstat (schedstat.h).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "agent/workloads/schedstat.h"
+#include "agent/workloads/task_ids.h"
+
+namespace schedrig::workloads {
+
+// Both groups' thread ids, e.g. message threads and workers.
+struct WindowGroups {
+  std::vector<pid_t> first;
+  std::vector<pid_t> second;
+};
+
+struct WindowResult {
+  double duration_s = 0;                   // open -> close, steady clock
+  std::optional<SchedDelay> first_delay;   // sched_delay over the window
+  std::optional<SchedDelay> second_delay;  // (nullopt without schedstat)
+};
+
+// Reports every tid to `tasks_started` (when set), snapshots schedstat,
+// stores 1 to `go` and wakes its futex waiters, sleeps, sets `closed`, and
+// snapshots again.
+WindowResult run_timed_window(std::atomic<std::uint32_t>& go, std::atomic<bool>& closed,
+                              const WindowGroups& groups, std::chrono::nanoseconds duration,
+                              const std::atomic<bool>* stop, const TasksStarted& tasks_started);
+
+}  // namespace schedrig::workloads
