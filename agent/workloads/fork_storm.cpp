@@ -301,10 +301,15 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
     std::this_thread::sleep_for(200us);
   }
 
-  if (params.tasks_started) {
-    std::vector<TaskIds> tasks;
-    for (pid_t pid : creators) tasks.push_back({pid, pid});
-    params.tasks_started(tasks);
+  if (params.observer.opened) {
+    WorkloadWindow window;
+    for (pid_t pid : creators) window.tasks.push_back({pid, pid});
+    window.ops_so_far = [&L, n = params.workers] {
+      std::uint64_t reaped = 0;
+      for (unsigned i = 0; i < n; ++i) reaped += L.slots[i].reaped.load(std::memory_order_relaxed);
+      return reaped;
+    };
+    params.observer.opened(window);
   }
   const auto t0 = std::chrono::steady_clock::now();
   L.ctl->go.store(1, std::memory_order_release);
@@ -313,6 +318,7 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
   L.ctl->stop.store(1);
   reap_all_or_kill(creators, pgid, 10s);
   const auto t1 = std::chrono::steady_clock::now();
+  if (params.observer.closed) params.observer.closed();
 
   ForkStormResult r;
   r.creators_exec = !exe.empty();

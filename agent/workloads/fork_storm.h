@@ -67,7 +67,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/workloads/task_ids.h"
+#include "agent/workloads/window_observer.h"
 #include "agent/workloads/workload_error.h"
 
 namespace schedrig::workloads {
@@ -97,7 +97,7 @@ struct ForkStormParams {
   ChildBody child_body = ChildBody::kExit;
   std::vector<int> pu_to_llc;   // optional, by PU OS index, -1 = unknown
   std::vector<int> pu_to_node;  // optional, by PU OS index, -1 = unknown
-  TasksStarted tasks_started;   // optional: the creator processes, once up (task_ids.h)
+  WindowObserver observer;      // optional: told the creators and progress
   // The helper each creator execs (fork_creator.h): kFindCreator = look it up
   // with find_fork_creator(); "" = creators stay copies of the caller (a
   // bigger address space: slower forks); else a path.

@@ -264,7 +264,11 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   for (auto& c : clients) groups.first.push_back(c->tid);
   for (auto& e : executors) groups.second.push_back(e->tid);
   const WindowResult w =
-      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.tasks_started);
+      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.observer, [&] {
+        std::uint64_t ops = 0;
+        for (const auto& c : clients) ops += c->ops.load(std::memory_order_relaxed);
+        return ops;
+      });
   threads.join_all();
 
   r.duration_s = w.duration_s;

@@ -33,7 +33,7 @@
 #include "agent/placement/membind.h"
 #include "agent/workloads/latency_histogram.h"
 #include "agent/workloads/schedstat.h"
-#include "agent/workloads/task_ids.h"
+#include "agent/workloads/window_observer.h"
 #include "agent/workloads/workload_error.h"
 
 namespace schedrig::workloads {
@@ -47,7 +47,7 @@ struct KvParams {
   std::string membind = "local";  // local | interleave | node:N
   std::vector<int> cpus;          // the placement, non-empty; clients and executors share it
   std::chrono::nanoseconds duration{std::chrono::seconds(1)};
-  TasksStarted tasks_started;  // optional: the threads, once up (task_ids.h)
+  WindowObserver observer;  // optional: told the window's threads and progress
 };
 
 struct KvResult {

@@ -62,7 +62,7 @@ WorkloadResult run_fork(const Params& p, const RunContext& ctx) {
   f.duration = ctx.duration;
   f.pu_to_llc = ctx.pu_to_llc;
   f.pu_to_node = ctx.pu_to_node;
-  f.tasks_started = ctx.tasks_started;
+  f.observer = ctx.observer;
   ForkStormResult r = run_fork_storm(f, ctx.stop);
   WorkloadResult out;
   out.metrics = {
@@ -128,7 +128,7 @@ WorkloadResult run_wakeup(const Params& p, const RunContext& ctx) {
   w.message_cpus = ctx.message_cpus;
   w.worker_cpus = ctx.worker_cpus;
   w.duration = ctx.duration;
-  w.tasks_started = ctx.tasks_started;
+  w.observer = ctx.observer;
   WakeupResult r = run_wakeup_storm(w, ctx.stop);
   WorkloadResult out;
   auto& m = out.metrics;
@@ -174,7 +174,7 @@ WorkloadResult run_kv_case(const Params& p, const RunContext& ctx) {
   KvParams k = kv_params(p, ctx.cpus.size());
   k.cpus = ctx.cpus;
   k.duration = ctx.duration;
-  k.tasks_started = ctx.tasks_started;
+  k.observer = ctx.observer;
   KvResult r = run_kv(k, ctx.stop);
   WorkloadResult out;
   auto& m = out.metrics;

@@ -10,7 +10,7 @@
 
 #include "agent/workloads/metric.h"
 #include "agent/workloads/params.h"
-#include "agent/workloads/task_ids.h"
+#include "agent/workloads/window_observer.h"
 
 namespace schedrig::workloads {
 
@@ -32,9 +32,9 @@ struct RunContext {
   // its placement collision rate with them (fork_storm.h).
   std::vector<int> pu_to_llc{};
   std::vector<int> pu_to_node{};
-  // Optional: told the workload's threads (creator processes for fork) once
-  // they are up, before the measured window (task_ids.h).
-  TasksStarted tasks_started{};
+  // Optional: told the workload's threads (creator processes for fork) and
+  // its live progress around the measured window (window_observer.h).
+  WindowObserver observer{};
 };
 
 struct ParamSpec {

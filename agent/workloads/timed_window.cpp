@@ -8,22 +8,25 @@
 namespace schedrig::workloads {
 namespace {
 
-void report_tasks(const WindowGroups& groups, const TasksStarted& tasks_started) {
-  if (!tasks_started) return;
+void report_opened(const WindowGroups& groups, const WindowObserver& observer,
+                   std::function<std::uint64_t()> ops_so_far) {
+  if (!observer.opened) return;
   const pid_t pid = ::getpid();
-  std::vector<TaskIds> tasks;
+  WorkloadWindow window;
   for (const auto* group : {&groups.first, &groups.second}) {
-    for (pid_t tid : *group) tasks.push_back({pid, tid});
+    for (pid_t tid : *group) window.tasks.push_back({pid, tid});
   }
-  tasks_started(tasks);
+  window.ops_so_far = std::move(ops_so_far);
+  observer.opened(window);
 }
 
 }  // namespace
 
 WindowResult run_timed_window(std::atomic<std::uint32_t>& go, std::atomic<bool>& closed,
                               const WindowGroups& groups, std::chrono::nanoseconds duration,
-                              const std::atomic<bool>* stop, const TasksStarted& tasks_started) {
-  report_tasks(groups, tasks_started);
+                              const std::atomic<bool>* stop, const WindowObserver& observer,
+                              std::function<std::uint64_t()> ops_so_far) {
+  report_opened(groups, observer, std::move(ops_so_far));
   const auto first_before = read_schedstats(groups.first);
   const auto second_before = read_schedstats(groups.second);
 
@@ -38,6 +41,7 @@ WindowResult run_timed_window(std::atomic<std::uint32_t>& go, std::atomic<bool>&
   r.first_delay = sched_delay(first_before, read_schedstats(groups.first));
   r.second_delay = sched_delay(second_before, read_schedstats(groups.second));
   r.duration_s = std::chrono::duration<double>(t1 - t0).count();
+  if (observer.closed) observer.closed();
   return r;
 }
 

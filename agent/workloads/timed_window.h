@@ -8,11 +8,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
 #include "agent/workloads/schedstat.h"
-#include "agent/workloads/task_ids.h"
+#include "agent/workloads/window_observer.h"
 
 namespace schedrig::workloads {
 
@@ -28,11 +29,13 @@ struct WindowResult {
   std::optional<SchedDelay> second_delay;  // (nullopt without schedstat)
 };
 
-// Reports every tid to `tasks_started` (when set), snapshots schedstat,
-// stores 1 to `go` and wakes its futex waiters, sleeps, sets `closed`, and
-// snapshots again.
+// Tells `observer.opened` every tid (as this process's threads) and
+// `ops_so_far`, snapshots schedstat, stores 1 to `go` and wakes its futex
+// waiters, sleeps, sets `closed`, snapshots again and calls
+// `observer.closed`.
 WindowResult run_timed_window(std::atomic<std::uint32_t>& go, std::atomic<bool>& closed,
                               const WindowGroups& groups, std::chrono::nanoseconds duration,
-                              const std::atomic<bool>* stop, const TasksStarted& tasks_started);
+                              const std::atomic<bool>* stop, const WindowObserver& observer,
+                              std::function<std::uint64_t()> ops_so_far);
 
 }  // namespace schedrig::workloads

@@ -194,7 +194,11 @@ WakeupResult run_wakeup_storm(const WakeupParams& p, const std::atomic<bool>* st
   for (auto& m : msgs) groups.first.push_back(m->tid);
   for (auto& w : workers) groups.second.push_back(w->tid);
   const WindowResult window =
-      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.tasks_started);
+      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.observer, [&] {
+        std::uint64_t requests = 0;
+        for (const auto& w : workers) requests += w->requests.load(std::memory_order_relaxed);
+        return requests;
+      });
   threads.join_all();
 
   WakeupResult r;

@@ -33,7 +33,7 @@
 
 #include "agent/workloads/latency_histogram.h"
 #include "agent/workloads/schedstat.h"
-#include "agent/workloads/task_ids.h"
+#include "agent/workloads/window_observer.h"
 #include "agent/workloads/workload_error.h"
 
 namespace schedrig::workloads {
@@ -49,7 +49,7 @@ struct WakeupParams {
   std::vector<int> message_cpus;
   std::vector<int> worker_cpus;
   std::chrono::nanoseconds duration{std::chrono::seconds(1)};
-  TasksStarted tasks_started;  // optional: the threads, once up (task_ids.h)
+  WindowObserver observer;  // optional: told the window's threads and progress
 };
 
 // schbench -M auto on a cpulist: with more PUs than message threads, the

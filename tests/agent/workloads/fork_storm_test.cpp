@@ -25,17 +25,22 @@ TEST(ForkStorm, ShortRunForksReapsEveryChildAndRecordsEachOne) {
   p.fork_max = 4;
   p.cpus = allowed_cpus();
   p.duration = 300ms;
-  test::TasksRecorder started;
-  p.tasks_started = started.hook();
+  test::WindowRecorder window;
+  p.observer = window.observer();
   ForkStormResult r = run_fork_storm(p);
-  // The sampler is told the two creator processes, alive, before the window.
-  EXPECT_EQ(started.calls, 1);
-  ASSERT_EQ(started.tasks.size(), 2u);
-  for (const auto& t : started.tasks) {
+  // The sampler is told the two creator processes, alive, before the
+  // window, and a progress count that grows while it is open.
+  EXPECT_EQ(window.opened, 1);
+  EXPECT_EQ(window.closed, 1);
+  ASSERT_EQ(window.tasks.size(), 2u);
+  for (const auto& t : window.tasks) {
     EXPECT_EQ(t.pid, t.tid);
     EXPECT_NE(t.pid, ::getpid());
   }
-  EXPECT_TRUE(started.all_alive);
+  EXPECT_TRUE(window.all_alive);
+  EXPECT_EQ(window.ops_at_open, 0u);
+  EXPECT_GT(window.ops_after_100ms, 0u);
+  EXPECT_LE(window.ops_after_100ms, r.bogo_ops);
   EXPECT_GT(r.bogo_ops, 0u);
   EXPECT_GE(r.duration_s, 0.3);
   EXPECT_LT(r.duration_s, 5.0);

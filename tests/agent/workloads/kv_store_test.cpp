@@ -27,14 +27,19 @@ KvParams small() {
 TEST(KvStore, ShortRunCountsOpsAndOrdersPercentiles) {
   const int threads_before = thread_count();
   KvParams p = small();
-  test::TasksRecorder started;
-  p.tasks_started = started.hook();
+  test::WindowRecorder window;
+  p.observer = window.observer();
   KvResult r = run_kv(p);
-  // Every client and executor thread of this process, alive, told once.
-  EXPECT_EQ(started.calls, 1);
-  EXPECT_EQ(started.tasks.size(), p.clients + p.executors);
-  for (const auto& t : started.tasks) EXPECT_EQ(t.pid, ::getpid());
-  EXPECT_TRUE(started.all_alive);
+  // Every client and executor thread of this process, alive, told once,
+  // and a progress count that grows while the window is open.
+  EXPECT_EQ(window.opened, 1);
+  EXPECT_EQ(window.closed, 1);
+  EXPECT_EQ(window.tasks.size(), p.clients + p.executors);
+  for (const auto& t : window.tasks) EXPECT_EQ(t.pid, ::getpid());
+  EXPECT_TRUE(window.all_alive);
+  EXPECT_EQ(window.ops_at_open, 0u);
+  EXPECT_GT(window.ops_after_100ms, 0u);
+  EXPECT_LE(window.ops_after_100ms, r.ops);
   ASSERT_GT(r.ops, 0u);
   EXPECT_EQ(r.reads + r.writes, r.ops);
   EXPECT_GT(r.reads, 0u);  // 60 % reads

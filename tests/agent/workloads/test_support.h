@@ -9,12 +9,13 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include "agent/workloads/task_ids.h"
+#include "agent/workloads/window_observer.h"
 
 namespace schedrig::workloads::test {
 
@@ -65,21 +66,34 @@ auto run_stopped_after(std::chrono::milliseconds delay, Run&& run) {
   return std::pair{std::move(result), elapsed};
 }
 
-// A TasksStarted hook that records what it was told, and on which thread
-// group (each reported tid must be a live thread of `pid` at that moment).
-struct TasksRecorder {
+// A WindowObserver that records what it was told: the tasks (and whether
+// each was a live thread at that moment), the calls, and the progress
+// counter read at the open and again by another thread 100 ms in.
+struct WindowRecorder {
   std::vector<TaskIds> tasks;
-  int calls = 0;
+  int opened = 0, closed = 0;
   bool all_alive = true;
-  TasksStarted hook() {
-    return [this](const std::vector<TaskIds>& t) {
-      ++calls;
-      tasks = t;
-      for (const auto& id : t) {
-        const auto path = "/proc/" + std::to_string(id.pid) + "/task/" + std::to_string(id.tid);
-        all_alive = all_alive && ::access(path.c_str(), F_OK) == 0;
-      }
-    };
+  std::uint64_t ops_at_open = 0, ops_after_100ms = 0;
+  std::thread reader;
+  WindowObserver observer() {
+    return {[this](const WorkloadWindow& w) {
+              ++opened;
+              tasks = w.tasks;
+              for (const auto& id : w.tasks) {
+                const auto path =
+                    "/proc/" + std::to_string(id.pid) + "/task/" + std::to_string(id.tid);
+                all_alive = all_alive && ::access(path.c_str(), F_OK) == 0;
+              }
+              ops_at_open = w.ops_so_far();
+              reader = std::thread([this, ops = w.ops_so_far] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                ops_after_100ms = ops();
+              });
+            },
+            [this] {
+              ++closed;
+              if (reader.joinable()) reader.join();
+            }};
   }
 };
 

@@ -27,12 +27,15 @@ TEST(WakeupStorm, ShortRunCountsRequestsAndOrdersPercentiles) {
   p.workers_per_message = 2;
   p.cpus = allowed_cpus();
   p.duration = 300ms;
-  test::TasksRecorder started;
-  p.tasks_started = started.hook();
+  test::WindowRecorder window;
+  p.observer = window.observer();
   WakeupResult r = run_wakeup_storm(p);
-  EXPECT_EQ(started.calls, 1);
-  EXPECT_EQ(started.tasks.size(), 3u);  // 1 message thread + 2 workers
-  EXPECT_TRUE(started.all_alive);
+  EXPECT_EQ(window.opened, 1);
+  EXPECT_EQ(window.closed, 1);
+  EXPECT_EQ(window.tasks.size(), 3u);  // 1 message thread + 2 workers
+  EXPECT_TRUE(window.all_alive);
+  EXPECT_GT(window.ops_after_100ms, 0u);
+  EXPECT_LE(window.ops_after_100ms, r.requests);
   ASSERT_GT(r.requests, 0u);
   EXPECT_GE(r.duration_s, 0.3);
   EXPECT_LT(r.duration_s, 2.0);

@@ -1,0 +1,37 @@
+// What a workload tells the runner about its measured window, so the
+// sampler can watch it (issue #6): the kernel ids of its threads (or
+// creator processes) for their /proc/PID/task/TID/schedstat, and a live
+// count of its primary counter for `schedrig watch`.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace schedrig::workloads {
+
+struct TaskIds {
+  pid_t pid = 0;  // thread group (process) id
+  pid_t tid = 0;  // thread id; == pid for a single-threaded process
+};
+
+// The window as it opens.
+struct WorkloadWindow {
+  std::vector<TaskIds> tasks;
+  // The primary counter so far (children reaped, requests, ops); callable
+  // from any thread until `closed` has been called, never after.
+  std::function<std::uint64_t()> ops_so_far;
+};
+
+// Both hooks run on the workload's own thread, at most once per run:
+// `opened` after every thread is up and just before the window opens,
+// `closed` once it has closed and before anything `opened` was given is
+// freed. Either may be empty.
+struct WindowObserver {
+  std::function<void(const WorkloadWindow&)> opened;
+  std::function<void()> closed;
+};
+
+}  // namespace schedrig::workloads
