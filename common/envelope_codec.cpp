@@ -59,6 +59,8 @@ std::string body_name(const Envelope& env) {
       return "error";
     case Envelope::kLog:
       return "log";
+    case Envelope::kSample:
+      return "sample";
     case Envelope::kAck:
       return "ack";
     case Envelope::kStartRun:

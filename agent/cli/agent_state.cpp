@@ -1,5 +1,7 @@
 #include "agent/cli/agent_state.h"
 
+#include "agent/sampler/sampler.h"
+
 #include <spdlog/spdlog.h>
 
 #include "common/cli_error.h"
@@ -39,6 +41,22 @@ void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& 
     cap->set_readable(c.readable);
     cap->set_writable(c.writable);
     cap->set_errno_value(c.errno_value);
+  }
+}
+
+runner::RunOptions run_options(const knobs::KnobController& k) {
+  runner::RunOptions o;
+  o.proc_root = k.root().empty() ? "/" : k.root();
+  return o;
+}
+
+void add_source_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello) {
+  for (const auto& s : sampler::probe_sources(run_options(k).proc_root)) {
+    auto* cap = hello.add_sources();
+    cap->set_path(s.path);
+    cap->set_present(s.present);
+    cap->set_version(s.version);
+    cap->set_reason(s.reason);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "agent/knobs/knob_controller.h"
+#include "agent/runner/runner.h"
 #include "schedrig/v1/hello.pb.h"
 
 namespace schedrig::agent {
@@ -26,5 +27,13 @@ std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o);
 
 // The knob capabilities for Hello.
 void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello);
+
+// The runner's options for the same root as the knobs: /proc is read under
+// k.root() ("" = the live /).
+runner::RunOptions run_options(const knobs::KnobController& k);
+
+// Each /proc source the sampler reads under k.root(), present or not with
+// the reason (sampler::probe_sources), into hello.sources.
+void add_source_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello);
 
 }  // namespace schedrig::agent

@@ -47,7 +47,8 @@ void run_one(link::HostLink& link, const v1::StartRun& start, const topology::To
   link.abort_flag() = stop_signal.load();
   LinkSink sink(link);
   try {
-    v1::RunFinished done = runner::run_plan(start, topo, sink, knob_control, link.abort_flag());
+    v1::RunFinished done = runner::run_plan(start, topo, sink, knob_control, link.abort_flag(),
+                                            run_options(knob_control));
     spdlog::info("run {}: {} after {} iterations", start.run_id(), status_name(done.status()),
                  done.completed_iterations());
   } catch (const runner::PlanRejected& e) {

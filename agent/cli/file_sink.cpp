@@ -22,6 +22,7 @@ FileSink::FileSink(const std::string& path, AgentIdentity id, std::ostream& prog
 }
 
 void FileSink::write(schedrig::v1::Envelope env) {
+  std::lock_guard lock(mu_);
   stamper_.stamp(env);
   if (path_.empty()) return;
   write_offline_record(out_, encode_envelope(env));
@@ -51,6 +52,12 @@ void FileSink::iteration_done(const schedrig::v1::IterationResult& msg) {
 void FileSink::run_finished(const schedrig::v1::RunFinished& msg) {
   schedrig::v1::Envelope env;
   *env.mutable_run_finished() = msg;
+  write(std::move(env));
+}
+
+void FileSink::sample(const schedrig::v1::Sample& msg) {
+  schedrig::v1::Envelope env;
+  *env.mutable_sample() = msg;
   write(std::move(env));
 }
 

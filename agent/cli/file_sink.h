@@ -1,11 +1,12 @@
 // A RunSink for `schedrig-agent run --out F`: the same envelope stream the
-// link would send (Hello, Topology, RunStarted, IterationResults,
+// link would send (Hello, Topology, RunStarted, Samples, IterationResults,
 // RunFinished; stamped with ids and seq), written as an offline file
 // (common/offline_file.h) and flushed after each envelope, so a crash keeps
 // every finished iteration. Also prints a progress line per iteration.
 #pragma once
 
 #include <fstream>
+#include <mutex>
 #include <ostream>
 #include <string>
 
@@ -19,13 +20,16 @@ class FileSink : public runner::RunSink {
   // Opens `path` ("" = no file, progress only). Throws std::runtime_error
   // naming the path and errno.
   FileSink(const std::string& path, AgentIdentity id, std::ostream& progress);
-  // Writes one envelope (stamped here).
+  // Writes one envelope (stamped here). Thread-safe (samples come from the
+  // sampler's thread).
   void write(schedrig::v1::Envelope env);
   void run_started(const schedrig::v1::RunStarted& msg) override;
   void iteration_done(const schedrig::v1::IterationResult& msg) override;
   void run_finished(const schedrig::v1::RunFinished& msg) override;
+  void sample(const schedrig::v1::Sample& msg) override;
 
  private:
+  std::mutex mu_;  // serializes write()
   std::string path_;
   std::ofstream out_;
   EnvelopeStamper stamper_;

@@ -16,6 +16,7 @@ schedrig::v1::Envelope make_hello(const topology::Topology& topo,
   h->set_allowed_pus(static_cast<std::uint32_t>(topo.allowed_cpus.size()));
   h->set_token(token);
   add_knob_capabilities(knob_control, *h);
+  add_source_capabilities(knob_control, *h);
   return env;
 }
 

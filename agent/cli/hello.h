@@ -9,8 +9,8 @@
 namespace schedrig::agent {
 
 // Hello: hostname, kernel release, agent version, allowed PUs, `token`
-// (echoed from `connect --token`), and every knob's capability probed
-// through `knob_control`.
+// (echoed from `connect --token`), every knob's capability probed
+// through `knob_control`, and each /proc source the sampler reads.
 schedrig::v1::Envelope make_hello(const topology::Topology& topo,
                                   const knobs::KnobController& knob_control,
                                   const std::string& token = "");

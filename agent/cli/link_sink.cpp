@@ -22,4 +22,10 @@ void LinkSink::run_finished(const schedrig::v1::RunFinished& msg) {
   last_seq_ = link_.send(std::move(env));
 }
 
+void LinkSink::sample(const schedrig::v1::Sample& msg) {
+  Envelope env;
+  *env.mutable_sample() = msg;
+  link_.send(std::move(env));
+}
+
 }  // namespace schedrig::agent

@@ -15,6 +15,7 @@ class LinkSink : public runner::RunSink {
   void run_started(const schedrig::v1::RunStarted& msg) override;
   void iteration_done(const schedrig::v1::IterationResult& msg) override;
   void run_finished(const schedrig::v1::RunFinished& msg) override;
+  void sample(const schedrig::v1::Sample& msg) override;  // HostLink::send is thread-safe
   std::uint64_t last_seq() const { return last_seq_; }
 
  private:

@@ -63,8 +63,8 @@ void run_offline(const RunOptions& o, int& exit_code) {
   sink->write(make_hello(topo, *knob_control));
   sink->write(make_topology(topo));
   try {
-    v1::RunFinished done =
-        runner::run_plan(start, topo, *sink, *knob_control, install_stop_signals());
+    v1::RunFinished done = runner::run_plan(start, topo, *sink, *knob_control,
+                                            install_stop_signals(), run_options(*knob_control));
     std::cout << fmt::format("run {}: {} ({} iterations){}\n", start.run_id(),
                              status_name(done.status()), done.completed_iterations(),
                              o.out.empty() ? "" : "; load it with: schedrig import " + o.out);

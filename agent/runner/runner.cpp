@@ -8,7 +8,9 @@
 
 #include "agent/knobs/variant_knobs.h"
 #include "agent/runner/fingerprint.h"
+#include "agent/runner/iteration_sampling.h"
 #include "agent/runner/prepare.h"
+#include "agent/runner/schedstats_knob.h"
 #include "agent/runner/watchdog.h"
 #include "agent/workloads/workload_error.h"
 #include "common/cpulist.h"
@@ -50,11 +52,34 @@ void fill_metrics(const workloads::WorkloadResult& r, v1::IterationResult& out) 
   }
 }
 
-// What every iteration of a run shares: the topology maps workloads use.
+// What every iteration of a run shares: the topology maps workloads use,
+// sampling, the quiet-box check and where samples go.
 struct RunShared {
   std::vector<int> pu_to_llc;
   std::vector<int> pu_to_node;
+  SamplingConfig sampling;
+  v1::QuietCheck quiet;
+  RunSink* sink = nullptr;
 };
+
+// Waits for a quiet box as plan.quiet asks and records it in `out`.
+void wait_for_quiet(const RunShared& shared, const std::atomic<bool>& stop,
+                    v1::IterationResult& out) {
+  const v1::QuietCheck& q = shared.quiet;
+  if (q.timeout_s() <= 0) return;
+  try {
+    const sampler::QuietResult r = sampler::wait_until_quiet(shared.sampling.root, q.max_runnable(),
+                                                             q.hold_s(), q.timeout_s(), &stop);
+    out.set_quiet_wait_s(r.waited_s);
+    out.set_quiet_gave_up(r.gave_up);
+    if (r.gave_up) {
+      spdlog::warn("box not quiet after {:.3g} s (more than {} runnable tasks); running anyway",
+                   r.waited_s, q.max_runnable());
+    }
+  } catch (const std::runtime_error& e) {
+    spdlog::warn("quiet-box check skipped: {}", e.what());
+  }
+}
 
 // Grace an iteration may overrun its warm-up + duration before the watchdog
 // stops it: 5 s, or half the duration when that is longer.
@@ -65,7 +90,8 @@ nanoseconds overrun_grace(const v1::Plan& plan) {
 // Runs the workload once for `duration` under a watchdog.
 workloads::WorkloadResult run_watched(const PreparedCase& pc, const RunShared& shared,
                                       nanoseconds duration, nanoseconds grace,
-                                      const std::atomic<bool>& stop) {
+                                      const std::atomic<bool>& stop,
+                                      workloads::WindowObserver observer = {}) {
   Watchdog watchdog(stop, duration + grace);
   workloads::RunContext ctx;
   ctx.cpus = pc.cpus;
@@ -75,6 +101,7 @@ workloads::WorkloadResult run_watched(const PreparedCase& pc, const RunShared& s
   ctx.worker_cpus = pc.placement.worker_cpus;
   ctx.pu_to_llc = shared.pu_to_llc;
   ctx.pu_to_node = shared.pu_to_node;
+  ctx.observer = std::move(observer);
   workloads::WorkloadResult r = pc.workload->run(pc.params, ctx);
   if (watchdog.fired()) {
     throw workloads::WorkloadError(fmt::format(
@@ -101,12 +128,16 @@ v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc,
     knob_control.apply(settings);
     for (const auto& [name, value] : knob_control.current(settings))
       (*out.mutable_knobs())[name] = value;
+    wait_for_quiet(shared, stop, out);
     if (plan.warmup_ns() > 0) {
       run_watched(pc, shared, nanoseconds(plan.warmup_ns()), overrun_grace(plan), stop);
     }
+    IterationSampling sampling(shared.sampling, pc.cpus, out, *shared.sink);
     out.set_started_at_ns(wall_clock_ns());
-    workloads::WorkloadResult r =
-        run_watched(pc, shared, nanoseconds(plan.duration_ns()), overrun_grace(plan), stop);
+    sampling.start();
+    workloads::WorkloadResult r = run_watched(pc, shared, nanoseconds(plan.duration_ns()),
+                                              overrun_grace(plan), stop, sampling.observer());
+    *out.mutable_sample_summary() = sampling.finish();
     out.set_finished_at_ns(wall_clock_ns());
     fill_metrics(r, out);
     out.set_status(v1::STATUS_OK);
@@ -143,12 +174,19 @@ void restore_knobs(knobs::KnobController& knob_control, v1::RunFinished& done) {
 
 }  // namespace
 
-v1::RunFinished run_plan(const v1::StartRun& start, const topology::Topology& topo, RunSink& sink,
-                         knobs::KnobController& knob_control, const std::atomic<bool>& stop) {
-  const std::vector<PreparedCase> cases = prepare_cases(start.plan(), topo);
-  check_variants(start.plan(), knob_control);
+v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology& topo,
+                         RunSink& sink, knobs::KnobController& knob_control,
+                         const std::atomic<bool>& stop, const RunOptions& options) {
+  const std::vector<PreparedCase> cases = prepare_cases(requested.plan(), topo);
+  check_variants(requested.plan(), knob_control);
+  v1::StartRun start = requested;
+  *start.mutable_plan() = with_schedstats_on(requested.plan(), knob_control, options.proc_root);
   const std::vector<Slot> schedule = make_schedule(start.plan());
-  const RunShared shared{topology::pu_to_llc(topo), topology::pu_to_node(topo)};
+  RunShared shared{topology::pu_to_llc(topo), topology::pu_to_node(topo)};
+  shared.sampling = {options.proc_root, start.plan().sample_hz(), shared.pu_to_node,
+                     options.thresholds};
+  shared.quiet = start.plan().quiet();
+  shared.sink = &sink;
   sink.run_started(make_run_started(start, static_cast<std::uint32_t>(schedule.size())));
 
   v1::RunFinished done;

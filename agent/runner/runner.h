@@ -4,11 +4,14 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 
 #include "agent/knobs/knob_controller.h"
+#include "agent/sampler/sampler.h"
 #include "agent/topology/topology.h"
 #include "schedrig/v1/plan.pb.h"
 #include "schedrig/v1/result.pb.h"
+#include "schedrig/v1/sample.pb.h"
 
 namespace schedrig::runner {
 
@@ -19,10 +22,25 @@ class RunSink {
   virtual void run_started(const schedrig::v1::RunStarted& msg) = 0;
   virtual void iteration_done(const schedrig::v1::IterationResult& msg) = 0;
   virtual void run_finished(const schedrig::v1::RunFinished& msg) = 0;
+  // A live sample during an iteration; called from the sampler's thread
+  // (never after the iteration's iteration_done). Default: dropped.
+  virtual void sample(const schedrig::v1::Sample& msg) { (void)msg; }
+};
+
+// Where the run reads /proc for sampling and the quiet-box check.
+struct RunOptions {
+  std::filesystem::path proc_root = "/";  // tests: a fake tree
+  sampler::StarvationThresholds thresholds;
 };
 
 // Runs `start` on `topo`. Throws PlanRejected (prepare.h) before anything
 // runs, is written or is reported (bad cases, bad or unwritable knobs).
+// Before each iteration the runner waits for a quiet box (plan.quiet) and
+// records the wait; during the measured window the sampler streams Sample
+// envelopes at plan.sample_hz and the IterationResult carries their
+// summary. With sampling on, /proc/schedstat present and
+// kernel.sched_schedstats 0 but writable, every variant also sets it to 1
+// (journaled and restored like any knob).
 // Before each iteration the variant's knobs are applied through
 // `knob_control` (journaled, verified) and their effective values recorded
 // in the IterationResult; a watchdog stops a workload that overruns its
@@ -34,6 +52,6 @@ class RunSink {
 schedrig::v1::RunFinished run_plan(const schedrig::v1::StartRun& start,
                                    const topology::Topology& topo, RunSink& sink,
                                    knobs::KnobController& knob_control,
-                                   const std::atomic<bool>& stop);
+                                   const std::atomic<bool>& stop, const RunOptions& options = {});
 
 }  // namespace schedrig::runner

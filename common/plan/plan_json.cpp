@@ -23,7 +23,8 @@ nlohmann::json case_json(const v1::Case& c) {
 
 nlohmann::json variant_json(const v1::Variant& v) {
   nlohmann::json j = {{"name", v.name()}};
-  if (v.features_size()) j["features"] = std::vector<std::string>(v.features().begin(), v.features().end());
+  if (v.features_size())
+    j["features"] = std::vector<std::string>(v.features().begin(), v.features().end());
   if (v.sysctl_size()) j["sysctl"] = sorted(v.sysctl());
   if (v.debugfs_size()) j["debugfs"] = sorted(v.debugfs());
   return j;
@@ -44,6 +45,10 @@ nlohmann::json plan_to_json(const v1::Plan& plan) {
           {"order", order_name(plan.order())},
           {"seed", plan.seed()},
           {"sample_hz", plan.sample_hz()},
+          {"quiet",
+           {{"max_runnable", plan.quiet().max_runnable()},
+            {"hold_s", plan.quiet().hold_s()},
+            {"timeout_s", plan.quiet().timeout_s()}}},
           {"labels", sorted(plan.labels())},
           {"cases", cases},
           {"variants", variants}};

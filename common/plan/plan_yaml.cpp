@@ -19,7 +19,8 @@ class Reader {
  public:
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& why) const {
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& key,
+                         const std::string& why) const {
     int line = at.Mark().is_null() ? 0 : at.Mark().line + 1;
     throw PlanError(fmt::format("{}:{}: key '{}': {}", source_, line, key, why));
   }
@@ -35,7 +36,8 @@ class Reader {
       const std::string path = key.empty() ? name : key + "." + name;
       if (!seen.insert(name).second) fail(kv.first, path, "appears twice");
       if (!allowed.empty() && !allowed.count(name)) {
-        fail(kv.first, path, fmt::format("is not known (known keys: {})", fmt::join(allowed, ", ")));
+        fail(kv.first, path,
+             fmt::format("is not known (known keys: {})", fmt::join(allowed, ", ")));
       }
     }
   }
@@ -104,7 +106,8 @@ void parse_case(const Reader& r, const YAML::Node& node, const std::string& key,
   c->set_name(node["name"] ? r.scalar(node["name"], key + ".name") : default_case_name(*c));
 }
 
-void parse_variant(const Reader& r, const YAML::Node& node, const std::string& key, v1::Variant* v) {
+void parse_variant(const Reader& r, const YAML::Node& node, const std::string& key,
+                   v1::Variant* v) {
   r.check_map(node, key, {"name", "features", "sysctl", "debugfs"});
   if (!node["name"]) r.fail(node, key + ".name", "is required");
   v->set_name(r.scalar(node["name"], key + ".name"));
@@ -116,6 +119,21 @@ void parse_variant(const Reader& r, const YAML::Node& node, const std::string& k
   }
   if (node["sysctl"]) r.string_map(node["sysctl"], key + ".sysctl", v->mutable_sysctl());
   if (node["debugfs"]) r.string_map(node["debugfs"], key + ".debugfs", v->mutable_debugfs());
+}
+
+// `quiet: {max_runnable, hold_s, timeout_s}`; absent keys keep kDefaultQuiet's.
+v1::QuietCheck parse_quiet(const Reader& r, const YAML::Node& node) {
+  v1::QuietCheck q = default_quiet_check();
+  if (!node) return q;
+  r.check_map(node, "quiet", {"max_runnable", "hold_s", "timeout_s"});
+  if (node["max_runnable"]) {
+    q.set_max_runnable(r.number<unsigned>(node["max_runnable"], "quiet.max_runnable", 0, 100000));
+  }
+  if (node["hold_s"]) q.set_hold_s(r.number<double>(node["hold_s"], "quiet.hold_s", 0, 3600));
+  if (node["timeout_s"]) {
+    q.set_timeout_s(r.number<double>(node["timeout_s"], "quiet.timeout_s", 0, 3600));
+  }
+  return q;
 }
 
 // Parses a list of named items, checking that names are unique.
@@ -136,18 +154,22 @@ void parse_list(const Reader& r, const YAML::Node& node, const std::string& key,
 }
 
 Plan parse_root(const Reader& r, const YAML::Node& root) {
-  r.check_map(root, "", {"name", "iterations", "duration_s", "warmup_s", "cooldown_s", "order",
-                         "seed", "sample_hz", "labels", "cases", "variants"});
+  r.check_map(root, "",
+              {"name", "iterations", "duration_s", "warmup_s", "cooldown_s", "order", "seed",
+               "sample_hz", "quiet", "labels", "cases", "variants"});
   Plan plan;
   plan.set_name(root["name"] ? r.scalar(root["name"], "name") : "unnamed");
-  plan.set_iterations(root["iterations"] ? r.number<unsigned>(root["iterations"], "iterations", 1, 100000) : 5);
+  plan.set_iterations(
+      root["iterations"] ? r.number<unsigned>(root["iterations"], "iterations", 1, 100000) : 5);
   if (!root["duration_s"]) r.fail(root, "duration_s", "is required");
   plan.set_duration_ns(r.seconds_ns(root["duration_s"], "duration_s", 0.001));
   plan.set_warmup_ns(root["warmup_s"] ? r.seconds_ns(root["warmup_s"], "warmup_s", 0) : 0);
   plan.set_cooldown_ns(root["cooldown_s"] ? r.seconds_ns(root["cooldown_s"], "cooldown_s", 0) : 0);
   plan.set_order(root["order"] ? parse_order(r, root["order"]) : v1::ORDER_INTERLEAVED);
   plan.set_seed(root["seed"] ? r.number<std::uint64_t>(root["seed"], "seed", 0, UINT64_MAX) : 1);
-  plan.set_sample_hz(root["sample_hz"] ? r.number<double>(root["sample_hz"], "sample_hz", 0.001, 20) : 1);
+  plan.set_sample_hz(root["sample_hz"] ? r.number<double>(root["sample_hz"], "sample_hz", 0.001, 20)
+                                       : 1);
+  *plan.mutable_quiet() = parse_quiet(r, root["quiet"]);
   if (root["labels"]) r.string_map(root["labels"], "labels", plan.mutable_labels());
   if (!root["cases"]) r.fail(root, "cases", "is required");
   parse_list(r, root["cases"], "cases", plan.mutable_cases(), parse_case);
@@ -160,6 +182,14 @@ Plan parse_root(const Reader& r, const YAML::Node& root) {
 }
 
 }  // namespace
+
+v1::QuietCheck default_quiet_check() {
+  v1::QuietCheck q;
+  q.set_max_runnable(1);
+  q.set_hold_s(1);
+  q.set_timeout_s(10);
+  return q;
+}
 
 Plan parse_plan_yaml(const std::string& text, const std::string& source) {
   Reader reader(source);
@@ -183,9 +213,12 @@ Plan load_plan_file(const std::string& path) {
 
 std::string order_name(v1::Order order) {
   switch (order) {
-    case v1::ORDER_BLOCKED: return "blocked";
-    case v1::ORDER_SHUFFLED: return "shuffled";
-    default: return "interleaved";
+    case v1::ORDER_BLOCKED:
+      return "blocked";
+    case v1::ORDER_SHUFFLED:
+      return "shuffled";
+    default:
+      return "interleaved";
   }
 }
 

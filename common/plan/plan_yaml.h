@@ -20,10 +20,14 @@ class PlanError : public std::runtime_error {
 // Parses YAML text. `source` names it in errors (a path, or "<built-in>").
 // Checks: unknown keys, duplicate keys, wrong types, impossible values
 // (iterations 1..100000, duration_s > 0, warmup_s/cooldown_s >= 0,
-// sample_hz in (0, 20], order interleaved|blocked|shuffled, unique case and
-// variant names, at least one case). No variants means one: "baseline".
-// Throws PlanError.
+// sample_hz in (0, 20], quiet {max_runnable, hold_s, timeout_s}, order
+// interleaved|blocked|shuffled, unique case and variant names, at least one case). No variants
+// means one: "baseline". Throws PlanError.
 schedrig::v1::Plan parse_plan_yaml(const std::string& text, const std::string& source);
+
+// The quiet-box check a plan gets when it has no `quiet:` key (or leaves
+// some of its keys out): max_runnable 1, hold_s 1, timeout_s 10.
+schedrig::v1::QuietCheck default_quiet_check();
 
 // Reads and parses a plan file. Throws PlanError (also when unreadable).
 schedrig::v1::Plan load_plan_file(const std::string& path);

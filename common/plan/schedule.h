@@ -12,8 +12,8 @@ namespace schedrig {
 
 // One (case, variant, iteration) of a run.
 struct Slot {
-  int case_index = 0;     // into plan.cases
-  int variant_index = 0;  // into plan.variants
+  int case_index = 0;           // into plan.cases
+  int variant_index = 0;        // into plan.variants
   std::uint32_t iteration = 0;  // 1-based within (case, variant), in run order
 };
 

@@ -227,6 +227,9 @@ v1::Plan lab_plan(const LabOptions& o) {
     plan.set_duration_ns(500'000'000);
     plan.set_warmup_ns(0);
     plan.set_cooldown_ns(0);
+    plan.set_sample_hz(4);  // a few samples even in 0.5 s
+    plan.mutable_quiet()->set_hold_s(0.2);
+    plan.mutable_quiet()->set_timeout_s(2);
   }
   return plan;
 }

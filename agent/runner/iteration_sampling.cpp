@@ -1,0 +1,94 @@
+#include "agent/runner/iteration_sampling.h"
+
+#include <mutex>
+
+#include <spdlog/spdlog.h>
+
+#include "agent/runner/runner.h"
+#include "agent/runner/sample_proto.h"
+
+namespace schedrig::runner {
+
+// What the sampler thread and the workload's hooks share.
+struct IterationSampling::State {
+  schedrig::v1::IterationResult identity;
+  RunSink* sink = nullptr;
+  std::mutex mu;
+  std::function<std::uint64_t()> ops_so_far;  // set while the window is open
+  std::uint64_t last_ops = 0;                 // kept once it closes
+
+  std::uint64_t ops() {
+    std::lock_guard lock(mu);
+    if (ops_so_far) last_ops = ops_so_far();
+    return last_ops;
+  }
+
+  void deliver(const sampler::DerivedSample& s) {
+    v1::Sample msg = to_proto(s);
+    msg.set_run_id(identity.run_id());
+    msg.set_case_name(identity.case_name());
+    msg.set_variant(identity.variant());
+    msg.set_iteration(identity.iteration());
+    msg.set_position(identity.position());
+    msg.set_ops_so_far(ops());
+    try {
+      sink->sample(msg);
+    } catch (const std::exception& e) {  // a closed link, a full disk: the run goes on
+      spdlog::warn("sample at {} not delivered: {}", s.t_ns, e.what());
+    }
+  }
+};
+
+IterationSampling::IterationSampling(const SamplingConfig& config, const std::vector<int>& cpus,
+                                     const v1::IterationResult& identity, RunSink& sink)
+    : state_(std::make_shared<State>()) {
+  state_->identity = identity;
+  state_->sink = &sink;
+  if (config.hz <= 0) return;
+  sampler::SamplerOptions options;
+  options.root = config.root;
+  options.hz = config.hz;
+  options.cpus = cpus;
+  options.pu_to_node = config.pu_to_node;
+  options.thresholds = config.thresholds;
+  try {
+    sampler_ = std::make_unique<sampler::Sampler>(
+        options, [state = state_](const sampler::DerivedSample& s) { state->deliver(s); });
+  } catch (const std::exception& e) {
+    static std::once_flag said;
+    std::call_once(said, [&] { spdlog::warn("sampling off: {}", e.what()); });
+  }
+}
+
+IterationSampling::~IterationSampling() {
+  if (sampler_) sampler_->stop();
+}
+
+workloads::WindowObserver IterationSampling::observer() {
+  return {[this](const workloads::WorkloadWindow& w) {
+            if (sampler_) {
+              std::vector<sampler::TaskId> tasks;
+              for (const auto& t : w.tasks) tasks.push_back({t.pid, t.tid});
+              sampler_->set_tasks(std::move(tasks));
+            }
+            std::lock_guard lock(state_->mu);
+            state_->ops_so_far = w.ops_so_far;
+          },
+          [this] {
+            std::lock_guard lock(state_->mu);
+            if (state_->ops_so_far) state_->last_ops = state_->ops_so_far();
+            state_->ops_so_far = nullptr;
+          }};
+}
+
+void IterationSampling::start() {
+  if (sampler_) sampler_->start();
+}
+
+v1::SampleSummary IterationSampling::finish() {
+  if (!sampler_) return {};
+  sampler_->stop();
+  return to_proto(sampler::summarize(sampler_->samples()));
+}
+
+}  // namespace schedrig::runner

@@ -1,0 +1,51 @@
+// One iteration's live sampling (issue #6): a Sampler over the case's PUs
+// whose samples go to the RunSink as Sample envelopes while the workload
+// runs, told the workload's threads and progress through a WindowObserver,
+// ending with the SampleSummary the IterationResult carries.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "agent/sampler/sampler.h"
+#include "agent/workloads/window_observer.h"
+#include "schedrig/v1/result.pb.h"
+
+namespace schedrig::runner {
+
+class RunSink;
+
+// What every iteration of a run samples with.
+struct SamplingConfig {
+  std::filesystem::path root = "/";  // /proc is read under it (tests: a fake tree)
+  double hz = 1;                     // 0 = no sampling
+  std::vector<int> pu_to_node;       // by PU OS index (busy % per NUMA node)
+  sampler::StarvationThresholds thresholds;
+};
+
+class IterationSampling {
+ public:
+  // `identity` gives run_id, case, variant, iteration and position for each
+  // Sample. A sampler that cannot start (no /proc/stat under the root) is
+  // logged once and the iteration runs unsampled; never throws for it.
+  IterationSampling(const SamplingConfig& config, const std::vector<int>& cpus,
+                    const schedrig::v1::IterationResult& identity, RunSink& sink);
+  ~IterationSampling();  // stops
+  IterationSampling(const IterationSampling&) = delete;
+  IterationSampling& operator=(const IterationSampling&) = delete;
+
+  // For workloads::RunContext::observer; valid while this object lives.
+  workloads::WindowObserver observer();
+  // Starts sampling (samples every 1/hz s from about now).
+  void start();
+  // Stops; the summary of every sample so far (0 samples when unsampled).
+  schedrig::v1::SampleSummary finish();
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+  std::unique_ptr<sampler::Sampler> sampler_;
+};
+
+}  // namespace schedrig::runner
