@@ -1,5 +1,6 @@
 #include "agent/runner/runner.h"
 
+#include <mutex>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -76,8 +77,9 @@ void wait_for_quiet(const RunShared& shared, const std::atomic<bool>& stop,
       spdlog::warn("box not quiet after {:.3g} s (more than {} runnable tasks); running anyway",
                    r.waited_s, q.max_runnable());
     }
-  } catch (const std::runtime_error& e) {
-    spdlog::warn("quiet-box check skipped: {}", e.what());
+  } catch (const std::runtime_error& e) {  // no /proc/stat under the root: say it once
+    static std::once_flag said;
+    std::call_once(said, [&] { spdlog::warn("quiet-box check skipped: {}", e.what()); });
   }
 }
 

@@ -19,7 +19,9 @@ void add_lab_command(CLI::App& app, int& exit_code) {
       "run the main job on this machine in one command: start a collector on loopback, spawn "
       "a local schedrig-agent, run the plan (default: fork storm over every allowed PU, 5 x 3 s), "
       "print a line per iteration and the results table, and store everything in SQLite");
-  cmd->add_flag("--quick", o->quick, "2 iterations x 0.5 s, no warm-up or cool-down (for tests)");
+  cmd->add_flag("--quick", o->quick,
+                "2 iterations x 0.5 s, no warm-up or cool-down, 4 samples/s, 0.2 s quiet hold "
+                "(for tests)");
   cmd->add_option("--plan", o->plan_file,
                   "plan file (YAML); default: the built-in plans/default.yaml")
       ->check(CLI::ExistingFile);

@@ -160,6 +160,7 @@ iterations: 1
 duration_s: 0.3
 warmup_s: 0
 cooldown_s: 0
+quiet: {hold_s: 0.2, timeout_s: 2}
 cases:
   - name: fork
     workload: fork
