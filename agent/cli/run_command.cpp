@@ -28,6 +28,7 @@ struct RunOptions {
   std::string out;
   std::string id;
   std::vector<std::string> labels;
+  double sample_hz = -1;  // < 0: the plan's
   StateOptions state;
 };
 
@@ -36,6 +37,7 @@ v1::StartRun start_run(const RunOptions& o) {
   start.set_run_id(make_uuid_v4());
   try {
     *start.mutable_plan() = load_plan_file(o.plan);
+    if (o.sample_hz >= 0) start.mutable_plan()->set_sample_hz(o.sample_hz);
   } catch (const PlanError& e) {
     throw CliError(kExitUsage, e.what());
   }
@@ -89,6 +91,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--out", o->out, "write the envelope stream here (schedrig offline file)");
   cmd->add_option("--id", o->id, "agent id (default: hostname)");
   cmd->add_option("--label", o->labels, "K=V label for the run; repeatable");
+  cmd->add_option("--sample-hz", o->sample_hz,
+                  "sampler rate during each measured window, overriding the plan's sample_hz "
+                  "(0 = no sampling; default: the plan's, else 1)")
+      ->check(CLI::Range(0.0, 20.0));
   add_state_options(*cmd, o->state);
   cmd->callback([o, &exit_code] { run_offline(*o, exit_code); });
 }

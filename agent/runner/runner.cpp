@@ -184,7 +184,9 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
   v1::StartRun start = requested;
   *start.mutable_plan() = with_schedstats_on(requested.plan(), knob_control, options.proc_root);
   const std::vector<Slot> schedule = make_schedule(start.plan());
-  RunShared shared{topology::pu_to_llc(topo), topology::pu_to_node(topo)};
+  RunShared shared;
+  shared.pu_to_llc = topology::pu_to_llc(topo);
+  shared.pu_to_node = topology::pu_to_node(topo);
   shared.sampling = {options.proc_root, start.plan().sample_hz(), shared.pu_to_node,
                      options.thresholds};
   shared.quiet = start.plan().quiet();

@@ -167,7 +167,7 @@ Plan parse_root(const Reader& r, const YAML::Node& root) {
   plan.set_cooldown_ns(root["cooldown_s"] ? r.seconds_ns(root["cooldown_s"], "cooldown_s", 0) : 0);
   plan.set_order(root["order"] ? parse_order(r, root["order"]) : v1::ORDER_INTERLEAVED);
   plan.set_seed(root["seed"] ? r.number<std::uint64_t>(root["seed"], "seed", 0, UINT64_MAX) : 1);
-  plan.set_sample_hz(root["sample_hz"] ? r.number<double>(root["sample_hz"], "sample_hz", 0.001, 20)
+  plan.set_sample_hz(root["sample_hz"] ? r.number<double>(root["sample_hz"], "sample_hz", 0, 20)
                                        : 1);
   *plan.mutable_quiet() = parse_quiet(r, root["quiet"]);
   if (root["labels"]) r.string_map(root["labels"], "labels", plan.mutable_labels());

@@ -136,6 +136,9 @@ TEST(PlanYaml, Defaults) {
   EXPECT_EQ(p.order(), v1::ORDER_INTERLEAVED);
   EXPECT_EQ(p.seed(), 1u);
   EXPECT_DOUBLE_EQ(p.sample_hz(), 1.0);
+  EXPECT_EQ(p.quiet().max_runnable(), 1u);  // default_quiet_check()
+  EXPECT_DOUBLE_EQ(p.quiet().hold_s(), 1.0);
+  EXPECT_DOUBLE_EQ(p.quiet().timeout_s(), 10.0);
   EXPECT_TRUE(p.labels().empty());
   ASSERT_EQ(p.cases_size(), 1);
   EXPECT_EQ(p.cases(0).name(), "fork");  // no params: the workload alone
@@ -160,6 +163,14 @@ TEST(PlanYaml, FractionalSecondsAndOtherOrders) {
   EXPECT_EQ(p.seed(), 18446744073709551615ULL);
   EXPECT_DOUBLE_EQ(p.sample_hz(), 20.0);
   EXPECT_EQ(p.iterations(), 100000u);
+
+  // sample_hz 0 turns sampling off; quiet keys left out keep their defaults.
+  Plan q = parse_plan_yaml(
+      "duration_s: 1\nsample_hz: 0\nquiet: {timeout_s: 0.5}\ncases: [{workload: a}]\n", "t");
+  EXPECT_DOUBLE_EQ(q.sample_hz(), 0.0);
+  EXPECT_DOUBLE_EQ(q.quiet().timeout_s(), 0.5);
+  EXPECT_DOUBLE_EQ(q.quiet().hold_s(), 1.0);
+  EXPECT_EQ(q.quiet().max_runnable(), 1u);
 
   EXPECT_EQ(
       parse_plan_yaml("duration_s: 0.001\norder: blocked\ncases: [{workload: a}]\n", "t").order(),
@@ -284,8 +295,12 @@ TEST(PlanYaml, OutOfRange) {
                {"out of range"});
   expect_names(error_of("duration_s: 1\nsample_hz: 50\ncases: [{workload: a}]\n"), 2, "sample_hz",
                {"50 is out of range"});
-  expect_names(error_of("duration_s: 1\nsample_hz: 0\ncases: [{workload: a}]\n"), 2, "sample_hz",
+  expect_names(error_of("duration_s: 1\nsample_hz: -1\ncases: [{workload: a}]\n"), 2, "sample_hz",
                {"out of range"});
+  expect_names(error_of("duration_s: 1\nquiet: {hold_s: -1}\ncases: [{workload: a}]\n"), 2,
+               "quiet.hold_s", {"out of range"});
+  expect_names(error_of("duration_s: 1\nquiet: {wait: 3}\ncases: [{workload: a}]\n"), 2,
+               "quiet.wait", {"not known"});
   expect_names(error_of("duration_s: 1\nseed: -1\ncases: [{workload: a}]\n"), 2, "seed");
 }
 
