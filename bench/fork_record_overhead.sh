@@ -14,17 +14,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 
 workers=$(nproc); fork_max=1; cpus=$(allowed_cpulist); duration=3; rounds=10
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --workers) workers=$2; shift 2 ;;
-    --fork-max) fork_max=$2; shift 2 ;;
-    --cpus) cpus=$2; shift 2 ;;
-    --duration) duration=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    *) echo "usage: $0 [--workers N] [--fork-max M] [--cpus L] [--duration S] [--rounds R]" >&2
-       exit 2 ;;
-  esac
-done
+parse_flags "[--workers N] [--fork-max M] [--cpus L] [--duration S] [--rounds R]" workers fork-max cpus duration rounds -- "$@"
 agent=$(bench_agent)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # CPU time per bogo op (perf stat task-clock of the agent and every process

@@ -23,18 +23,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-workers_list="1,2,$(nproc)"; fork_max_list="1,4"; taskset=$(allowed_cpulist); duration=3; rounds=4
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --workers) workers_list=$2; shift 2 ;;
-    --fork-max) fork_max_list=$2; shift 2 ;;
-    --taskset) taskset=$2; shift 2 ;;
-    --duration) duration=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    *) echo "usage: $0 [--workers 1,2,nproc] [--fork-max 1,4] [--taskset L] [--duration S] [--rounds R]" >&2
-       exit 2 ;;
-  esac
-done
+workers="1,2,$(nproc)"; fork_max="1,4"; taskset=$(allowed_cpulist); duration=3; rounds=4
+parse_flags "[--workers 1,2,nproc] [--fork-max 1,4] [--taskset L] [--duration S] [--rounds R]" workers fork-max taskset duration rounds -- "$@"
 agent=$(bench_agent)
 command -v stress-ng >/dev/null || { echo "stress-ng missing: apt-get install stress-ng" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -58,8 +48,8 @@ raw() { "$tmp/fork_raw" "$1" "$2" "$taskset" "$duration"; }
 echo "fork storm on cpus $taskset, ${duration}s per run, $rounds rounds; $(stress-ng --version | head -1); $(uname -r)"
 tools=(ours ours_sngchild stressng raw)
 summary=()
-for n in $(tr ',' '\n' <<<"$workers_list" | awk '!seen[$0]++'); do
-  for m in $(tr ',' '\n' <<<"$fork_max_list" | awk '!seen[$0]++'); do
+for n in $(tr ',' '\n' <<<"$workers" | awk '!seen[$0]++'); do
+  for m in $(tr ',' '\n' <<<"$fork_max" | awk '!seen[$0]++'); do
     printf "\nN=%s M=%s\n%-6s %10s %12s %10s %10s %9s %9s\n" "$n" "$m" round ours \
       "ours+sngchild" stress-ng raw ours/sng ours/raw
     declare -A all=()

@@ -25,3 +25,22 @@ ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2
 
 # The whole allowed cpulist of this process, e.g. "0-1".
 allowed_cpulist() { awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status; }
+
+# parse_flags "USAGE" NAME... -- "$@": for each `--NAME VALUE` sets the
+# shell variable NAME (dashes become underscores: --fork-max -> fork_max);
+# anything else prints "usage: SCRIPT USAGE" and exits 2.
+parse_flags() {
+  local usage=$1; shift
+  local names=()
+  while [[ $1 != -- ]]; do names+=("$1"); shift; done
+  shift
+  while [[ $# -gt 0 ]]; do
+    local known=0 n
+    for n in "${names[@]}"; do
+      if [[ $1 == "--$n" && $# -ge 2 ]]; then
+        printf -v "${n//-/_}" '%s' "$2"; known=1; shift 2; break
+      fi
+    done
+    (( known )) || { echo "usage: $0 $usage" >&2; exit 2; }
+  done
+}

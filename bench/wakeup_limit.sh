@@ -18,14 +18,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 
 cpus=""; duration=3; rounds=6
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --cpus) cpus=$2; shift 2 ;;
-    --duration) duration=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    *) echo "usage: $0 [--cpus A,B] [--duration S] [--rounds R]" >&2; exit 2 ;;
-  esac
-done
+parse_flags "[--cpus A,B] [--duration S] [--rounds R]" cpus duration rounds -- "$@"
 if [[ -z $cpus ]]; then
   cpus=$(python3 -c 'import os; c=sorted(os.sched_getaffinity(0)); print(f"{c[0]},{c[1]}" if len(c) > 1 else f"{c[0]},{c[0]}")')
 fi
