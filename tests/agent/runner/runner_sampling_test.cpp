@@ -2,8 +2,6 @@
 // handling, against a fake /proc tree (agent/sampler/fake_proc.h) inside a
 // fake knob root (tests/agent/knobs/fake_root.h): no real knob is touched,
 // and /proc/schedstat exists there although this machine has none.
-#include <mutex>
-
 #include <gtest/gtest.h>
 
 #include "agent/runner/runner.h"
@@ -11,28 +9,14 @@
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
 #include "tests/agent/knobs/fake_root.h"
+#include "tests/agent/runner/recording_sink.h"
 
 namespace schedrig::runner {
 namespace {
 
 namespace v1 = schedrig::v1;
 
-// Records results and samples (samples arrive on the sampler's thread).
-class SamplingSink : public RunSink {
- public:
-  void run_started(const v1::RunStarted& m) override { started.push_back(m); }
-  void iteration_done(const v1::IterationResult& m) override { results.push_back(m); }
-  void run_finished(const v1::RunFinished& m) override { finished.push_back(m); }
-  void sample(const v1::Sample& m) override {
-    std::lock_guard lock(mu);
-    samples.push_back(m);
-  }
-  std::vector<v1::RunStarted> started;
-  std::vector<v1::IterationResult> results;
-  std::vector<v1::RunFinished> finished;
-  std::mutex mu;
-  std::vector<v1::Sample> samples;
-};
+using SamplingSink = testing::RecordingSink;
 
 // A fake knob root with a fake /proc inside it, and a controller over it.
 struct FakeBox {

@@ -9,22 +9,14 @@
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
 #include "tests/agent/knobs/fake_root.h"
+#include "tests/agent/runner/recording_sink.h"
 
 namespace schedrig::runner {
 namespace {
 
 namespace v1 = schedrig::v1;
 
-// Records what the runner reports, in order.
-class RecordingSink : public RunSink {
- public:
-  void run_started(const v1::RunStarted& m) override { started.push_back(m); }
-  void iteration_done(const v1::IterationResult& m) override { results.push_back(m); }
-  void run_finished(const v1::RunFinished& m) override { finished.push_back(m); }
-  std::vector<v1::RunStarted> started;
-  std::vector<v1::IterationResult> results;
-  std::vector<v1::RunFinished> finished;
-};
+using testing::RecordingSink;
 
 v1::StartRun start_of(const std::string& yaml) {
   v1::StartRun s;
