@@ -45,7 +45,8 @@ v1::StartRun start_run(const RunOptions& o) {
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
       throw CliError(kExitUsage, fmt::format("--label '{}': want KEY=VALUE", kv));
-    (*start.mutable_labels())[kv.substr(0, eq)] = kv.substr(eq + 1);
+    if (!start.mutable_labels()->insert({kv.substr(0, eq), kv.substr(eq + 1)}).second)
+      throw CliError(kExitUsage, fmt::format("--label '{}': key given twice", kv));
   }
   return start;
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -193,12 +194,17 @@ v1::QuietCheck default_quiet_check() {
 
 Plan parse_plan_yaml(const std::string& text, const std::string& source) {
   Reader reader(source);
-  YAML::Node root;
+  std::vector<YAML::Node> docs;
   try {
-    root = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::ParserException& e) {
     throw PlanError(fmt::format("{}:{}: YAML syntax: {}", source, e.mark.line + 1, e.msg));
   }
+  if (docs.size() > 1) {
+    throw PlanError(fmt::format("{}:{}: a second YAML document ('---'); a plan file holds one",
+                                source, docs[1].Mark().line + 1));
+  }
+  YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root.IsMap()) throw PlanError(fmt::format("{}: a plan must be a YAML map", source));
   return parse_root(reader, root);
 }

@@ -304,6 +304,12 @@ TEST(PlanYaml, OutOfRange) {
   expect_names(error_of("duration_s: 1\nseed: -1\ncases: [{workload: a}]\n"), 2, "seed");
 }
 
+TEST(PlanYaml, SecondYamlDocumentIsAnErrorNotIgnored) {
+  const std::string what = error_of(
+      "duration_s: 1\ncases: [{workload: fork}]\n---\nduration_s: 2\ncases: [{workload: kv}]\n");
+  EXPECT_NE(what.find("t.yaml:4: a second YAML document"), std::string::npos) << what;
+}
+
 TEST(PlanYaml, BadOrderWord) {
   expect_names(error_of("duration_s: 1\norder: random\ncases: [{workload: a}]\n"), 2, "order",
                {"'random'", "interleaved", "blocked", "shuffled"});
