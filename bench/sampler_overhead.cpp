@@ -7,7 +7,8 @@
 // one thread that appears in /proc/self/task across start(), and its CPU
 // time is read from the kernel's per-thread CPU clock (clock_gettime on the
 // thread's clockid, what pthread_getcpuclockid builds; ns resolution) just
-// before stop(). /proc/self/task/TID/stat utime+stime (clock ticks) and the
+// before stop(). /proc/self/task/TID/stat utime/stime (clock ticks; the
+// user vs kernel split) and the
 // process CPU time (CLOCK_PROCESS_CPUTIME_ID, start() to stop(), includes
 // the first snapshot taken on the caller's thread and, for the fake tree,
 // the main thread rewriting the fake files once a second) are printed as
@@ -173,21 +174,23 @@ std::set<pid_t> own_tids() {
   return out;
 }
 
-// utime + stime of one thread of this process in clock ticks, or -1.
-long long thread_stat_ticks(pid_t tid) {
+// utime and stime of one thread of this process in clock ticks ({-1, -1}
+// when unreadable). The kernel scales them from tick samples to the
+// thread's runtime, so their split is an estimate of user vs kernel time.
+std::pair<long long, long long> thread_stat_ticks(pid_t tid) {
   std::ifstream f(fmt::format("/proc/self/task/{}/stat", tid));
   std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   const auto rp = text.rfind(')');
-  if (rp == std::string::npos) return -1;
+  if (rp == std::string::npos) return {-1, -1};
   std::istringstream in(text.substr(rp + 2));
   std::string field;
-  long long utime = 0, stime = 0;
+  long long utime = -1, stime = -1;
   // After "comm)": state is field 3; utime and stime are fields 14 and 15.
   for (int n = 3; n <= 15 && (in >> field); ++n) {
     if (n == 14) utime = std::atoll(field.c_str());
     if (n == 15) stime = std::atoll(field.c_str());
   }
-  return utime + stime;
+  return {utime, stime};
 }
 
 struct Mem {
@@ -352,8 +355,8 @@ struct Run {
   double wall_s = 0;
   std::uint64_t samples = 0;
   double expected_samples = 0;
-  std::int64_t thread_cpu_ns = 0;  // the figure
-  long long thread_stat_ticks = -1;
+  std::int64_t thread_cpu_ns = 0;                             // the figure
+  std::pair<long long, long long> thread_stat_ticks{-1, -1};  // utime, stime
   std::int64_t process_cpu_ns = 0;
   Mem before, after;
   double box_busy_pct = 0;  // whole box, all PUs, during the run (other load)
@@ -517,8 +520,8 @@ void print_table(const Args& a, const std::vector<Run>& runs, const std::vector<
                  double empty_tick) {
   fmt::print("sampler_overhead: {:g} s per run; CPU = {}\n", a.seconds, kMeasure);
   fmt::print(
-      "{:<8} {:>4} {:>5} {:>7} {:>12} {:>9} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>7}  {}\n",
-      "tree", "PUs", "Hz", "wall s", "samples", "CPU ms", "CPU %", "us/sample", "stat ms",
+      "{:<8} {:>4} {:>5} {:>7} {:>12} {:>9} {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>7}  {}\n",
+      "tree", "PUs", "Hz", "wall s", "samples", "CPU ms", "CPU %", "us/sample", "usr/sys ms",
       "proc ms", "RSS +kB", "HWM +kB", "box %", "target");
   const long tick = ::sysconf(_SC_CLK_TCK);
   for (const Run& r : runs) {
@@ -526,18 +529,21 @@ void print_table(const Args& a, const std::vector<Run>& runs, const std::vector<
         r.target_pct ? fmt::format("<= {:g} % {}", *r.target_pct, r.meets ? "MEETS" : "MISSES")
                      : std::string("(reported)");
     fmt::print(
-        "{:<8} {:>4} {:>5g} {:>7.1f} {:>5}/{:<6.0f} {:>9.2f} {:>8.4f} {:>10.1f} {:>8} {:>8.2f} "
+        "{:<8} {:>4} {:>5g} {:>7.1f} {:>5}/{:<6.0f} {:>9.2f} {:>8.4f} {:>10.1f} {:>10} {:>8.2f} "
         "{:>8} {:>8} {:>7.1f}  {}\n",
         r.tree, r.pus, r.hz, r.wall_s, r.samples, r.expected_samples,
         static_cast<double>(r.thread_cpu_ns) / 1e6, r.cpu_pct, r.us_per_sample,
-        r.thread_stat_ticks < 0 ? std::string("-")
-                                : fmt::format("{}", r.thread_stat_ticks * 1000 / tick),
+        r.thread_stat_ticks.first < 0
+            ? std::string("-")
+            : fmt::format("{}/{}", r.thread_stat_ticks.first * 1000 / tick,
+                          r.thread_stat_ticks.second * 1000 / tick),
         static_cast<double>(r.process_cpu_ns) / 1e6, r.after.rss_kb - r.before.rss_kb,
         r.after.hwm_kb - r.before.hwm_kb, r.box_busy_pct, target);
   }
   fmt::print(
-      "  samples: delivered/expected (wall x Hz); stat ms: /proc/self/task/TID/stat utime+stime "
-      "(tick resolution);\n  proc ms: process CPU start()..stop() (adds the first snapshot on "
+      "  samples: delivered/expected (wall x Hz); usr/sys ms: /proc/self/task/TID/stat utime/stime "
+      "(tick-sampled split of the thread's time);\n  proc ms: process CPU start()..stop() (adds "
+      "the first snapshot on "
       "the caller and, fake tree, the 1/s file rewrites);\n  RSS/HWM: VmRSS/VmHWM after minus "
       "before (before Sampler construction; after = just before stop());\n  box %: the whole box's "
       "busy share over all PUs during the run, from /proc/stat (other load cools the sampler's "
@@ -586,7 +592,8 @@ void print_json(const Args& a, const std::vector<Run>& runs, const std::vector<P
                      {"samples", r.samples},
                      {"expected_samples", r.expected_samples},
                      {"thread_cpu_ns", r.thread_cpu_ns},
-                     {"thread_stat_ticks", r.thread_stat_ticks},
+                     {"thread_utime_ticks", r.thread_stat_ticks.first},
+                     {"thread_stime_ticks", r.thread_stat_ticks.second},
                      {"process_cpu_ns", r.process_cpu_ns},
                      {"cpu_pct", r.cpu_pct},
                      {"us_per_sample", r.us_per_sample},
