@@ -1,6 +1,7 @@
 // `schedrig compare RUN`: every variant of a run against its baseline, or
 // the run against another (--against), with verdicts (DESIGN.md
 // "Statistics"; docs/statistics.md).
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
+#include "host/cli/run_match.h"
 #include "host/compare/compare_json.h"
 #include "host/compare/compare_table.h"
 #include "host/compare/compare_text.h"
@@ -25,19 +27,11 @@ struct CompareCliOptions {
 
 // The one run `id` names: an exact run_id, else the only run it prefixes.
 store::RunRecord find_run(const std::vector<store::RunRecord>& runs, const std::string& id) {
-  std::vector<const store::RunRecord*> matches;
-  for (const auto& r : runs) {
-    if (r.run_id == id) return r;
-    if (r.run_id.rfind(id, 0) == 0) matches.push_back(&r);
-  }
-  if (matches.empty()) throw CliError(kExitUsage, fmt::format("no run matches '{}'", id));
-  if (matches.size() > 1) {
-    std::string ids;
-    for (const auto* r : matches) ids += fmt::format("{}{}", ids.empty() ? "" : ", ", r->run_id);
-    throw CliError(kExitUsage, fmt::format("'{}' matches {} runs ({}); give more of the run id", id,
-                                           matches.size(), ids));
-  }
-  return *matches.front();
+  std::vector<std::string> ids;
+  for (const auto& r : runs) ids.push_back(r.run_id);
+  const std::string run_id = match_run_id(ids, id);
+  return *std::find_if(runs.begin(), runs.end(),
+                       [&](const store::RunRecord& r) { return r.run_id == run_id; });
 }
 
 int run_compare(const CompareCliOptions& o) {

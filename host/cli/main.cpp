@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   schedrig::host::add_lab_command(app, exit_code);
   schedrig::host::add_serve_command(app, exit_code);
   schedrig::host::add_results_command(app, exit_code);
+  schedrig::host::add_watch_command(app, exit_code);
   schedrig::host::add_agents_command(app, exit_code);
   schedrig::host::add_import_command(app, exit_code);
   schedrig::host::add_compare_command(app, exit_code);

@@ -1,4 +1,5 @@
-// `schedrig results [RUN]`: stored runs, one line each, or one run in detail.
+// `schedrig results [RUN] [--samples]`: stored runs, one line each, one run in
+// detail, or one run's samples.
 #include <iostream>
 
 #include <fmt/format.h>
@@ -6,6 +7,7 @@
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
+#include "host/cli/run_match.h"
 #include "host/report/report.h"
 #include "host/store/store.h"
 
@@ -17,9 +19,26 @@ struct ResultsOptions {
   std::string db;
   bool json = false;
   bool csv = false;
+  bool samples = false;
 };
 
+// `results RUN --samples`: the one run RUN names, one line per sample.
+void run_samples(const ResultsOptions& o) {
+  if (o.run.empty()) throw CliError(kExitUsage, "results --samples: name the run (RUN)");
+  const std::vector<store::SampleRecord> samples = read_store(o.db, [&](const store::Store& s) {
+    return s.samples(match_run_id(s.run_ids(o.run), o.run));
+  });
+  if (o.json) {
+    std::cout << report::samples_json(samples).dump(2) << "\n";
+  } else if (o.csv) {
+    report::print_samples_csv(samples, std::cout);
+  } else {
+    report::print_samples_table(samples, std::cout);
+  }
+}
+
 void run_results(const ResultsOptions& o) {
+  if (o.samples) return run_samples(o);
   const std::vector<store::RunRecord> runs =
       read_store(o.db, [&](const store::Store& s) { return s.runs(o.run); });
   if (!o.run.empty() && runs.empty()) {
@@ -31,6 +50,7 @@ void run_results(const ResultsOptions& o) {
     report::print_results_csv(runs, std::cout);
   } else if (!o.run.empty() && runs.size() == 1) {
     report::print_run_detail(runs.front(), std::cout);
+    report::print_sample_summary(runs.front(), std::cout);
   } else {
     report::print_runs_table(runs, std::cout);
   }
@@ -42,12 +62,19 @@ void add_results_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ResultsOptions>();
   auto* cmd = app.add_subcommand(
       "results",
-      "show stored runs: one line per run, or one run's iterations and metrics when RUN (a "
-      "run_id or its prefix) is given");
+      "show stored runs: one line per run, or one run's iterations and metrics and what the "
+      "sampler saw per variant when RUN (a run_id or its prefix) is given; with --samples, "
+      "every sample of RUN");
   cmd->add_option("run", o->run, "run_id or a prefix of it");
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
-  auto* json = cmd->add_flag("--json", o->json, "JSON in the shape of DESIGN.md's results model");
-  cmd->add_flag("--csv", o->csv, "CSV, one row per metric")->excludes(json);
+  cmd->add_flag("--samples", o->samples,
+                "one line per sampler interval of RUN: time, case, variant, iteration, ops so "
+                "far, idle %, runnable, ctxt/s, wait share, newidle/s, PSI, STARVED flag");
+  auto* json = cmd->add_flag("--json", o->json,
+                             "JSON in the shape of DESIGN.md's results model (with --samples: "
+                             "{\"samples\":[...]})");
+  cmd->add_flag("--csv", o->csv, "CSV, one row per metric (with --samples: per sample)")
+      ->excludes(json);
   cmd->callback([o, &exit_code] {
     run_results(*o);
     exit_code = kExitOk;

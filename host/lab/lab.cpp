@@ -214,6 +214,8 @@ void print_summary(store::Store& store, const std::string& run_id, std::ostream&
   } catch (const compare::CompareError& e) {
     out << "compare: " << e.what() << "\n";
   }
+  // What the sampler saw per variant, and the quiet-box waits (issue #6).
+  report::print_sample_summary(runs.front(), out);
 }
 
 }  // namespace

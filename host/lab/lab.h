@@ -2,7 +2,8 @@
 // the collector on 127.0.0.1 (ephemeral port), spawns a local
 // `schedrig-agent connect`, sends it the plan as StartRun with a fresh
 // run_id, prints one progress line per iteration as results are stored, then
-// the results table and where they are stored.
+// the results table, where they are stored, the compare table and the sample
+// summary per variant (with the quiet-box waits).
 #pragma once
 
 #include <map>

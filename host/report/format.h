@@ -15,6 +15,9 @@ using ::schedrig::format_number;
 // "2026-01-01T00:00:00Z"; 0 (never) -> "-".
 std::string format_utc(long long ns);
 
+// As format_utc, to the millisecond: "2026-01-01T00:00:00.250Z"; 0 -> "-".
+std::string format_utc_ms(long long ns);
+
 // Labels as "k=v,k=v" in key order; "" when there are none.
 std::string format_labels(const std::map<std::string, std::string>& labels);
 

@@ -1,5 +1,5 @@
 // Everything schedrig_report offers, for the CLI: `results --json`, the runs
-// table, one run in detail, CSV, and the agents table.
+// table, one run in detail, CSV, the agents table, samples and their summary.
 #pragma once
 
 #include "host/report/agents_report.h"
@@ -7,3 +7,5 @@
 #include "host/report/results_csv.h"
 #include "host/report/results_json.h"
 #include "host/report/runs_text.h"
+#include "host/report/sample_summary_text.h"
+#include "host/report/samples_report.h"

@@ -7,14 +7,6 @@
 namespace schedrig::report {
 namespace {
 
-void write_row(std::ostream& out, const std::vector<std::string>& fields) {
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i > 0) out << ',';
-    out << csv_field(fields[i]);
-  }
-  out << '\n';
-}
-
 std::string csv_number(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
 
 }  // namespace
@@ -30,22 +22,31 @@ std::string csv_field(const std::string& text) {
   return out;
 }
 
+void print_csv_row(const std::vector<std::string>& fields, std::ostream& out) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out << ',';
+    out << csv_field(fields[i]);
+  }
+  out << '\n';
+}
+
 void print_results_csv(const std::vector<store::RunRecord>& runs, std::ostream& out) {
-  write_row(out, {"run_id", "case", "variant", "iteration", "status", "metric", "value", "unit",
-                  "direction"});
+  print_csv_row(
+      {"run_id", "case", "variant", "iteration", "status", "metric", "value", "unit", "direction"},
+      out);
   for (const auto& run : runs) {
     for (const auto& it : run.iterations) {
       std::vector<std::string> prefix = {run.run_id, it.case_name, it.variant,
                                          std::to_string(it.iteration), it.status};
       if (it.metrics.empty()) {
         prefix.insert(prefix.end(), {"", "", "", ""});
-        write_row(out, prefix);
+        print_csv_row(prefix, out);
         continue;
       }
       for (const auto& m : it.metrics) {
         std::vector<std::string> row = prefix;
         row.insert(row.end(), {m.name, csv_number(m.value), m.unit, m.direction});
-        write_row(out, row);
+        print_csv_row(row, out);
       }
     }
   }

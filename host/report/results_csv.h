@@ -20,4 +20,7 @@ void print_results_csv(const std::vector<store::RunRecord>& runs, std::ostream& 
 // One CSV field, quoted per RFC 4180 only when it needs to be.
 std::string csv_field(const std::string& text);
 
+// `fields` as one CSV line (csv_field each, comma-separated), ending in '\n'.
+void print_csv_row(const std::vector<std::string>& fields, std::ostream& out);
+
 }  // namespace schedrig::report

@@ -7,6 +7,18 @@ nlohmann::json metric_json(const store::MetricRecord& m) {
   return {{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"direction", m.direction}};
 }
 
+nlohmann::json summary_json(const store::SampleSummaryRecord& summary) {
+  nlohmann::json stats = nlohmann::json::array();
+  for (const auto& st : summary.stats) {
+    stats.push_back({{"name", st.name}, {"unit", st.unit}, {"mean", st.mean}, {"p95", st.p95}});
+  }
+  return {{"count", summary.samples},
+          {"starved_intervals", summary.starved_intervals},
+          {"stats", std::move(stats)}};
+}
+
+}  // namespace
+
 nlohmann::json iteration_json(const store::IterationRecord& it) {
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : it.metrics) metrics.push_back(metric_json(m));
@@ -19,8 +31,13 @@ nlohmann::json iteration_json(const store::IterationRecord& it) {
           {"started_at_ns", it.started_at_ns},
           {"finished_at_ns", it.finished_at_ns},
           {"metrics", std::move(metrics)},
-          {"knobs", nlohmann::json(it.knobs)}};
+          {"knobs", nlohmann::json(it.knobs)},
+          {"samples", summary_json(it.sample_summary)},
+          {"quiet_wait_s", it.quiet_wait_s},
+          {"quiet_gave_up", it.quiet_gave_up}};
 }
+
+namespace {
 
 nlohmann::json run_json(const store::RunRecord& run) {
   nlohmann::json iterations = nlohmann::json::array();

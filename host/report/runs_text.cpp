@@ -1,6 +1,7 @@
 #include "host/report/runs_text.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -84,6 +85,20 @@ void print_run_detail(const store::RunRecord& run, std::ostream& out) {
     table.add_row(std::move(row));
   }
   table.print(out);
+}
+
+std::string primary_metric_text(const store::IterationRecord& it) {
+  if (it.status != "ok") {
+    std::string status = it.status;
+    std::transform(status.begin(), status.end(), status.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return it.reason.empty() ? status : status + ": " + it.reason;
+  }
+  if (it.metrics.empty()) return "-";
+  const store::MetricRecord& primary = it.metrics.front();
+  std::string text = format_number(primary.value);
+  if (!primary.unit.empty()) text += " " + primary.unit;
+  return text;
 }
 
 }  // namespace schedrig::report

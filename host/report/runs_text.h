@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "host/store/records.h"
@@ -20,5 +21,10 @@ void print_runs_table(const std::vector<store::RunRecord>& runs, std::ostream& o
 // format_number, right-aligned, then the unit), and a REASON column when any
 // iteration has one. Columns are aligned.
 void print_run_detail(const store::RunRecord& run, std::ostream& out);
+
+// The iteration's primary (first) metric as "127,553 ops/s" (format_number,
+// then the unit) when it is ok; "FAILED: reason" (or its status in capitals)
+// when not; "-" when ok without metrics.
+std::string primary_metric_text(const store::IterationRecord& it);
 
 }  // namespace schedrig::report

@@ -18,26 +18,30 @@ void TextTable::add_row(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
+std::string TextTable::format_line(const std::vector<Column>& columns,
+                                   const std::vector<std::size_t>& widths,
+                                   const std::vector<std::string>& cells) {
+  std::string line;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    if (c > 0) line += "  ";
+    const std::size_t width = c < widths.size() ? widths[c] : 0;
+    std::string pad(width > cells[c].size() ? width - cells[c].size() : 0, ' ');
+    line += columns.at(c).align == Align::kRight ? pad + cells[c] : cells[c] + pad;
+  }
+  line.erase(line.find_last_not_of(' ') + 1);
+  return line;
+}
+
 void TextTable::print(std::ostream& out) const {
   std::vector<std::size_t> width(columns_.size());
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     width[c] = columns_[c].header.size();
     for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
   }
-  auto print_row = [&](const std::vector<std::string>& cells) {
-    std::string line;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      if (c > 0) line += "  ";
-      std::string pad(width[c] - cells[c].size(), ' ');
-      line += columns_[c].align == Align::kRight ? pad + cells[c] : cells[c] + pad;
-    }
-    line.erase(line.find_last_not_of(' ') + 1);
-    out << line << '\n';
-  };
   std::vector<std::string> header;
   for (const auto& col : columns_) header.push_back(col.header);
-  print_row(header);
-  for (const auto& row : rows_) print_row(row);
+  out << format_line(columns_, width, header) << '\n';
+  for (const auto& row : rows_) out << format_line(columns_, width, row) << '\n';
 }
 
 }  // namespace schedrig::report

@@ -25,6 +25,14 @@ class TextTable {
   // Writes the header and every row, each ending in '\n'. Widths count bytes.
   void print(std::ostream& out) const;
 
+  // One line of `cells` (no '\n'), cell c padded to `widths[c]` (a longer
+  // cell is kept whole) and aligned as `columns[c]` says, two spaces apart,
+  // no trailing blanks. For output that cannot wait for every row (`watch`).
+  // `cells` and `widths` have at most columns.size() entries.
+  static std::string format_line(const std::vector<Column>& columns,
+                                 const std::vector<std::size_t>& widths,
+                                 const std::vector<std::string>& cells);
+
  private:
   std::vector<Column> columns_;
   std::vector<std::vector<std::string>> rows_;

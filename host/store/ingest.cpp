@@ -104,8 +104,9 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
   const v1::IterationResult& it = env.iteration_result();
   sqlite::Statement st(db, R"sql(
       INSERT INTO iterations (run_id, case_name, variant, iteration, position, status, reason,
-                              knobs, cpus, started_at_ns, finished_at_ns)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                              knobs, cpus, started_at_ns, finished_at_ns, sample_summary,
+                              quiet_wait_s, quiet_gave_up)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
       ON CONFLICT (run_id, case_name, variant, iteration) DO NOTHING)sql");
   st.bind_text(1, it.run_id())
       .bind_text(2, it.case_name())
@@ -117,8 +118,13 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
       .bind_text(8, json_object_text(it.knobs()))
       .bind_text(9, it.cpus())
       .bind_int(10, it.started_at_ns())
-      .bind_int(11, it.finished_at_ns())
-      .run();
+      .bind_int(11, it.finished_at_ns());
+  if (it.has_sample_summary()) {
+    st.bind_blob(12, serialized(it.sample_summary()));
+  } else {
+    st.bind_null(12);
+  }
+  st.bind_double(13, it.quiet_wait_s()).bind_int(14, it.quiet_gave_up() ? 1 : 0).run();
   if (db.changes() == 0) return;  // already have this iteration: keep the first
   long long iteration_id = db.last_insert_rowid();
 
@@ -150,6 +156,23 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
         .bind_blob(5, serialized(h))
         .run();
   }
+}
+
+// Samples need no RunStarted or IterationResult first: they are kept and
+// show up with their run.
+void on_sample(sqlite::Db& db, const Envelope& env) {
+  const v1::Sample& s = env.sample();
+  sqlite::Statement st(db, R"sql(
+      INSERT INTO samples (run_id, position, case_name, variant, iteration, t_ns, body)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7))sql");
+  st.bind_text(1, s.run_id())
+      .bind_int(2, s.position())
+      .bind_text(3, s.case_name())
+      .bind_text(4, s.variant())
+      .bind_int(5, s.iteration())
+      .bind_int(6, s.t_ns())
+      .bind_blob(7, serialized(s))
+      .run();
 }
 
 void on_run_finished(sqlite::Db& db, const Envelope& env) {
@@ -197,6 +220,9 @@ void derive_tables(sqlite::Db& db, const Envelope& env) {
       break;
     case Envelope::kIterationResult:
       on_iteration_result(db, env);
+      break;
+    case Envelope::kSample:
+      on_sample(db, env);
       break;
     case Envelope::kRunFinished:
       on_run_finished(db, env);

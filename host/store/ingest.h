@@ -14,7 +14,7 @@ namespace schedrig::store {
 bool insert_envelope(sqlite::Db& db, const schedrig::v1::Envelope& env, std::string_view raw_bytes,
                      long long received_at_ns);
 
-// Updates agents/instances/runs/iterations/metrics from one envelope's body.
+// Updates agents/instances/runs/iterations/metrics/samples from one envelope's body.
 // Bodies that derive nothing (Log, Error, host->agent messages) are ignored.
 // Throws StoreError.
 void derive_tables(sqlite::Db& db, const schedrig::v1::Envelope& env);

@@ -102,6 +102,27 @@ CREATE TABLE histograms (
   PRIMARY KEY (iteration_id, ordinal)
 ) WITHOUT ROWID;
 )sql"},
+    {2, R"sql(
+-- One row per Sample envelope (issue #6; docs/sampling.md): what the agent's
+-- sampler saw in one interval of an iteration's measured window. run_id may
+-- name a run not yet started. `watch` reads new rows by id > the last seen.
+CREATE TABLE samples (
+  id        INTEGER PRIMARY KEY,
+  run_id    TEXT    NOT NULL,
+  position  INTEGER NOT NULL,  -- 0-based place in the run's schedule
+  case_name TEXT    NOT NULL,
+  variant   TEXT    NOT NULL,
+  iteration INTEGER NOT NULL,  -- 1-based within (case, variant)
+  t_ns      INTEGER NOT NULL,  -- wall clock at the interval's end
+  body      BLOB    NOT NULL   -- serialized schedrig.v1.Sample
+);
+CREATE INDEX samples_run_id ON samples (run_id, id);
+
+-- The IterationResult's sample summary and quiet-box wait.
+ALTER TABLE iterations ADD COLUMN sample_summary BLOB;  -- serialized schedrig.v1.SampleSummary
+ALTER TABLE iterations ADD COLUMN quiet_wait_s REAL NOT NULL DEFAULT 0;
+ALTER TABLE iterations ADD COLUMN quiet_gave_up INTEGER NOT NULL DEFAULT 0;  -- 0 | 1
+)sql"},
 };
 
 }  // namespace
@@ -125,17 +146,19 @@ void refuse_newer_schema(sqlite::Db& db) {
   }
 }
 
-void migrate(sqlite::Db& db) {
+void migrate(sqlite::Db& db) { migrate_to(db, latest_schema_version()); }
+
+void migrate_to(sqlite::Db& db, int version) {
   refuse_newer_schema(db);
-  int latest = latest_schema_version();
   int current = read_schema_version(db);
-  if (current == latest) return;
+  if (current >= version) return;
   if (db.read_only()) {
     throw StoreError(
         fmt::format("store {}: schema version {} needs upgrading to {}, but the file is read-only",
-                    db.path(), current, latest));
+                    db.path(), current, version));
   }
   for (const Migration& m : kMigrations) {
+    if (m.version > version) break;
     sqlite::Transaction tx(db);
     // Re-read under the write lock: another process may have got here first.
     if (read_schema_version(db) >= m.version) continue;

@@ -23,4 +23,8 @@ void refuse_newer_schema(sqlite::Db& db);
 // than this build (see refuse_newer_schema), or read-only and older.
 void migrate(sqlite::Db& db);
 
+// As migrate, but stops after step `version` (tests build old-schema files
+// with it). Throws StoreError as migrate does.
+void migrate_to(sqlite::Db& db, int version);
+
 }  // namespace schedrig::store

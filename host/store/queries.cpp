@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/plan/plan_json.h"
+#include "host/store/sample_queries.h"
 #include "schedrig/v1/plan.pb.h"
 #include "schedrig/v1/result.pb.h"
 
@@ -48,17 +49,36 @@ std::map<std::string, std::string> fingerprint_map(const std::string& bytes) {
   return out;
 }
 
-void load_iterations(sqlite::Db& db, RunRecord& run) {
+// The stored SampleSummary blob as a record; empty when NULL or undecodable.
+SampleSummaryRecord summary_record(const std::string& bytes) {
+  SampleSummaryRecord out;
+  v1::SampleSummary summary;
+  if (bytes.empty() || !summary.ParseFromString(bytes)) return out;
+  out.samples = summary.samples();
+  out.starved_intervals = summary.starved_intervals();
+  out.stats.reserve(static_cast<std::size_t>(summary.stats_size()));
+  for (const v1::SampleStat& stat : summary.stats()) {
+    out.stats.push_back({stat.name(), stat.unit(), stat.mean(), stat.p95()});
+  }
+  return out;
+}
+
+// Iterations of `run_id` with id > `after_id`, in position order, with
+// their metrics: one query for the rows, one for all their metrics.
+std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& run_id,
+                                             long long after_id) {
+  std::vector<IterationRecord> out;
   sqlite::Statement st(db, R"sql(
       SELECT id, case_name, variant, iteration, position, status, reason, knobs, cpus,
-             started_at_ns, finished_at_ns
-      FROM iterations WHERE run_id = ?1 ORDER BY position, id)sql");
-  st.bind_text(1, run.run_id);
+             started_at_ns, finished_at_ns, sample_summary, quiet_wait_s, quiet_gave_up
+      FROM iterations WHERE run_id = ?1 AND id > ?2 ORDER BY position, id)sql");
+  st.bind_text(1, run_id).bind_int(2, after_id);
   std::unordered_map<long long, std::size_t> index_of;
   // Iterations of one variant share their knobs text: parse each text once.
   std::unordered_map<std::string, std::map<std::string, std::string>> knobs_of;
   while (st.step()) {
     IterationRecord it;
+    it.id = st.column_int(0);
     it.case_name = st.column_text(1);
     it.variant = st.column_text(2);
     it.iteration = static_cast<unsigned>(st.column_int(3));
@@ -68,22 +88,25 @@ void load_iterations(sqlite::Db& db, RunRecord& run) {
     std::string knobs = st.column_text(7);
     auto known = knobs_of.find(knobs);
     if (known == knobs_of.end()) {
-      auto parsed = string_map(db, knobs, "knobs of run " + run.run_id);
+      auto parsed = string_map(db, knobs, "knobs of run " + run_id);
       known = knobs_of.emplace(std::move(knobs), std::move(parsed)).first;
     }
     it.knobs = known->second;
     it.cpus = st.column_text(8);
     it.started_at_ns = st.column_int(9);
     it.finished_at_ns = st.column_int(10);
-    index_of[st.column_int(0)] = run.iterations.size();
-    run.iterations.push_back(std::move(it));
+    if (!st.is_null(11)) it.sample_summary = summary_record(st.column_blob(11));
+    it.quiet_wait_s = st.column_double(12);
+    it.quiet_gave_up = st.column_int(13) != 0;
+    index_of[it.id] = out.size();
+    out.push_back(std::move(it));
   }
 
   sqlite::Statement metrics(db, R"sql(
       SELECT iteration_id, name, value, unit, direction FROM metrics
-      WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)
+      WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1 AND id > ?2)
       ORDER BY iteration_id, ordinal)sql");
-  metrics.bind_text(1, run.run_id);
+  metrics.bind_text(1, run_id).bind_int(2, after_id);
   while (metrics.step()) {
     auto found = index_of.find(metrics.column_int(0));
     if (found == index_of.end()) continue;
@@ -93,8 +116,9 @@ void load_iterations(sqlite::Db& db, RunRecord& run) {
         metrics.is_null(2) ? std::numeric_limits<double>::quiet_NaN() : metrics.column_double(2);
     m.unit = metrics.column_text(3);
     m.direction = metrics.column_text(4);
-    run.iterations[found->second].metrics.push_back(std::move(m));
+    out[found->second].metrics.push_back(std::move(m));
   }
+  return out;
 }
 
 }  // namespace
@@ -132,8 +156,32 @@ std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix) {
     run.finished_at_ns = st.column_int(12);
     runs.push_back(std::move(run));
   }
-  for (RunRecord& run : runs) load_iterations(db, run);
+  for (RunRecord& run : runs) run.iterations = load_iterations(db, run.run_id, 0);
   return runs;
+}
+
+std::vector<std::string> load_run_ids(sqlite::Db& db, const std::string& prefix) {
+  sqlite::Statement st(db, R"sql(
+      SELECT run_id FROM runs WHERE substr(run_id, 1, length(?1)) = ?1
+      ORDER BY started_at_ns, rowid)sql");
+  st.bind_text(1, prefix);
+  std::vector<std::string> out;
+  while (st.step()) out.push_back(st.column_text(0));
+  return out;
+}
+
+RunProgress load_progress(sqlite::Db& db, const std::string& run_id, long long after_sample_id,
+                          long long after_iteration_id) {
+  RunProgress out;
+  sqlite::Statement st(db, "SELECT status, planned_iterations FROM runs WHERE run_id = ?1");
+  st.bind_text(1, run_id);
+  if (st.step()) {
+    out.status = st.column_text(0);
+    out.planned_iterations = static_cast<unsigned>(st.column_int(1));
+  }
+  out.iterations = load_iterations(db, run_id, after_iteration_id);
+  out.samples = load_samples(db, run_id, after_sample_id, /*exact=*/true);
+  return out;
 }
 
 }  // namespace schedrig::store

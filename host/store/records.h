@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,8 +19,24 @@ struct MetricRecord {
   std::string direction;  // "higher_is_better" | "lower_is_better" ("" if the agent left it unset)
 };
 
+// Mean and p95 of one sampled value over an iteration's samples.
+struct SampleStatRecord {
+  std::string name;  // e.g. "idle_pct", "ctxt_per_s", "busy_pct_node1" (SampleRecord::values)
+  std::string unit;  // "%", "/s", "tasks", "ms/s"
+  double mean = 0, p95 = 0;
+};
+
+// What the sampler saw during an iteration's measured window. All zero and
+// empty when the iteration was not sampled (sample_hz 0, or an older agent).
+struct SampleSummaryRecord {
+  unsigned samples = 0;                 // intervals sampled
+  unsigned starved_intervals = 0;       // intervals flagged with the starvation signature
+  std::vector<SampleStatRecord> stats;  // only the values that were present, agent's order
+};
+
 // One (case, variant, iteration) of a run.
 struct IterationRecord {
+  long long id = 0;  // the store's row id: grows as results arrive (`watch` reads id > last)
   std::string case_name, variant;
   unsigned iteration = 0;                           // 1-based within (case, variant)
   unsigned position = 0;                            // 0-based place in the run's schedule
@@ -29,6 +46,37 @@ struct IterationRecord {
   std::map<std::string, std::string> knobs;         // effective knob values, name -> value
   std::string cpus;                                 // cpulist the workload ran on
   long long started_at_ns = 0, finished_at_ns = 0;  // wall clock, ns since the epoch
+  SampleSummaryRecord sample_summary;
+  double quiet_wait_s = 0;     // waited for a quiet box before the iteration, s
+  bool quiet_gave_up = false;  // the box never got quiet; the iteration ran anyway
+};
+
+// One sampler interval of an iteration (a Sample envelope; docs/sampling.md).
+struct SampleRecord {
+  long long id = 0;  // the store's row id: grows as samples arrive (Store::samples after_id)
+  std::string run_id, case_name, variant;
+  unsigned iteration = 0;  // 1-based within (case, variant)
+  unsigned position = 0;   // 0-based place in the run's schedule
+  long long t_ns = 0;      // wall clock at the interval's end, ns since the epoch
+  double interval_s = 0;
+  unsigned long long ops_so_far = 0;  // the workload's primary counter so far in the window
+  // The values the agent sent, present ones only, in this order: idle_pct,
+  // busy_pct_node<N> (per NUMA node), ctxt_per_s, intr_per_s, forks_per_s,
+  // runnable, blocked, wait_share_pct, newidle_lb_per_s, newidle_failed_pct,
+  // run_delay_ms_per_s, psi_some_pct, numa_pages_migrated_per_s,
+  // numa_miss_per_s, load1. Units as in SampleStatRecord ("%", "/s", tasks, ms/s).
+  std::vector<std::pair<std::string, double>> values;
+  bool starved = false;        // the starvation signature completed in this interval
+  std::string starved_reason;  // which rule, with its numbers; "" when not starved
+};
+
+// One poll of a run for `schedrig watch`, read in one snapshot: what
+// arrived after the ids the caller has seen, and the run's status then.
+struct RunProgress {
+  std::string status;  // "running" | "ok" | "failed" | "aborted"; "" when the run is not stored
+  unsigned planned_iterations = 0;
+  std::vector<IterationRecord> iterations;  // id > after_iteration_id, in position order
+  std::vector<SampleRecord> samples;        // id > after_sample_id, in id order
 };
 
 // One run and everything stored about it.

@@ -13,6 +13,7 @@
 #include "host/store/ingest.h"
 #include "host/store/migrations.h"
 #include "host/store/queries.h"
+#include "host/store/sample_queries.h"
 #include "host/store/sqlite.h"
 
 namespace schedrig::store {
@@ -86,6 +87,26 @@ std::vector<RunRecord> Store::runs(const std::string& run_id_prefix) const {
   std::lock_guard lock(impl_->mu);
   sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
   std::vector<RunRecord> out = load_runs(impl_->db, run_id_prefix);
+  tx.commit();
+  return out;
+}
+
+std::vector<std::string> Store::run_ids(const std::string& run_id_prefix) const {
+  std::lock_guard lock(impl_->mu);
+  return load_run_ids(impl_->db, run_id_prefix);
+}
+
+std::vector<SampleRecord> Store::samples(const std::string& run_id_prefix,
+                                         long long after_id) const {
+  std::lock_guard lock(impl_->mu);
+  return load_samples(impl_->db, run_id_prefix, after_id, /*exact=*/false);
+}
+
+RunProgress Store::run_progress(const std::string& run_id, long long after_sample_id,
+                                long long after_iteration_id) const {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
+  RunProgress out = load_progress(impl_->db, run_id, after_sample_id, after_iteration_id);
   tx.commit();
   return out;
 }

@@ -1,7 +1,7 @@
 // The host's results store (DESIGN.md "Wire protocol", "Results model"): one
 // SQLite file in WAL mode. Every envelope is kept raw, unique on (agent_id,
-// instance_id, seq), and the agents/instances/runs/iterations/metrics tables
-// are derived from it in the same transaction.
+// instance_id, seq), and the agents/instances/runs/iterations/metrics/samples
+// tables are derived from it in the same transaction.
 #pragma once
 
 #include <memory>
@@ -63,12 +63,31 @@ class Store {
   // Throws StoreError.
   std::vector<RunRecord> runs(const std::string& run_id_prefix = "") const;
 
+  // The run_ids that start with `run_id_prefix` ("" = all), oldest first as
+  // runs() orders them, without loading the runs (cheap on a big store).
+  // Throws StoreError.
+  std::vector<std::string> run_ids(const std::string& run_id_prefix = "") const;
+
+  // Samples (one per Sample envelope) of the runs whose run_id starts with
+  // `run_id_prefix` ("" = all; an exact id matches itself and any id it
+  // prefixes), with id > `after_id`, in id order, which is arrival order: a
+  // reader that keeps the last id it saw gets only new samples next time.
+  // Samples are kept whether or not their run is stored. Throws StoreError.
+  std::vector<SampleRecord> samples(const std::string& run_id_prefix, long long after_id = 0) const;
+
+  // One poll of run `run_id` (exact) for `schedrig watch`, in one snapshot:
+  // its status, its iterations with id > after_iteration_id and its samples
+  // with id > after_sample_id. A run that is no longer "running" in this
+  // snapshot has every sample and result it will get. Throws StoreError.
+  RunProgress run_progress(const std::string& run_id, long long after_sample_id,
+                           long long after_iteration_id) const;
+
   // Every agent that ever said Hello, by agent_id, each with its latest
   // instance and that instance's topology counts (`schedrig agents`).
   // Throws StoreError.
   std::vector<AgentRecord> agents() const;
 
-  // The file's schema version (PRAGMA user_version); this build writes 1.
+  // The file's schema version (PRAGMA user_version); this build writes 2.
   int schema_version() const;
 
   // The path given to the constructor.

@@ -5,16 +5,12 @@
 
 #include "host/report/results_csv.h"
 #include "tests/host/report/stored_runs.h"
+#include "tests/host/report/text_lines.h"
 
 namespace schedrig::report {
 namespace {
 
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
+using schedrig::testing::lines;
 
 TEST(ReportCsv, OneRowPerMetric) {
   std::ostringstream out;

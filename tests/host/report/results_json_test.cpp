@@ -44,7 +44,8 @@ TEST(ReportJson, HasExactlyTheDesignedKeysAndTypes) {
   const nlohmann::json& it = run["iterations"][0];
   EXPECT_EQ(keys(it),
             (std::set<std::string>{"case", "variant", "iteration", "status", "metrics", "knobs",
-                                   "reason", "cpus", "started_at_ns", "finished_at_ns"}));
+                                   "reason", "cpus", "started_at_ns", "finished_at_ns", "samples",
+                                   "quiet_wait_s", "quiet_gave_up"}));
   EXPECT_EQ(it["case"], "fork-all");
   EXPECT_EQ(it["variant"], "baseline");
   EXPECT_TRUE(it["iteration"].is_number_integer());
@@ -65,6 +66,32 @@ TEST(ReportJson, HasExactlyTheDesignedKeysAndTypes) {
   EXPECT_EQ(m["unit"], "ops/s");
   EXPECT_EQ(m["direction"], "higher_is_better");
   EXPECT_EQ(it["metrics"][1]["direction"], "lower_is_better");
+}
+
+TEST(ReportJson, IterationsCarryTheirSampleSummaryAndQuietWait) {
+  nlohmann::json j = results_json(schedrig::testing::stored_sampled_runs());
+  const nlohmann::json& it = j["runs"][0]["iterations"][1];
+  const nlohmann::json& samples = it["samples"];
+  EXPECT_EQ(keys(samples), (std::set<std::string>{"count", "starved_intervals", "stats"}));
+  EXPECT_EQ(samples["count"], 2);
+  EXPECT_EQ(samples["starved_intervals"], 1);
+  ASSERT_EQ(samples["stats"].size(), 6u);
+  const nlohmann::json& idle = samples["stats"][0];
+  EXPECT_EQ(keys(idle), (std::set<std::string>{"name", "unit", "mean", "p95"}));
+  EXPECT_EQ(idle["name"], "idle_pct");
+  EXPECT_EQ(idle["unit"], "%");
+  EXPECT_EQ(idle["mean"].get<double>(), 23.0);
+  EXPECT_EQ(idle["p95"].get<double>(), 23.5);
+  EXPECT_EQ(it["quiet_wait_s"].get<double>(), 2.5);
+  EXPECT_EQ(it["quiet_gave_up"], false);
+  EXPECT_EQ(j["runs"][0]["iterations"][2]["quiet_gave_up"], true);
+
+  // Not sampled: count 0, no stats, no wait.
+  nlohmann::json plain = results_json(schedrig::testing::stored_runs());
+  const nlohmann::json& old = plain["runs"][0]["iterations"][0];
+  EXPECT_EQ(old["samples"].dump(), R"({"count":0,"starved_intervals":0,"stats":[]})");
+  EXPECT_EQ(old["quiet_wait_s"].get<double>(), 0.0);
+  EXPECT_EQ(old["quiet_gave_up"], false);
 }
 
 TEST(ReportJson, NoRunsIsAnEmptyArray) { EXPECT_EQ(results_json({}).dump(), R"({"runs":[]})"); }

@@ -1,5 +1,6 @@
 // A small, realistic envelope stream for store and report tests: Hello,
-// Topology, RunStarted (with a Plan), three IterationResults, RunFinished.
+// Topology, RunStarted (with a Plan), three IterationResults, RunFinished;
+// and the same run with live samples (sampled_run).
 #pragma once
 
 #include <string>
@@ -121,6 +122,98 @@ inline std::vector<v1::Envelope> sample_run(const std::string& run_id = kRun,
   finished.mutable_run_finished()->set_run_id(run_id);
   finished.mutable_run_finished()->set_status(v1::STATUS_OK);
   finished.mutable_run_finished()->set_completed_iterations(3);
+  out.push_back(finished);
+  return out;
+}
+
+// One Sample of `run_id` at `position` (iteration position + 1 of
+// fork-all/baseline), taken `k` intervals into the window. Every value is
+// set and distinct (see sample_value_of), including two NUMA nodes; with
+// `sparse`, the optional ones (wait share, newidle, run delay, PSI, NUMA)
+// are left out as on a box without /proc/schedstat or PSI.
+inline v1::Envelope make_sample(unsigned long long seq, const std::string& run_id,
+                                unsigned position, unsigned k, bool sparse = false) {
+  v1::Envelope env = make_envelope(seq);
+  v1::Sample* s = env.mutable_sample();
+  s->set_run_id(run_id);
+  s->set_case_name("fork-all");
+  s->set_variant("baseline");
+  s->set_iteration(position + 1);
+  s->set_position(position);
+  s->set_t_ns(kT0 + 10000000000LL * (position + 1) + 1000000000LL * (k + 1) + 250000000LL);
+  s->set_interval_s(1.0 + 0.001 * k);
+  s->set_ops_so_far(1000ULL * (k + 1) + position);
+  const double b = 10.0 * position + k;  // base of this sample's values
+  s->set_idle_pct(12.5 + b);
+  v1::NodeBusy* n0 = s->add_busy_per_node();
+  n0->set_node(0);
+  n0->set_busy_pct(80.25 - b);
+  v1::NodeBusy* n1 = s->add_busy_per_node();
+  n1->set_node(1);
+  n1->set_busy_pct(90.5 - b);
+  s->set_ctxt_per_s(1234567.0 + b);
+  s->set_intr_per_s(45678.5 + b);
+  s->set_forks_per_s(2345.25 + b);
+  s->set_runnable(130 + static_cast<unsigned>(b));
+  s->set_blocked(2);
+  if (!sparse) {
+    s->set_wait_share_pct(41.5 + b);
+    s->set_newidle_lb_per_s(678.0 + b);
+    s->set_newidle_failed_pct(12.25 + b);
+    s->set_run_delay_ms_per_s(345.5 + b);
+    s->set_psi_some_pct(7.75 + b);
+    s->set_numa_pages_migrated_per_s(11.0 + b);
+    s->set_numa_miss_per_s(3.5 + b);
+  }
+  s->set_load1(96.5 + b);
+  if (k == 1) {
+    s->set_starved(true);
+    s->set_starved_reason("crowd then idle: runnable 131 >= 128 PUs, then idle 85%");
+  }
+  return env;
+}
+
+// The sample_run stream with two Samples before each IterationResult
+// (sparse ones for position 2), a SampleSummary and quiet-box wait in each
+// result: 13 envelopes, seq 1..13. Iteration i (0-based) waited 1.5 + i s
+// for a quiet box; the third gave up.
+inline std::vector<v1::Envelope> sampled_run(const std::string& run_id = kRun) {
+  std::vector<v1::Envelope> plain = sample_run(run_id);
+  std::vector<v1::Envelope> out(plain.begin(), plain.begin() + 3);
+  unsigned long long seq = 3;
+  for (unsigned i = 0; i < 3; ++i) {
+    for (unsigned k = 0; k < 2; ++k) out.push_back(make_sample(++seq, run_id, i, k, i == 2));
+    v1::Envelope result = plain[3 + i];
+    result.set_seq(++seq);
+    result.set_sent_at_ns(kT0 + static_cast<long long>(seq) * 1000000000LL);
+    v1::IterationResult* r = result.mutable_iteration_result();
+    v1::SampleSummary* sum = r->mutable_sample_summary();
+    sum->set_samples(2);
+    sum->set_starved_intervals(1);
+    const double b = 10.0 * i;
+    const std::vector<std::pair<std::string, double>> means = {
+        {"idle_pct", 13.0 + b},       {"ctxt_per_s", 1234567.5 + b},    {"runnable", 130.25 + b},
+        {"wait_share_pct", 42.0 + b}, {"newidle_lb_per_s", 678.25 + b}, {"psi_some_pct", 8.0 + b}};
+    for (const auto& [name, mean] : means) {
+      if (i == 2 &&
+          (name == "wait_share_pct" || name == "newidle_lb_per_s" || name == "psi_some_pct")) {
+        continue;  // absent, as in the sparse samples
+      }
+      v1::SampleStat* st = sum->add_stats();
+      st->set_name(name);
+      st->set_unit(name == "runnable"                        ? "tasks"
+                   : name.find("per_s") != std::string::npos ? "/s"
+                                                             : "%");
+      st->set_mean(mean);
+      st->set_p95(mean + 0.5);
+    }
+    r->set_quiet_wait_s(1.5 + i);
+    r->set_quiet_gave_up(i == 2);
+    out.push_back(result);
+  }
+  v1::Envelope finished = plain.back();
+  finished.set_seq(++seq);
+  finished.set_sent_at_ns(kT0 + static_cast<long long>(seq) * 1000000000LL);
   out.push_back(finished);
   return out;
 }
