@@ -38,8 +38,10 @@ int run_compare(const CompareCliOptions& o) {
   if (o.run.empty()) throw CliError(kExitUsage, "compare: RUN must not be empty");
   // Only the runs the ids can match are loaded: a store of many big runs stays fast.
   const auto [runs, against_runs] = read_store(o.db, [&](const store::Store& s) {
-    return std::pair{s.runs(o.run),
-                     o.against.empty() ? std::vector<store::RunRecord>{} : s.runs(o.against)};
+    // Without sample summaries: compare never shows them, and they cost.
+    const store::RunsOptions lean{.sample_summaries = false};
+    return std::pair{s.runs(o.run, lean),
+                     o.against.empty() ? std::vector<store::RunRecord>{} : s.runs(o.against, lean)};
   });
   compare::CompareOptions options;
   options.baseline_variant = o.baseline;

@@ -47,7 +47,7 @@ std::vector<SampleColumn> make_sample_columns() {
   };
   add("TIME", Align::kLeft, 24, [](const SampleRecord& s) { return format_utc_ms(s.t_ns); });
   add("CASE", Align::kLeft, 12, [](const SampleRecord& s) { return s.case_name; });
-  add("VARIANT", Align::kLeft, 12, [](const SampleRecord& s) { return s.variant; });
+  add("VARIANT", Align::kLeft, 14, [](const SampleRecord& s) { return s.variant; });
   add("ITER", Align::kRight, 4, [](const SampleRecord& s) { return std::to_string(s.iteration); });
   add("OPS", Align::kRight, 11,
       [](const SampleRecord& s) { return format_number(static_cast<double>(s.ops_so_far)); });

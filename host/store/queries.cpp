@@ -2,8 +2,10 @@
 
 #include <limits>
 #include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
+#include <google/protobuf/arena.h>
 
 #include "common/plan/plan_json.h"
 #include "host/store/sample_queries.h"
@@ -49,33 +51,52 @@ std::map<std::string, std::string> fingerprint_map(const std::string& bytes) {
   return out;
 }
 
-// The stored SampleSummary blob as a record; empty when NULL or undecodable.
-SampleSummaryRecord summary_record(const std::string& bytes) {
-  SampleSummaryRecord out;
-  v1::SampleSummary summary;
-  if (bytes.empty() || !summary.ParseFromString(bytes)) return out;
-  out.samples = summary.samples();
-  out.starved_intervals = summary.starved_intervals();
-  out.stats.reserve(static_cast<std::size_t>(summary.stats_size()));
-  for (const v1::SampleStat& stat : summary.stats()) {
-    out.stats.push_back({stat.name(), stat.unit(), stat.mean(), stat.p95()});
+// Decodes stored SampleSummary blobs into records. The messages live on an
+// arena whose first block is reused for every blob, so a run of 100k
+// iterations does not pay a malloc and free per stat (Store::runs stays fast).
+class SummaryDecoder {
+ public:
+  SummaryDecoder() : block_(kBlockBytes), arena_(block_.data(), block_.size()) {}
+
+  // The record of `bytes`; empty when they do not decode.
+  SampleSummaryRecord decode(const std::string& bytes) {
+    SampleSummaryRecord out;
+    auto* summary = google::protobuf::Arena::CreateMessage<v1::SampleSummary>(&arena_);
+    if (summary->ParseFromString(bytes)) {
+      out.samples = summary->samples();
+      out.starved_intervals = summary->starved_intervals();
+      out.stats.reserve(static_cast<std::size_t>(summary->stats_size()));
+      for (v1::SampleStat& stat : *summary->mutable_stats()) {
+        out.stats.push_back({std::move(*stat.mutable_name()), std::move(*stat.mutable_unit()),
+                             stat.mean(), stat.p95()});
+      }
+    }
+    arena_.Reset();
+    return out;
   }
-  return out;
-}
+
+ private:
+  static constexpr std::size_t kBlockBytes = 16384;
+  std::vector<char> block_;
+  google::protobuf::Arena arena_;
+};
 
 // Iterations of `run_id` with id > `after_id`, in position order, with
 // their metrics: one query for the rows, one for all their metrics.
 std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& run_id,
-                                             long long after_id) {
+                                             long long after_id, RunsOptions options) {
   std::vector<IterationRecord> out;
-  sqlite::Statement st(db, R"sql(
+  // Without summaries the blob is not even read.
+  sqlite::Statement st(db, fmt::format(R"sql(
       SELECT id, case_name, variant, iteration, position, status, reason, knobs, cpus,
-             started_at_ns, finished_at_ns, sample_summary, quiet_wait_s, quiet_gave_up
-      FROM iterations WHERE run_id = ?1 AND id > ?2 ORDER BY position, id)sql");
+             started_at_ns, finished_at_ns, {}, quiet_wait_s, quiet_gave_up
+      FROM iterations WHERE run_id = ?1 AND id > ?2 ORDER BY position, id)sql",
+                                       options.sample_summaries ? "sample_summary" : "NULL"));
   st.bind_text(1, run_id).bind_int(2, after_id);
   std::unordered_map<long long, std::size_t> index_of;
   // Iterations of one variant share their knobs text: parse each text once.
   std::unordered_map<std::string, std::map<std::string, std::string>> knobs_of;
+  SummaryDecoder summaries;
   while (st.step()) {
     IterationRecord it;
     it.id = st.column_int(0);
@@ -95,7 +116,7 @@ std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& 
     it.cpus = st.column_text(8);
     it.started_at_ns = st.column_int(9);
     it.finished_at_ns = st.column_int(10);
-    if (!st.is_null(11)) it.sample_summary = summary_record(st.column_blob(11));
+    if (!st.is_null(11)) it.sample_summary = summaries.decode(st.column_blob(11));
     it.quiet_wait_s = st.column_double(12);
     it.quiet_gave_up = st.column_int(13) != 0;
     index_of[it.id] = out.size();
@@ -123,7 +144,7 @@ std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& 
 
 }  // namespace
 
-std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix) {
+std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix, RunsOptions options) {
   // substr() rather than LIKE: run ids are matched exactly and case-sensitively.
   sqlite::Statement st(db, R"sql(
       SELECT r.run_id, r.agent_id, r.instance_id, i.hostname, i.kernel_release,
@@ -156,7 +177,7 @@ std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix) {
     run.finished_at_ns = st.column_int(12);
     runs.push_back(std::move(run));
   }
-  for (RunRecord& run : runs) run.iterations = load_iterations(db, run.run_id, 0);
+  for (RunRecord& run : runs) run.iterations = load_iterations(db, run.run_id, 0, options);
   return runs;
 }
 
@@ -179,7 +200,7 @@ RunProgress load_progress(sqlite::Db& db, const std::string& run_id, long long a
     out.status = st.column_text(0);
     out.planned_iterations = static_cast<unsigned>(st.column_int(1));
   }
-  out.iterations = load_iterations(db, run_id, after_iteration_id);
+  out.iterations = load_iterations(db, run_id, after_iteration_id, RunsOptions{});
   out.samples = load_samples(db, run_id, after_sample_id, /*exact=*/true);
   return out;
 }

@@ -10,9 +10,11 @@
 namespace schedrig::store {
 
 // Runs whose run_id starts with `prefix` ("" = all), oldest first, with their
-// iterations (position order) and metrics (as sent). The caller holds a read
-// transaction so the result is one snapshot. Throws StoreError.
-std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix);
+// iterations (position order), metrics (as sent) and, as `options` says,
+// sample summaries. The caller holds a read transaction so the result is
+// one snapshot. Throws StoreError.
+std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix,
+                                 RunsOptions options = {});
 
 // The run_ids that start with `prefix` ("" = all), oldest first (as
 // load_runs orders them), without loading the runs. Throws StoreError.

@@ -70,6 +70,13 @@ struct SampleRecord {
   std::string starved_reason;  // which rule, with its numbers; "" when not starved
 };
 
+// What Store::runs loads beyond runs, iterations and metrics.
+struct RunsOptions {
+  // Each iteration's sample_summary (decoding it costs about as much as the
+  // rest of the iteration: `compare`, which never shows it, turns it off).
+  bool sample_summaries = true;
+};
+
 // One poll of a run for `schedrig watch`, read in one snapshot: what
 // arrived after the ids the caller has seen, and the run's status then.
 struct RunProgress {

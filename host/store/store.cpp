@@ -83,10 +83,10 @@ Store::Ingest Store::ingest(const v1::Envelope& env, std::string_view raw_bytes)
   return Ingest::kStored;
 }
 
-std::vector<RunRecord> Store::runs(const std::string& run_id_prefix) const {
+std::vector<RunRecord> Store::runs(const std::string& run_id_prefix, RunsOptions options) const {
   std::lock_guard lock(impl_->mu);
   sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
-  std::vector<RunRecord> out = load_runs(impl_->db, run_id_prefix);
+  std::vector<RunRecord> out = load_runs(impl_->db, run_id_prefix, options);
   tx.commit();
   return out;
 }

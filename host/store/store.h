@@ -59,9 +59,11 @@ class Store {
 
   // Runs whose run_id starts with `run_id_prefix` ("" = all), oldest first
   // (by started_at_ns), each with its iterations in position order and their
-  // metrics in the order the agent sent them. Reads one consistent snapshot.
+  // metrics in the order the agent sent them, and (unless `options` says
+  // not to) their sample summaries. Reads one consistent snapshot.
   // Throws StoreError.
-  std::vector<RunRecord> runs(const std::string& run_id_prefix = "") const;
+  std::vector<RunRecord> runs(const std::string& run_id_prefix = "",
+                              RunsOptions options = {}) const;
 
   // The run_ids that start with `run_id_prefix` ("" = all), oldest first as
   // runs() orders them, without loading the runs (cheap on a big store).

@@ -56,6 +56,13 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
+// `schedrig ARGS` exits 2 with `message` in its output.
+void expect_usage_error(const std::string& args, const std::string& message) {
+  const auto r = run_command(bin("schedrig") + " " + args);
+  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+  EXPECT_TRUE(contains(r.output, message)) << args << "\n" << r.output;
+}
+
 // `schedrig watch ARGS` in the background, stdout and stderr to files.
 class Watch {
  public:
@@ -140,12 +147,8 @@ TEST(SamplesCli, ResultsSamplesAsTableJsonAndCsv) {
 TEST(SamplesCli, ResultsSamplesNeedsOneRun) {
   TempDir dir;
   const std::string db = make_store(dir);
-  const auto none = run_command(bin("schedrig") + " results --samples --db " + db);
-  EXPECT_EQ(none.exit_code, 2) << none.output;
-  EXPECT_TRUE(contains(none.output, "name the run")) << none.output;
-  const auto wrong = run_command(bin("schedrig") + " results ffff --samples --db " + db);
-  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
-  EXPECT_TRUE(contains(wrong.output, "no run matches 'ffff'")) << wrong.output;
+  expect_usage_error("results --samples --db " + db, "name the run");
+  expect_usage_error("results ffff --samples --db " + db, "no run matches 'ffff'");
 }
 
 TEST(SamplesCli, RunDetailShowsTheSampleSummary) {
@@ -235,11 +238,8 @@ TEST(SamplesCli, WatchJsonIsOneObjectPerLine) {
 TEST(SamplesCli, WatchRefusesABadRunOrStore) {
   TempDir dir;
   const std::string db = make_store(dir);
-  const auto wrong = run_command(bin("schedrig") + " watch ffff --db " + db);
-  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
-  EXPECT_TRUE(contains(wrong.output, "no run matches 'ffff'")) << wrong.output;
-  const auto missing = run_command(bin("schedrig") + " watch --db " + dir.file("none.db"));
-  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  expect_usage_error("watch ffff --db " + db, "no run matches 'ffff'");
+  expect_usage_error("watch --db " + dir.file("none.db"), "no such file");
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.db")));
   const auto help = run_command(bin("schedrig") + " watch --help");
   EXPECT_EQ(help.exit_code, 0);

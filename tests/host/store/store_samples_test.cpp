@@ -162,6 +162,18 @@ TEST(StoreSamples, IterationsCarryTheirSummaryAndQuietWait) {
   EXPECT_FALSE(old.quiet_gave_up);
 }
 
+TEST(StoreSamples, LeanRunsSkipTheSummariesOnly) {
+  TempDir tmp;
+  Store store(tmp.file("results.db"));
+  ingest_all(store, sampled_run());
+  const RunRecord run = store.runs(kRun, RunsOptions{.sample_summaries = false}).at(0);
+  ASSERT_EQ(run.iterations.size(), 3u);
+  EXPECT_EQ(run.iterations[1].sample_summary.samples, 0u);
+  EXPECT_TRUE(run.iterations[1].sample_summary.stats.empty());
+  EXPECT_EQ(run.iterations[1].quiet_wait_s, 2.5);
+  EXPECT_EQ(run.iterations[1].metrics.size(), 2u);
+}
+
 TEST(StoreSamples, RunProgressReadsWhatArrivedSinceTheLastPoll) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
