@@ -2,6 +2,7 @@
 // Topology), then run each StartRun it sends until the host closes the link.
 #include <iostream>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "agent/cli/agent_state.h"
@@ -15,6 +16,7 @@
 #include "agent/runner/runner.h"
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
+#include "common/envelope_codec.h"
 #include "common/ids.h"
 #include "common/wire_names.h"
 
@@ -82,6 +84,10 @@ void serve(link::HostLink& link, const topology::Topology& topo,
       run_one(link, cmd->start_run(), topo, knob_control, stop);
     } else if (cmd->has_error()) {
       spdlog::warn("host reports an error: {}", cmd->error().message());
+    } else if (!cmd->has_abort() && !cmd->has_ping()) {  // e.g. a Hello sent back
+      const std::string what = fmt::format("agent does not take '{}' messages", body_name(*cmd));
+      spdlog::warn("host sent a message the agent does not take: {}", body_name(*cmd));
+      send_error(link, v1::ERROR_UNEXPECTED, what, "");
     }
   }
 }

@@ -25,6 +25,9 @@ namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 using v1::Envelope;
 
+// How long the agent waits for the host's answer to its close frame.
+constexpr std::chrono::seconds kCloseTimeout{5};
+
 class HostLink::Impl {
  public:
   explicit Impl(AgentIdentity id) : stamper_(std::move(id)), ws_(asio::make_strand(ioc_)) {}
@@ -72,6 +75,15 @@ class HostLink::Impl {
                                   timeout.count() / 1000.0));
     }
     if (!failure->empty()) throw LinkError(fmt::format("cannot reach {}: {}", url, *failure));
+    // From here Beast's own timer bounds the closing handshake, so a host
+    // that never answers our close frame cannot hang the agent's exit; an
+    // idle link (waiting for the next plan) never times out.
+    beast::get_lowest_layer(ws_).expires_never();
+    websocket::stream_base::timeout t{};
+    t.handshake_timeout = kCloseTimeout;
+    t.idle_timeout = websocket::stream_base::none();
+    t.keep_alive_pings = false;
+    ws_.set_option(t);
     ioc_.restart();
     do_read();
     io_thread_ = std::thread([this] { ioc_.run(); });
@@ -149,6 +161,7 @@ class HostLink::Impl {
     DecodeResult r = decode_envelope(bytes);
     if (!r.envelope) {
       spdlog::warn("host sent an undecodable message: {}", r.error);
+      answer_error(r.code, "agent cannot use the message: " + r.error);
       return;
     }
     std::lock_guard lock(mu_);
@@ -161,6 +174,18 @@ class HostLink::Impl {
       commands_.push_back(std::move(*r.envelope));
     }
     cv_.notify_all();
+  }
+
+  // Tells the host what was wrong with its message (DESIGN.md "Wire
+  // protocol": bad bodies get an Error back; the connection carries on).
+  void answer_error(v1::ErrorCode code, const std::string& message) {
+    Envelope env;
+    env.mutable_error()->set_code(code);
+    env.mutable_error()->set_message(message);
+    try {
+      send(std::move(env));
+    } catch (const LinkError&) {  // closing: nothing to answer on
+    }
   }
 
   void do_write() {

@@ -1,0 +1,111 @@
+// The agent's HostLink against a bare synchronous WebSocket server playing a
+// misbehaving host: a frame that does not decode, or speaks another
+// protocol version, is answered with an Error envelope and the link stays
+// up for the next message.
+#include "agent/link/host_link.h"
+
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "common/envelope_codec.h"
+
+namespace schedrig::link {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+namespace v1 = schedrig::v1;
+
+// Accepts one WebSocket client on 127.0.0.1:<ephemeral>.
+class FakeHost {
+ public:
+  FakeHost() : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {}
+  unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  void accept() {
+    ws_.emplace(acceptor_.accept());
+    ws_->binary(true);
+    ws_->accept();
+  }
+  void send_raw(const std::string& bytes) { ws_->write(asio::buffer(bytes)); }
+  // Reads until the client's close frame (which Beast answers) or an error.
+  void read_until_closed() {
+    beast::error_code ec;
+    for (beast::flat_buffer buf; !ec; buf.clear()) ws_->read(buf, ec);
+  }
+  v1::Envelope read() {
+    beast::flat_buffer buf;
+    ws_->read(buf);
+    DecodeResult r = decode_envelope(beast::buffers_to_string(buf.data()));
+    EXPECT_TRUE(r.envelope) << r.error;
+    return r.envelope.value_or(v1::Envelope{});
+  }
+
+ private:
+  asio::io_context ioc_;
+  tcp::acceptor acceptor_;
+  std::optional<websocket::stream<tcp::socket>> ws_;
+};
+
+TEST(HostLink, AnswersBadHostFramesWithErrorAndStaysUp) {
+  FakeHost host;
+  std::thread server([&] { host.accept(); });
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s);
+  server.join();
+
+  host.send_raw("\xff\xff garbage");
+  v1::Envelope answer = host.read();
+  ASSERT_TRUE(answer.has_error());
+  EXPECT_EQ(answer.error().code(), v1::ERROR_UNDECODABLE);
+  EXPECT_NE(answer.error().message().find("do not decode"), std::string::npos)
+      << answer.error().message();
+  EXPECT_EQ(answer.agent_id(), "box");
+
+  v1::Envelope future;
+  future.set_protocol_version(kProtocolVersion + 1);
+  future.mutable_ping();
+  host.send_raw(encode_envelope(future));
+  answer = host.read();
+  ASSERT_TRUE(answer.has_error());
+  EXPECT_EQ(answer.error().code(), v1::ERROR_UNSUPPORTED_VERSION);
+
+  // Still up: a good command gets through.
+  v1::Envelope ping;
+  ping.set_protocol_version(kProtocolVersion);
+  ping.mutable_ping();
+  host.send_raw(encode_envelope(ping));
+  auto cmd = link.next_command(5s);
+  ASSERT_TRUE(cmd);
+  EXPECT_TRUE(cmd->has_ping());
+  EXPECT_FALSE(link.closed());
+
+  std::thread closer([&] { host.read_until_closed(); });
+  const auto t0 = std::chrono::steady_clock::now();
+  link.close();
+  closer.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);  // a clean close handshake
+}
+
+// A host that takes the connection and then never reads again: the agent's
+// close (at exit) gives up after its close timeout instead of hanging.
+TEST(HostLink, CloseDoesNotHangOnAHostThatNeverAnswers) {
+  FakeHost host;
+  std::thread server([&] { host.accept(); });
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s);
+  server.join();
+  const auto t0 = std::chrono::steady_clock::now();
+  link.close();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 8s);
+  EXPECT_TRUE(link.closed());
+}
+
+}  // namespace
+}  // namespace schedrig::link
