@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -54,6 +55,19 @@ TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
     EXPECT_TRUE(primary["direction"] == "higher_is_better" ||
                 primary["direction"] == "lower_is_better");
   }
+  // Sampled: every ok iteration carries its sample summary and quiet-box
+  // wait (--quick: 4 Hz over 0.5 s, 0.2 s hold), and lab printed them.
+  unsigned samples = 0;
+  for (const auto& it : run["iterations"]) {
+    ASSERT_TRUE(it.contains("samples")) << it.dump();
+    samples += it["samples"]["count"].get<unsigned>();
+    EXPECT_LE(it["samples"]["count"].get<unsigned>(), 3u) << it.dump();
+    EXPECT_GE(it["quiet_wait_s"].get<double>(), 0.2) << it.dump();
+  }
+  EXPECT_GE(samples, expected / 2) << "about one sample per 0.5 s iteration at 4 Hz";
+  EXPECT_NE(lab.output.find("sampled, per variant"), std::string::npos) << lab.output;
+  EXPECT_NE(lab.output.find("quiet box: "), std::string::npos) << lab.output;
+
   // The agent's topology went into the store: `schedrig agents` shows it.
   auto agents = run_command(bin("schedrig") + " agents --json --db " + db);
   ASSERT_EQ(agents.exit_code, 0) << agents.output;
@@ -68,6 +82,41 @@ TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
   // A progress line per iteration, e.g. "[2/2] fork-all / baseline / iteration 2: 8,216 ops/s".
   EXPECT_NE(lab.output.find(fmt::format("[{}/{}]", expected, expected)), std::string::npos)
       << lab.output;
+}
+
+// `schedrig watch` follows a run that lab is writing: one line per sample
+// and per iteration as they arrive, exit 0 when the run ends.
+TEST(LabE2E, WatchFollowsARunWhileLabWritesIt) {
+  TempDir dir;
+  const std::string db = dir.file("lab.db");
+  std::ofstream(dir.file("p.yaml")) << "name: watched\niterations: 2\nduration_s: 1.5\n"
+                                       "sample_hz: 4\nquiet: {hold_s: 0.1, timeout_s: 1}\n"
+                                       "cases: [{name: forks, workload: fork}]\n";
+  testing::CommandResult lab;
+  std::thread lab_thread([&] {
+    lab = run_command(bin("schedrig") + " lab --plan " + dir.file("p.yaml") + " --db " + db);
+  });
+  // watch needs the run's RunStarted stored: wait for it (lab's first second).
+  bool started = false;
+  for (int i = 0; i < 200 && !started; ++i) {
+    auto r = run_command(bin("schedrig") + " results --json --db " + db + " 2>/dev/null");
+    started = r.exit_code == 0 && !nlohmann::json::parse(r.output)["runs"].empty();
+    if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  auto watch = run_command(bin("schedrig") + " watch --db " + db + " --poll-ms 100");
+  lab_thread.join();
+  ASSERT_TRUE(started) << lab.output;
+  ASSERT_EQ(lab.exit_code, 0) << lab.output;
+  EXPECT_EQ(watch.exit_code, 0) << watch.output;
+  // 2 iterations x 1.5 s at 4 Hz: about 5 samples each, all of case "forks".
+  std::size_t sample_lines = 0;
+  for (std::size_t at = 0; (at = watch.output.find(" forks ", at)) != std::string::npos; ++at)
+    ++sample_lines;
+  EXPECT_GE(sample_lines, 6u) << watch.output;
+  EXPECT_NE(watch.output.find("[1/2] forks / baseline / iteration 1: "), std::string::npos)
+      << watch.output;
+  EXPECT_NE(watch.output.find("[2/2] forks / baseline / iteration 2: "), std::string::npos)
+      << watch.output;
 }
 
 TEST(LabE2E, BadPlanNamesKeyAndLineAndExits2) {
