@@ -15,6 +15,7 @@
 #include "agent/runner/runner.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
+#include "common/labels.h"
 #include "common/plan/plan_yaml.h"
 #include "common/wire_names.h"
 
@@ -41,13 +42,7 @@ v1::StartRun start_run(const RunOptions& o) {
   } catch (const PlanError& e) {
     throw CliError(kExitUsage, e.what());
   }
-  for (const auto& kv : o.labels) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw CliError(kExitUsage, fmt::format("--label '{}': want KEY=VALUE", kv));
-    if (!start.mutable_labels()->insert({kv.substr(0, eq), kv.substr(eq + 1)}).second)
-      throw CliError(kExitUsage, fmt::format("--label '{}': key given twice", kv));
-  }
+  for (const auto& [k, v] : parse_labels(o.labels)) (*start.mutable_labels())[k] = v;
   return start;
 }
 

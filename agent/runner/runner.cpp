@@ -63,6 +63,16 @@ struct RunShared {
   RunSink* sink = nullptr;
 };
 
+// `base` with each threshold the plan's `starvation:` sets (non-zero).
+sampler::StarvationThresholds with_plan_rule(sampler::StarvationThresholds base,
+                                             const v1::StarvationRule& rule) {
+  if (rule.idle_after_pct() > 0) base.idle_after_pct = rule.idle_after_pct();
+  if (rule.lookahead() > 0) base.lookahead = static_cast<int>(rule.lookahead());
+  if (rule.wait_share_pct() > 0) base.wait_share_pct = rule.wait_share_pct();
+  if (rule.idle_pct() > 0) base.idle_pct = rule.idle_pct();
+  return base;
+}
+
 // Waits for a quiet box as plan.quiet asks and records it in `out`.
 void wait_for_quiet(const RunShared& shared, const std::atomic<bool>& stop,
                     v1::IterationResult& out) {
@@ -188,7 +198,7 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
   shared.pu_to_llc = topology::pu_to_llc(topo);
   shared.pu_to_node = topology::pu_to_node(topo);
   shared.sampling = {options.proc_root, start.plan().sample_hz(), shared.pu_to_node,
-                     options.thresholds};
+                     with_plan_rule(options.thresholds, start.plan().starvation())};
   shared.quiet = start.plan().quiet();
   shared.sink = &sink;
   sink.run_started(make_run_started(start, static_cast<std::uint32_t>(schedule.size())));

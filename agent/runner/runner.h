@@ -30,6 +30,7 @@ class RunSink {
 // Where the run reads /proc for sampling and the quiet-box check.
 struct RunOptions {
   std::filesystem::path proc_root = "/";  // tests: a fake tree
+  // Starvation thresholds; a plan's `starvation:` keys override them.
   sampler::StarvationThresholds thresholds;
 };
 

@@ -49,6 +49,11 @@ nlohmann::json plan_to_json(const v1::Plan& plan) {
            {{"max_runnable", plan.quiet().max_runnable()},
             {"hold_s", plan.quiet().hold_s()},
             {"timeout_s", plan.quiet().timeout_s()}}},
+          {"starvation",
+           {{"idle_after_pct", plan.starvation().idle_after_pct()},
+            {"lookahead", plan.starvation().lookahead()},
+            {"wait_share_pct", plan.starvation().wait_share_pct()},
+            {"idle_pct", plan.starvation().idle_pct()}}},
           {"labels", sorted(plan.labels())},
           {"cases", cases},
           {"variants", variants}};

@@ -137,6 +137,24 @@ v1::QuietCheck parse_quiet(const Reader& r, const YAML::Node& node) {
   return q;
 }
 
+// `starvation: {idle_after_pct, lookahead, wait_share_pct, idle_pct}`;
+// absent keys stay 0 (the sampler's defaults).
+v1::StarvationRule parse_starvation(const Reader& r, const YAML::Node& node) {
+  v1::StarvationRule rule;
+  if (!node) return rule;
+  r.check_map(node, "starvation", {"idle_after_pct", "lookahead", "wait_share_pct", "idle_pct"});
+  auto pct = [&](const char* key) {
+    return r.number<double>(node[key], std::string("starvation.") + key, 0.001, 100);
+  };
+  if (node["idle_after_pct"]) rule.set_idle_after_pct(pct("idle_after_pct"));
+  if (node["wait_share_pct"]) rule.set_wait_share_pct(pct("wait_share_pct"));
+  if (node["idle_pct"]) rule.set_idle_pct(pct("idle_pct"));
+  if (node["lookahead"]) {
+    rule.set_lookahead(r.number<unsigned>(node["lookahead"], "starvation.lookahead", 1, 100));
+  }
+  return rule;
+}
+
 // Parses a list of named items, checking that names are unique.
 template <typename Item, typename Parse>
 void parse_list(const Reader& r, const YAML::Node& node, const std::string& key,
@@ -157,7 +175,7 @@ void parse_list(const Reader& r, const YAML::Node& node, const std::string& key,
 Plan parse_root(const Reader& r, const YAML::Node& root) {
   r.check_map(root, "",
               {"name", "iterations", "duration_s", "warmup_s", "cooldown_s", "order", "seed",
-               "sample_hz", "quiet", "labels", "cases", "variants"});
+               "sample_hz", "quiet", "starvation", "labels", "cases", "variants"});
   Plan plan;
   plan.set_name(root["name"] ? r.scalar(root["name"], "name") : "unnamed");
   plan.set_iterations(
@@ -171,6 +189,7 @@ Plan parse_root(const Reader& r, const YAML::Node& root) {
   plan.set_sample_hz(root["sample_hz"] ? r.number<double>(root["sample_hz"], "sample_hz", 0, 20)
                                        : 1);
   *plan.mutable_quiet() = parse_quiet(r, root["quiet"]);
+  *plan.mutable_starvation() = parse_starvation(r, root["starvation"]);
   if (root["labels"]) r.string_map(root["labels"], "labels", plan.mutable_labels());
   if (!root["cases"]) r.fail(root, "cases", "is required");
   parse_list(r, root["cases"], "cases", plan.mutable_cases(), parse_case);

@@ -20,7 +20,8 @@ class PlanError : public std::runtime_error {
 // Parses YAML text. `source` names it in errors (a path, or "<built-in>").
 // Checks: unknown keys, duplicate keys, wrong types, impossible values
 // (iterations 1..100000, duration_s > 0, warmup_s/cooldown_s >= 0,
-// sample_hz in [0, 20] (0 = no sampling), quiet {max_runnable, hold_s, timeout_s}, order
+// sample_hz in [0, 20] (0 = no sampling), quiet {max_runnable, hold_s, timeout_s},
+// starvation {idle_after_pct, lookahead, wait_share_pct, idle_pct}, order
 // interleaved|blocked|shuffled, unique case and variant names, at least one case). No variants
 // means one: "baseline". Throws PlanError.
 schedrig::v1::Plan parse_plan_yaml(const std::string& text, const std::string& source);

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/cli_error.h"
+#include "common/labels.h"
 #include "common/logging.h"
 #include "host/cli/commands.h"
 #include "host/lab/lab.h"
@@ -17,8 +18,10 @@ void add_lab_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "lab",
       "run the main job on this machine in one command: start a collector on loopback, spawn "
-      "a local schedrig-agent, run the plan (default: fork storm over every allowed PU, 5 x 3 s), "
-      "print a line per iteration and the results table, and store everything in SQLite");
+      "a local schedrig-agent, run the plan (default: plans/default.yaml, fork, wakeup and kv "
+      "under the box as found and with autogroup off, 5 x 2 s each, about 2 minutes), print a "
+      "line per iteration, the results, each variant against the baseline and what the sampler "
+      "saw per variant, and store everything in SQLite");
   cmd->add_flag("--quick", o->quick,
                 "2 iterations x 0.5 s, no warm-up or cool-down, 4 samples/s, 0.2 s quiet hold "
                 "(for tests)");
@@ -31,6 +34,10 @@ void add_lab_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--agent", o->agent,
                   "schedrig-agent binary (default: $SCHEDRIG_AGENT, then beside this executable)");
   cmd->add_option("--label", *labels, "K=V label for the run; repeatable (kernel=6.19-rc3)");
+  cmd->add_option("--sample-hz", o->sample_hz,
+                  "sampler rate during each measured window, overriding the plan's sample_hz "
+                  "(0 = no sampling)")
+      ->check(CLI::Range(0.0, 20.0));
   cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent")
       ->check(CLI::IsMember(schedrig::kLogLevels));
   cmd->callback([cmd, o, labels, &exit_code] {
@@ -38,13 +45,7 @@ void add_lab_command(CLI::App& app, int& exit_code) {
     // interleave with them, so they show only when --log-level is given.
     if (cmd->get_parent()->get_option("--log-level")->count() == 0)
       spdlog::set_level(spdlog::level::warn);
-    for (const auto& kv : *labels) {
-      auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        throw CliError(kExitUsage, "--label '" + kv + "': want KEY=VALUE");
-      }
-      o->labels[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    o->labels = parse_labels(*labels);
     try {
       exit_code = lab::run_lab(*o, std::cout);
     } catch (const store::StoreError& e) {

@@ -233,6 +233,7 @@ v1::Plan lab_plan(const LabOptions& o) {
     plan.mutable_quiet()->set_hold_s(0.2);
     plan.mutable_quiet()->set_timeout_s(2);
   }
+  if (o.sample_hz >= 0) plan.set_sample_hz(o.sample_hz);
   return plan;
 }
 

@@ -21,10 +21,11 @@ struct LabOptions {
   std::string agent;                          // --agent PATH, "" = search
   std::map<std::string, std::string> labels;  // --label K=V
   std::string agent_log_level = "warn";
+  double sample_hz = -1;  // --sample-hz, < 0 = the plan's (after --quick)
 };
 
 // The plan lab would run: --plan FILE or the built-in default, with --quick
-// applied. Throws PlanError.
+// and then --sample-hz applied. Throws PlanError.
 schedrig::v1::Plan lab_plan(const LabOptions& options);
 
 // default_state_dir()/schedrig.db (common/state_dir.h)

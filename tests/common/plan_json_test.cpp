@@ -60,9 +60,9 @@ TEST(PlanJson, KeysAndUnits) {
   EXPECT_FALSE(j.contains("cooldown_ns"));
   nlohmann::json keys = nlohmann::json::array();
   for (const auto& [k, _] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys,
-            nlohmann::json({"cases", "cooldown_s", "duration_s", "iterations", "labels", "name",
-                            "order", "quiet", "sample_hz", "seed", "variants", "warmup_s"}));
+  EXPECT_EQ(keys, nlohmann::json({"cases", "cooldown_s", "duration_s", "iterations", "labels",
+                                  "name", "order", "quiet", "sample_hz", "seed", "starvation",
+                                  "variants", "warmup_s"}));
 }
 
 TEST(PlanJson, OrderWords) {

@@ -171,6 +171,14 @@ TEST(PlanYaml, FractionalSecondsAndOtherOrders) {
   EXPECT_DOUBLE_EQ(q.quiet().timeout_s(), 0.5);
   EXPECT_DOUBLE_EQ(q.quiet().hold_s(), 1.0);
   EXPECT_EQ(q.quiet().max_runnable(), 1u);
+  EXPECT_DOUBLE_EQ(q.starvation().wait_share_pct(), 0.0);  // unset: the sampler's defaults
+
+  Plan st = parse_plan_yaml(
+      "duration_s: 1\nstarvation: {wait_share_pct: 40, lookahead: 3}\ncases: [{workload: a}]\n",
+      "t");
+  EXPECT_DOUBLE_EQ(st.starvation().wait_share_pct(), 40.0);
+  EXPECT_EQ(st.starvation().lookahead(), 3u);
+  EXPECT_DOUBLE_EQ(st.starvation().idle_pct(), 0.0);
 
   EXPECT_EQ(
       parse_plan_yaml("duration_s: 0.001\norder: blocked\ncases: [{workload: a}]\n", "t").order(),
@@ -301,6 +309,8 @@ TEST(PlanYaml, OutOfRange) {
                "quiet.hold_s", {"out of range"});
   expect_names(error_of("duration_s: 1\nquiet: {wait: 3}\ncases: [{workload: a}]\n"), 2,
                "quiet.wait", {"not known"});
+  expect_names(error_of("duration_s: 1\nstarvation: {idle_pct: 150}\ncases: [{workload: a}]\n"), 2,
+               "starvation.idle_pct", {"out of range"});
   expect_names(error_of("duration_s: 1\nseed: -1\ncases: [{workload: a}]\n"), 2, "seed");
 }
 
