@@ -11,8 +11,8 @@ namespace schedrig::agent {
 
 void add_state_options(CLI::App& cmd, StateOptions& o) {
   cmd.add_option("--root", o.root,
-                 "directory that prefixes /proc and /sys for knobs (a fake tree for tests); "
-                 "default: the live machine");
+                 "directory that prefixes /proc and /sys for knobs, the sampler and the "
+                 "quiet-box check (a fake tree for tests); default: the live machine");
   cmd.add_option("--state-dir", o.state_dir,
                  "where the knob restore journal lives (default /var/lib/schedrig as root, else "
                  "$XDG_STATE_HOME/schedrig)");
@@ -52,6 +52,7 @@ runner::RunOptions run_options(const knobs::KnobController& k) {
 
 void add_source_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello) {
   for (const auto& s : sampler::probe_sources(run_options(k).proc_root)) {
+    if (!s.present) spdlog::warn("sampler: {} skipped: {}", s.path, s.reason);
     auto* cap = hello.add_sources();
     cap->set_path(s.path);
     cap->set_present(s.present);

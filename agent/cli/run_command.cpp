@@ -17,6 +17,7 @@
 #include "common/ids.h"
 #include "common/labels.h"
 #include "common/plan/plan_yaml.h"
+#include "common/sample_rate.h"
 #include "common/wire_names.h"
 
 namespace schedrig::agent {
@@ -89,8 +90,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--label", o->labels, "K=V label for the run; repeatable");
   cmd->add_option("--sample-hz", o->sample_hz,
                   "sampler rate during each measured window, overriding the plan's sample_hz "
-                  "(0 = no sampling; default: the plan's, else 1)")
-      ->check(CLI::Range(0.0, 20.0));
+                  "(0 = no sampling, else 0.01 to 20; default: the plan's, else 1)")
+      ->check(sample_hz_text_problem);
   add_state_options(*cmd, o->state);
   cmd->callback([o, &exit_code] { run_offline(*o, exit_code); });
 }

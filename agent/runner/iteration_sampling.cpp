@@ -55,9 +55,16 @@ IterationSampling::IterationSampling(const SamplingConfig& config, const std::ve
     sampler_ = std::make_unique<sampler::Sampler>(
         options, [state = state_](const sampler::DerivedSample& s) { state->deliver(s); });
   } catch (const std::exception& e) {
-    static std::once_flag said;
-    std::call_once(said, [&] { spdlog::warn("sampling off: {}", e.what()); });
+    sampling_off(config.root, e);
   }
+  root_ = config.root;
+}
+
+void IterationSampling::sampling_off(const std::filesystem::path& root, const std::exception& e) {
+  static std::once_flag said;
+  std::call_once(
+      said, [&] { spdlog::warn("sampling off (/proc under {}): {}", root.string(), e.what()); });
+  sampler_.reset();
 }
 
 IterationSampling::~IterationSampling() {
@@ -82,7 +89,12 @@ workloads::WindowObserver IterationSampling::observer() {
 }
 
 void IterationSampling::start() {
-  if (sampler_) sampler_->start();
+  if (!sampler_) return;
+  try {
+    sampler_->start();  // the first snapshot: a /proc/stat it cannot parse throws
+  } catch (const std::exception& e) {
+    sampling_off(root_, e);
+  }
 }
 
 v1::SampleSummary IterationSampling::finish() {

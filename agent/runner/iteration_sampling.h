@@ -27,8 +27,9 @@ struct SamplingConfig {
 class IterationSampling {
  public:
   // `identity` gives run_id, case, variant, iteration and position for each
-  // Sample. A sampler that cannot start (no /proc/stat under the root) is
-  // logged once and the iteration runs unsampled; never throws for it.
+  // Sample. A sampler that cannot start (no /proc/stat under the root, or
+  // one it cannot parse) is logged once and the iteration runs unsampled;
+  // never throws for it.
   IterationSampling(const SamplingConfig& config, const std::vector<int>& cpus,
                     const schedrig::v1::IterationResult& identity, RunSink& sink);
   ~IterationSampling();  // stops
@@ -43,9 +44,13 @@ class IterationSampling {
   schedrig::v1::SampleSummary finish();
 
  private:
+  // Logs why (once per process) and runs the iteration unsampled.
+  void sampling_off(const std::filesystem::path& root, const std::exception& e);
+
   struct State;
   std::shared_ptr<State> state_;
   std::unique_ptr<sampler::Sampler> sampler_;
+  std::filesystem::path root_;
 };
 
 }  // namespace schedrig::runner

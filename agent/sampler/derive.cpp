@@ -94,12 +94,16 @@ void derive_schedstat(const Schedstat& a, const Schedstat& b, const DeriveContex
 
 void derive_tasks(const std::map<pid_t, TaskSchedstat>& a, const std::map<pid_t, TaskSchedstat>& b,
                   DerivedSample& out) {
+  // A thread with no earlier reading counts from 0: the runner starts the
+  // sampler before the workload, so such a thread was born in this interval
+  // and its counters are all this interval's.
   std::uint64_t run = 0, wait = 0;
+  const TaskSchedstat born{};
   for (const auto& [tid, now] : b) {
     auto it = a.find(tid);
-    if (it == a.end()) continue;
-    run += counter_delta(now.run_ns, it->second.run_ns);
-    wait += counter_delta(now.wait_ns, it->second.wait_ns);
+    const TaskSchedstat& before = it == a.end() ? born : it->second;
+    run += counter_delta(now.run_ns, before.run_ns);
+    wait += counter_delta(now.wait_ns, before.wait_ns);
   }
   if (run + wait)
     out.wait_share_pct = 100.0 * static_cast<double>(wait) / static_cast<double>(run + wait);

@@ -41,8 +41,10 @@ QuietResult wait_until_quiet(const std::filesystem::path& root, unsigned max_run
   const auto start = std::chrono::steady_clock::now();
   auto quiet_since = start;
   bool quiet = false;
+  bool ever_read = false;
   for (;;) {
     const auto others = others_running(stat);
+    ever_read = ever_read || others.has_value();
     if (!others) {
       // Unreadable this time: neither quiet nor busy.
     } else if (*others <= max_runnable) {
@@ -53,6 +55,8 @@ QuietResult wait_until_quiet(const std::filesystem::path& root, unsigned max_run
       quiet = false;
     }
     if (seconds_since(start) >= limit_s || (stop && stop->load())) {
+      // Never a reading: the file is not /proc/stat; say so, not "busy".
+      if (!ever_read) throw std::runtime_error(stat.path() + ": no procs_running line to read");
       return {seconds_since(start), true};
     }
     std::this_thread::sleep_for(kPoll);

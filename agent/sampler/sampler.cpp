@@ -24,8 +24,9 @@ namespace {
 constexpr int kSamplerNice = -5;
 
 std::int64_t period_ns(double hz) {
-  if (!(hz > 0) || hz > kMaxHz) {
-    throw std::invalid_argument(fmt::format("sample rate {} Hz is outside (0, {}]", hz, kMaxHz));
+  if (!(hz >= kMinHz && hz <= kMaxHz)) {  // also NaN; below kMinHz 1e9/hz could overflow
+    throw std::invalid_argument(
+        fmt::format("sample rate {} Hz is outside [{}, {}]", hz, kMinHz, kMaxHz));
   }
   return static_cast<std::int64_t>(1e9 / hz);
 }

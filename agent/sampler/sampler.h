@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "agent/sampler/sample.h"
+#include "common/sample_rate.h"
 
 namespace schedrig::sampler {
 
@@ -32,13 +33,14 @@ struct StarvationThresholds {
 
 struct SamplerOptions {
   std::filesystem::path root = "/";  // reads root/proc/...
-  double hz = 1;                     // 0 < hz <= 20 (kMaxHz); else std::invalid_argument
-  std::vector<int> cpus;             // PUs the workload may use (idle %, rule A); empty = all
-  std::vector<int> pu_to_node;       // PU OS index -> NUMA node OS index (busy per node)
+  double hz = 1;                // kMinHz..kMaxHz (0.01..20); else (also NaN) std::invalid_argument
+  std::vector<int> cpus;        // PUs the workload may use (idle %, rule A); empty = all
+  std::vector<int> pu_to_node;  // PU OS index -> NUMA node OS index (busy per node)
   StarvationThresholds thresholds;
 };
 
-inline constexpr double kMaxHz = 20;
+inline constexpr double kMinHz = kMinSampleHz;  // common/sample_rate.h
+inline constexpr double kMaxHz = kMaxSampleHz;
 
 // One /proc source and whether it can be sampled, for Hello's capabilities.
 struct SourceStatus {

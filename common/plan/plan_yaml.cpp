@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "common/sample_rate.h"
+
 namespace schedrig {
 namespace {
 
@@ -186,8 +188,13 @@ Plan parse_root(const Reader& r, const YAML::Node& root) {
   plan.set_cooldown_ns(root["cooldown_s"] ? r.seconds_ns(root["cooldown_s"], "cooldown_s", 0) : 0);
   plan.set_order(root["order"] ? parse_order(r, root["order"]) : v1::ORDER_INTERLEAVED);
   plan.set_seed(root["seed"] ? r.number<std::uint64_t>(root["seed"], "seed", 0, UINT64_MAX) : 1);
-  plan.set_sample_hz(root["sample_hz"] ? r.number<double>(root["sample_hz"], "sample_hz", 0, 20)
-                                       : 1);
+  if (root["sample_hz"]) {
+    plan.set_sample_hz(r.number<double>(root["sample_hz"], "sample_hz", 0, kMaxSampleHz));
+    const std::string problem = sample_hz_problem(plan.sample_hz());
+    if (!problem.empty()) r.fail(root["sample_hz"], "sample_hz", problem);
+  } else {
+    plan.set_sample_hz(1);
+  }
   *plan.mutable_quiet() = parse_quiet(r, root["quiet"]);
   *plan.mutable_starvation() = parse_starvation(r, root["starvation"]);
   if (root["labels"]) r.string_map(root["labels"], "labels", plan.mutable_labels());

@@ -6,6 +6,7 @@
 #include "common/cli_error.h"
 #include "common/labels.h"
 #include "common/logging.h"
+#include "common/sample_rate.h"
 #include "host/cli/commands.h"
 #include "host/lab/lab.h"
 #include "host/store/store_error.h"
@@ -36,8 +37,8 @@ void add_lab_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--label", *labels, "K=V label for the run; repeatable (kernel=6.19-rc3)");
   cmd->add_option("--sample-hz", o->sample_hz,
                   "sampler rate during each measured window, overriding the plan's sample_hz "
-                  "(0 = no sampling)")
-      ->check(CLI::Range(0.0, 20.0));
+                  "(0 = no sampling, else 0.01 to 20)")
+      ->check(sample_hz_text_problem);
   cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent")
       ->check(CLI::IsMember(schedrig::kLogLevels));
   cmd->callback([cmd, o, labels, &exit_code] {

@@ -28,8 +28,18 @@ struct WatchOptions {
   std::string run;
   std::string db;
   unsigned poll_ms = 500;
+  double wait_s = 30;
   bool json = false;
 };
+
+// A store error that means "not created yet" rather than "not a store":
+// missing, no schema yet, or a schema the writer is still bringing up.
+bool store_not_ready(const std::string& what) {
+  for (const char* sign : {"no such file", "no schedrig schema", "needs upgrading"}) {
+    if (what.find(sign) != std::string::npos) return true;
+  }
+  return false;
+}
 
 // SIGINT and SIGTERM blocked, so they wait for sigtimedwait in
 // wait_or_interrupted instead of killing the process mid-line.
@@ -118,11 +128,26 @@ class WatchPrinter {
   unsigned results_ = 0;
 };
 
-int watch(const store::Store& s, const WatchOptions& o) {
+// Not there yet: the store or the run may still be being created by `lab`
+// or `serve`, so watch waits for it (--wait-s) instead of failing.
+class NotYet : public CliError {
+ public:
+  using CliError::CliError;
+};
+
+// The run `o.run` names (default: the newest). NotYet when there is none yet;
+// CliError when the prefix is ambiguous.
+std::string find_run_id(const store::Store& s, const WatchOptions& o) {
   const std::vector<std::string> ids = s.run_ids(o.run);
-  if (o.run.empty() && ids.empty()) throw CliError(kExitUsage, "no runs in the store yet");
-  const std::string run_id = o.run.empty() ? ids.back() : match_run_id(ids, o.run);
-  const sigset_t stop_signals = block_stop_signals();
+  if (ids.empty()) {
+    throw NotYet(kExitUsage, o.run.empty() ? "no runs in the store yet"
+                                           : fmt::format("no run matches '{}'", o.run));
+  }
+  return o.run.empty() ? ids.back() : match_run_id(ids, o.run);
+}
+
+int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_signals) {
+  const std::string run_id = find_run_id(s, o);
   long long last_sample = 0, last_iteration = 0;
   std::unique_ptr<WatchPrinter> printer;
   for (;;) {
@@ -138,6 +163,30 @@ int watch(const store::Store& s, const WatchOptions& o) {
     if (p.status != "running") printer->finish(p.status);
     std::cout << std::flush;
     if (p.status != "running") return kExitOk;
+    if (wait_or_interrupted(stop_signals, o.poll_ms)) return kExitInterrupted;
+  }
+}
+
+// Opens the store and follows the run, retrying while either is not there
+// yet, for up to o.wait_s (a store being created reads as missing, or as not
+// yet a schedrig store).
+int watch_when_there(const WatchOptions& o) {
+  const sigset_t stop_signals = block_stop_signals();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.wait_s);
+  bool said = false;
+  for (;;) {
+    std::string why;
+    try {
+      return read_store(o.db, [&](const store::Store& s) { return watch(s, o, stop_signals); });
+    } catch (const NotYet& e) {
+      why = e.what();
+    } catch (const CliError& e) {
+      if (e.exit_code() != kExitUsage || !store_not_ready(e.what())) throw;
+      why = e.what();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) throw CliError(kExitUsage, why);
+    if (!said) std::cerr << fmt::format("waiting for the run ({})...\n", why);
+    said = true;
     if (wait_or_interrupted(stop_signals, o.poll_ms)) return kExitInterrupted;
   }
 }
@@ -161,9 +210,11 @@ void add_watch_command(CLI::App& app, int& exit_code) {
                 "NDJSON, one object per line: {\"event\":\"sample\", ...as results --samples} per "
                 "sample, {\"event\":\"iteration\", ...as results --json} per result, "
                 "{\"event\":\"run_finished\",\"run_id\",\"status\"} last");
-  cmd->callback([o, &exit_code] {
-    exit_code = read_store(o->db, [&](const store::Store& s) { return watch(s, *o); });
-  });
+  cmd->add_option("--wait-s", o->wait_s,
+                  "how long to wait for the store and the run to appear (lab and serve create "
+                  "them as they start), s (default 30)")
+      ->check(CLI::Range(0.0, 86400.0));
+  cmd->callback([o, &exit_code] { exit_code = watch_when_there(*o); });
 }
 
 }  // namespace schedrig::host

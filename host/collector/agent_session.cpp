@@ -98,6 +98,7 @@ void AgentSession::handle_message(const std::string& bytes) {
     return reply_error(v1::ERROR_UNEXPECTED, body_name(env) + " is a host->agent message",
                        env.seq());
   }
+  if (store_failed_) return;  // closing: nothing more is stored or acked
   if (env.agent_id().empty() || env.instance_id().empty() || env.seq() == 0) {
     spdlog::warn("{}: {} without agent_id, instance_id or seq", peer_, body_name(env));
     return reply_error(v1::ERROR_UNEXPECTED, "agent_id, instance_id and seq > 0 are required",
@@ -113,11 +114,23 @@ void AgentSession::store_and_ack(const Envelope& env, const std::string& bytes) 
     spdlog::debug("{}: seq {} after {} (replay)", agent_id_, env.seq(), last);
   }
   store::Store::Ingest outcome;
-  try {
-    outcome = store_.ingest(env, bytes);
-  } catch (const std::exception& e) {
-    spdlog::error("{}: cannot store {} seq {}: {}", agent_id_, body_name(env), env.seq(), e.what());
-    return reply_error(v1::ERROR_INTERNAL, std::string("store: ") + e.what(), env.seq());
+  for (int attempt = 1;; ++attempt) {
+    try {
+      outcome = store_.ingest(env, bytes);
+      break;
+    } catch (const std::exception& e) {
+      spdlog::error("{}: cannot store {} seq {} (attempt {} of {}): {}", agent_id_, body_name(env),
+                    env.seq(), attempt, kStoreAttempts, e.what());
+      if (attempt < kStoreAttempts) continue;  // a busy store: its own timeout paced us
+      // Acks are cumulative, so nothing after this seq may be acked: stop
+      // taking envelopes and close, so the agent ends the run (and restores
+      // its knobs) instead of streaming into a hole.
+      store_failed_ = true;
+      reply_error(v1::ERROR_INTERNAL, std::string("store: ") + e.what(), env.seq());
+      close_code_ = websocket::close_code::internal_error;
+      close();
+      return;
+    }
   }
   last = std::max(last, env.seq());
   // Ack before telling the owner, so a close the owner asks for follows the Ack.
@@ -172,7 +185,7 @@ void AgentSession::close() {
 
 void AgentSession::do_close() {
   if (finished_ || !ws_.is_open()) return;
-  ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) {});
+  ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code) {});
 }
 
 void AgentSession::finish(const std::string& reason) {

@@ -30,7 +30,9 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   // Queues a host->agent envelope (protocol_version and agent_id are
   // stamped here). Thread-safe.
   void send(schedrig::v1::Envelope env);
-  // Sends a normal (1000) close frame after every queued envelope. Thread-safe.
+  // Sends a close frame after every queued envelope: normal (1000), or
+  // internal error (1011) once an envelope could not be stored after
+  // kStoreAttempts tries (nothing after it is acked). Thread-safe.
   void close();
 
   const std::string& peer() const { return peer_; }
@@ -60,6 +62,11 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   std::map<std::string, std::uint64_t> last_seq_;  // per instance_id
   bool finished_ = false;
   bool close_requested_ = false;  // close once the write queue drains
+  bool store_failed_ = false;     // an envelope could not be stored: closing
+  boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;
+  // Tries per envelope before the session gives up on the store (each try
+  // waits out the store's 5 s busy timeout).
+  static constexpr int kStoreAttempts = 3;
 };
 
 }  // namespace schedrig::collector

@@ -84,9 +84,9 @@ std::string quiet_line(const store::RunRecord& run) {
     longest_s = std::max(longest_s, it.quiet_wait_s);
   }
   std::string line =
-      fmt::format("quiet box: {} of {} iterations waited", waited, run.iterations.size());
+      fmt::format("quiet box: checked before {} of {} iterations", waited, run.iterations.size());
   if (waited > 0) {
-    line += fmt::format(" (mean {} s, longest {} s)", format_number(total_s / waited),
+    line += fmt::format(", waited {} s on average (longest {} s)", format_number(total_s / waited),
                         format_number(longest_s));
   }
   line +=

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/progress_line.h"
 #include "host/report/format.h"
 #include "host/report/results_csv.h"
 #include "host/report/runs_text.h"
@@ -215,11 +216,9 @@ void SampleLineWriter::iteration(const store::IterationRecord& it) {
       fmt::format("{:<{}}  [{}] {} / {} / iteration {}: {}", format_utc_ms(it.finished_at_ns),
                   sample_columns()[0].live_width, pos_text(it.position, planned_), it.case_name,
                   it.variant, it.iteration, primary_metric_text(it));
-  const unsigned starved = it.sample_summary.starved_intervals;
-  if (starved > 0) {
-    line += fmt::format("; {} starved interval{}", starved, starved == 1 ? "" : "s");
-  }
-  out_ << line << '\n';
+  out_ << line
+       << iteration_flags(it.quiet_gave_up, it.quiet_wait_s, it.sample_summary.starved_intervals)
+       << '\n';
 }
 
 }  // namespace schedrig::report

@@ -305,6 +305,9 @@ TEST(PlanYaml, OutOfRange) {
                {"50 is out of range"});
   expect_names(error_of("duration_s: 1\nsample_hz: -1\ncases: [{workload: a}]\n"), 2, "sample_hz",
                {"out of range"});
+  // Below one sample per 100 s is not a rate (1e9/hz would overflow the period).
+  expect_names(error_of("duration_s: 1\nsample_hz: 1e-10\ncases: [{workload: a}]\n"), 2,
+               "sample_hz", {"0 (off) or 0.01 to 20"});
   expect_names(error_of("duration_s: 1\nquiet: {hold_s: -1}\ncases: [{workload: a}]\n"), 2,
                "quiet.hold_s", {"out of range"});
   expect_names(error_of("duration_s: 1\nquiet: {wait: 3}\ncases: [{workload: a}]\n"), 2,

@@ -43,7 +43,9 @@ TEST(CliE2E, UsageErrorsExit2) {
         "schedrig-agent stress fork", "schedrig-agent stress fork --duration 1 --fork-max 0",
         "schedrig-agent stress fork --duration 1 --cpus 0-99999",
         "schedrig-agent topology --xml /nonexistent.xml",
-        "schedrig-agent connect http://127.0.0.1:1/agent"}) {
+        "schedrig-agent connect http://127.0.0.1:1/agent", "schedrig lab --quick --sample-hz nan",
+        "schedrig lab --quick --sample-hz 1e-10",
+        "schedrig-agent run --plan /dev/null --sample-hz 21"}) {
     auto r = run_command(bin(cmd));
     EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.output;
   }

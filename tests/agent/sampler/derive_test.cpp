@@ -216,6 +216,25 @@ TEST_F(FakeTree, ThreadThatExitedIsSkipped) {
   EXPECT_DOUBLE_EQ(derive(a, b, {}).wait_share_pct.value_or(-1), 75);
 }
 
+// A thread first seen in the later snapshot was born in the interval (the
+// runner starts the sampler before the workload): its counters are all this
+// interval's, so the first interval has a wait share too.
+TEST_F(FakeTree, ThreadBornInTheIntervalCountsFromZero) {
+  FakeProc fake(dir.path(), {.pus = 2});
+  fake.add_task(7, 7);
+  SnapshotReader reader(dir.path());
+  reader.watch_tasks({{7, 7}});
+  Snapshot a = reader.take();
+  fake.step_task(7, 100, 100);
+  fake.add_task(7, 9);
+  fake.step_task(9, 200, 600);
+  reader.watch_tasks({{7, 7}, {7, 9}});
+  Snapshot b = reader.take();
+  ASSERT_EQ(b.tasks.size(), 2u);
+  // run 100 + 200, wait 100 + 600: 700 / 1000.
+  EXPECT_DOUBLE_EQ(derive(a, b, {}).wait_share_pct.value_or(-1), 70);
+}
+
 TEST_F(FakeTree, ProbeSources) {
   FakeProc fake(dir.path(), {.pus = 2, .schedstat_version = 17, .pressure = false});
   const auto st = probe_sources(dir.path());

@@ -68,8 +68,8 @@ TEST(SampleSummaryText, MeansOfIterationMeansPerVariantWithDashes) {
             (Words{"fork-all", "no-ni-random", "50", "2", "500", "-", "-", "-", "0"}));
   EXPECT_EQ(words(rows[5]), (Words{"kv", "baseline", "-", "-", "-", "-", "-", "-", "-"}));
   EXPECT_EQ(rows[6],
-            "quiet box: 3 of 5 iterations waited (mean 2 s, longest 3 s); 1 gave up and ran on a "
-            "busy box");
+            "quiet box: checked before 3 of 5 iterations, waited 2 s on average (longest 3 s); 1 "
+            "gave up and ran on a busy box");
 }
 
 TEST(SampleSummaryText, NothingSampledAndNoWaitPrintsNothing) {
@@ -92,8 +92,8 @@ TEST(SampleSummaryText, QuietLineAloneWhenOnlyTheQuietCheckRan) {
   std::ostringstream out;
   print_sample_summary(run, out);
   EXPECT_EQ(out.str(),
-            "\nquiet box: 3 of 5 iterations waited (mean 2 s, longest 3 s); 1 gave up and ran on "
-            "a busy box\n");
+            "\nquiet box: checked before 3 of 5 iterations, waited 2 s on average (longest 3 s); 1 "
+            "gave up and ran on a busy box\n");
 }
 
 TEST(SampleSummaryText, StoredSampledRun) {
@@ -105,8 +105,8 @@ TEST(SampleSummaryText, StoredSampledRun) {
   EXPECT_EQ(words(rows[3]),
             (Words{"fork-all", "baseline", "23", "140", "1,234,578", "47", "683", "13", "3"}));
   EXPECT_EQ(rows[4],
-            "quiet box: 3 of 3 iterations waited (mean 2.5 s, longest 3.5 s); 1 gave up and ran "
-            "on a busy box");
+            "quiet box: checked before 3 of 3 iterations, waited 2.5 s on average (longest 3.5 s); "
+            "1 gave up and ran on a busy box");
 }
 
 }  // namespace

@@ -157,7 +157,7 @@ TEST(SamplesCli, RunDetailShowsTheSampleSummary) {
   const auto r = run_command(bin("schedrig") + " results 3f2a --db " + db);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "sampled, per variant")) << r.output;
-  EXPECT_TRUE(contains(r.output, "quiet box: 3 of 3 iterations waited")) << r.output;
+  EXPECT_TRUE(contains(r.output, "quiet box: checked before 3 of 3 iterations")) << r.output;
 
   const auto j =
       nlohmann::json::parse(run_command(bin("schedrig") + " results --json --db " + db).output);
@@ -238,12 +238,20 @@ TEST(SamplesCli, WatchJsonIsOneObjectPerLine) {
 TEST(SamplesCli, WatchRefusesABadRunOrStore) {
   TempDir dir;
   const std::string db = make_store(dir);
-  expect_usage_error("watch ffff --db " + db, "no run matches 'ffff'");
-  expect_usage_error("watch --db " + dir.file("none.db"), "no such file");
+  expect_usage_error("watch ffff --wait-s 0 --db " + db, "no run matches 'ffff'");
+  expect_usage_error("watch --wait-s 0 --db " + dir.file("none.db"), "no such file");
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.db")));
+  // By default it waits for the store and run to appear (lab may be creating
+  // them), saying so once, then gives up with the reason.
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto waited =
+      run_command(bin("schedrig") + " watch --wait-s 0.5 --poll-ms 50 --db " + dir.file("x.db"));
+  EXPECT_EQ(waited.exit_code, 2) << waited.output;
+  EXPECT_TRUE(contains(waited.output, "waiting for the run (store ")) << waited.output;
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));
   const auto help = run_command(bin("schedrig") + " watch --help");
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* want : {"--db", "--poll-ms", "--json", "while `schedrig serve`"}) {
+  for (const char* want : {"--db", "--poll-ms", "--wait-s", "--json", "while `schedrig serve`"}) {
     EXPECT_TRUE(contains(help.output, want)) << want << "\n" << help.output;
   }
 }
