@@ -124,11 +124,17 @@ Comparison compare_samples(std::span<const double> baseline, std::span<const dou
     case Method::kAuto:  // resolved above
     case Method::kMannWhitney: {
       const MannWhitneyResult mw = mann_whitney(baseline, variant);
-      const HodgesLehmann hl = hodges_lehmann(baseline, variant, options.confidence);
       c.test = StatTest::kMannWhitney;
       c.p_value = mw.p_value;
-      c.ci_lo_pct = pct_of(hl.lo, med_b);
-      c.ci_hi_pct = pct_of(hl.hi, med_b);
+      // Positive values (rates, latencies): the shift of log values, i.e. a
+      // ratio, so the interval can never say "-150%" of a positive metric.
+      // Ranks, and so the p-value, are the same on either scale.
+      const bool ratio = all_positive(baseline) && all_positive(variant);
+      const HodgesLehmann hl =
+          ratio ? hodges_lehmann(logs(baseline), logs(variant), options.confidence)
+                : hodges_lehmann(baseline, variant, options.confidence);
+      c.ci_lo_pct = ratio ? 100.0 * std::expm1(hl.lo) : pct_of(hl.lo, med_b);
+      c.ci_hi_pct = ratio ? 100.0 * std::expm1(hl.hi) : pct_of(hl.hi, med_b);
       c.significant = c.p_value < alpha;
       direction = sign(mw.u_y - static_cast<double>(nb) * static_cast<double>(nv) / 2);
       if (hl.confidence < options.confidence) {

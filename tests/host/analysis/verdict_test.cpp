@@ -33,6 +33,26 @@ TEST(Verdict, ClearImprovementAtTen) {
   EXPECT_EQ(c.note, "");
 }
 
+// The rank test's interval for positive values is a ratio (Hodges-Lehmann
+// on log values): a latency that drops from a heavy tail to a fraction can
+// never show "-150%". The same data scaled by exactly 1/4 gives -75% inside
+// the interval, and the interval stays above -100%.
+TEST(Verdict, RankIntervalOfPositiveValuesIsARatio) {
+  const std::vector<double> base = {2179, 1100, 3900, 1800, 5200};  // heavy-tailed
+  const Comparison c = compare_samples(base, scaled(base, 0.25));
+  EXPECT_EQ(c.test, StatTest::kMannWhitney);
+  EXPECT_NEAR(c.change_pct, -75.0, 1e-9);
+  EXPECT_GT(c.ci_lo_pct, -100.0);
+  EXPECT_LE(c.ci_lo_pct, -75.0);
+  EXPECT_GE(c.ci_hi_pct, -75.0);
+  // With a zero in the data there is no ratio: the raw shift, as % of the median.
+  std::vector<double> with_zero = base;
+  with_zero[0] = 0;
+  const Comparison raw = compare_samples(with_zero, scaled(with_zero, 0.25));
+  EXPECT_EQ(raw.test, StatTest::kMannWhitney);
+  EXPECT_LT(raw.ci_lo_pct, raw.ci_hi_pct);
+}
+
 TEST(Verdict, ClearRegressionAtTen) {
   const Comparison c = compare_samples(kBase10, scaled(kBase10, 0.95));
   EXPECT_EQ(c.verdict, Verdict::kRegression);
