@@ -177,8 +177,8 @@ std::string legend(Method method, double confidence, double threshold_pct) {
       break;
   }
   text += fmt::format(
-      " Threshold {:g}%. Change and CI in % of the baseline median; n = ok iterations; CoV = SD / "
-      "mean.\n",
+      " Threshold {:g}%. Change: % of the baseline median; CI: % change of the ratio variant / "
+      "baseline (of the raw shift when a value is <= 0); n = ok iterations; CoV = SD / mean.\n",
       threshold_pct);
   return text;
 }
