@@ -24,6 +24,10 @@ namespace {
 // 128 + SIGINT, as a shell reports a command Ctrl-C stopped.
 constexpr int kExitInterrupted = 130;
 
+// Silence after which watch warns, once, that the run may be orphaned: far
+// longer than the gap between two samples or results of a usual plan.
+constexpr std::chrono::seconds kStaleAfter{120};
+
 struct WatchOptions {
   std::string run;
   std::string db;
@@ -150,6 +154,8 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
   const std::string run_id = find_run_id(s, o);
   long long last_sample = 0, last_iteration = 0;
   std::unique_ptr<WatchPrinter> printer;
+  auto last_news = std::chrono::steady_clock::now();
+  bool said_stale = false;
   for (;;) {
     // A new read transaction per poll: it sees what the writer committed.
     const store::RunProgress p = s.run_progress(run_id, last_sample, last_iteration);
@@ -163,6 +169,16 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
     if (p.status != "running") printer->finish(p.status);
     std::cout << std::flush;
     if (p.status != "running") return kExitOk;
+    if (!p.samples.empty() || !p.iterations.empty()) {
+      last_news = std::chrono::steady_clock::now();
+      said_stale = false;
+    } else if (!said_stale && std::chrono::steady_clock::now() - last_news > kStaleAfter) {
+      std::cerr << fmt::format(
+          "no new samples or results for {} s while run {} is still 'running': its agent or "
+          "collector may be gone (the run stays 'running' until a RunFinished arrives)\n",
+          kStaleAfter.count(), run_id);
+      said_stale = true;
+    }
     if (wait_or_interrupted(stop_signals, o.poll_ms)) return kExitInterrupted;
   }
 }
