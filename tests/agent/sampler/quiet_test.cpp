@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "agent/sampler/fake_proc.h"
@@ -64,6 +66,20 @@ TEST(WaitUntilQuiet, StopFlagEndsTheWait) {
 TEST(WaitUntilQuiet, MissingProcStatThrows) {
   schedrig::testing::TempDir dir;
   EXPECT_THROW(wait_until_quiet(dir.path(), 0, 0.1, 0.1), std::runtime_error);
+}
+
+// A file that is not /proc/stat never gives a reading: that is said as
+// such, not reported as a busy box that made the check give up.
+TEST(WaitUntilQuiet, UnparsableProcStatThrowsInsteadOfGivingUp) {
+  schedrig::testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("proc"));
+  std::ofstream(dir.file("proc/stat")) << "garbage\n";
+  try {
+    wait_until_quiet(dir.path(), 1, 0.1, 0.3);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no procs_running line"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
