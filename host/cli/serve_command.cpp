@@ -2,7 +2,10 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 
+#include <chrono>
+#include <functional>
 #include <thread>
 
 #include "common/cli_error.h"
@@ -37,6 +40,9 @@ class ServeEvents : public collector::CollectorEvents {
   }
 };
 
+// How long serve waits, after SIGINT/SIGTERM, for its agents' close handshakes.
+constexpr std::chrono::seconds kCloseGrace{3};
+
 void run_serve(const ServeOptions& o) {
   std::unique_ptr<store::Store> store;
   boost::asio::ip::tcp::endpoint endpoint;
@@ -55,13 +61,27 @@ void run_serve(const ServeOptions& o) {
     throw CliError(kExitUnreachable, e.what());
   }
   c->start();
-  spdlog::info("collecting on ws://{}:{}/agent into {}", c->local_endpoint().address().to_string(),
-               c->local_endpoint().port(), store->path());
+  const auto at = c->local_endpoint();
+  spdlog::info(
+      "collecting on ws://{}:{}/agent into {}",
+      at.address().is_v6() ? "[" + at.address().to_string() + "]" : at.address().to_string(),
+      at.port(), store->path());
   boost::asio::signal_set signals(ioc, SIGINT, SIGTERM);
+  boost::asio::steady_timer drain(ioc);
+  std::chrono::steady_clock::time_point give_up;  // set when the signal comes
+  std::function<void()> wait_for_closes = [&] {
+    if (c->open_sessions() == 0 || std::chrono::steady_clock::now() >= give_up) return ioc.stop();
+    drain.expires_after(std::chrono::milliseconds(50));
+    drain.async_wait([&](boost::system::error_code) { wait_for_closes(); });
+  };
   signals.async_wait([&](boost::system::error_code, int sig) {
-    spdlog::info("signal {}: stopping", sig);
+    // Every agent gets a close frame (its run aborts and restores its knobs)
+    // before the process goes; a peer that never answers waits kCloseGrace.
+    spdlog::info("signal {}: closing {} agent connection(s), then stopping", sig,
+                 c->open_sessions());
+    give_up = std::chrono::steady_clock::now() + kCloseGrace;
     c->stop();
-    ioc.stop();
+    wait_for_closes();
   });
   std::vector<std::thread> pool;
   for (unsigned i = 1; i < o.threads; ++i) pool.emplace_back([&] { ioc.run(); });

@@ -83,4 +83,11 @@ void Collector::stop() {
   }
 }
 
+std::size_t Collector::open_sessions() {
+  std::lock_guard lock(mu_);
+  std::size_t open = 0;
+  for (auto& w : sessions_) open += !w.expired();
+  return open;
+}
+
 }  // namespace schedrig::collector

@@ -39,6 +39,8 @@ class Collector {
   void start();
   // Stops accepting and closes every open session normally (1000).
   void stop();
+  // Sessions still open (a close sent by stop() completes asynchronously).
+  std::size_t open_sessions();
 
  private:
   void do_accept();

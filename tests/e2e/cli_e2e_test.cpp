@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -49,6 +51,29 @@ TEST(CliE2E, UsageErrorsExit2) {
     auto r = run_command(bin(cmd));
     EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.output;
   }
+}
+
+// SIGINT to `schedrig serve` closes every agent connection with a normal
+// close frame before the process goes, so agents see a clean close (and
+// would abort a run and restore its knobs), not a torn TCP stream.
+TEST(CliE2E, ServeClosesAgentsCleanlyOnSigint) {
+  TempDir dir;
+  const std::string srv = dir.file("srv.log"), agent = dir.file("agent.log");
+  const std::string script = fmt::format(
+      "{serve} serve --listen 127.0.0.1:0 --db {db} > {srv} 2>&1 & spid=$!\n"
+      "for i in $(seq 100); do grep -q collecting {srv} && break; sleep 0.05; done\n"
+      "{agent} connect $(grep -o 'ws://[^ ]*' {srv}) > {alog} 2>&1 & apid=$!\n"
+      "for i in $(seq 100); do grep -q 'hello from' {srv} && break; sleep 0.05; done\n"
+      "kill -INT $spid; wait $spid; echo serve_rc=$?; wait $apid; echo agent_rc=$?\n",
+      fmt::arg("serve", bin("schedrig")), fmt::arg("agent", bin("schedrig-agent")),
+      fmt::arg("db", dir.file("db")), fmt::arg("srv", srv), fmt::arg("alog", agent));
+  std::ofstream(dir.file("t.sh")) << script;
+  auto r = run_command("bash " + dir.file("t.sh"));
+  EXPECT_NE(r.output.find("serve_rc=0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("agent_rc=0"), std::string::npos) << r.output;
+  std::ifstream in(agent);
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(log.find("host closed the connection (1000"), std::string::npos) << log;
 }
 
 TEST(CliE2E, UnreachableHostExits3NamingTheUrl) {
