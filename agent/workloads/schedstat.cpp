@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string_view>
 
 namespace schedrig::workloads {
 
@@ -16,13 +17,10 @@ std::optional<SchedStat> read_schedstat(pid_t tid) {
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   char buf[128];
-  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ssize_t n = ::read(fd, buf, sizeof buf);
   ::close(fd);
   if (n <= 0) return std::nullopt;
-  buf[n] = '\0';
-  unsigned long long run = 0, wait = 0, slices = 0;
-  if (std::sscanf(buf, "%llu %llu %llu", &run, &wait, &slices) != 3) return std::nullopt;
-  return SchedStat{run, wait, slices};
+  return sampler::parse_task_schedstat(std::string_view(buf, static_cast<std::size_t>(n)));
 }
 
 std::vector<std::optional<SchedStat>> read_schedstats(const std::vector<pid_t>& tids) {

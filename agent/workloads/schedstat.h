@@ -11,13 +11,12 @@
 #include <optional>
 #include <vector>
 
+#include "agent/sampler/task_schedstat.h"
+
 namespace schedrig::workloads {
 
-struct SchedStat {
-  std::uint64_t run_ns = 0;      // on-CPU time
-  std::uint64_t wait_ns = 0;     // runnable but waiting for a CPU
-  std::uint64_t timeslices = 0;  // times the thread was scheduled in
-};
+// run_ns, wait_ns, timeslices: the sampler's parse of the same file.
+using SchedStat = sampler::TaskSchedstat;
 
 // The calling thread's kernel thread id (gettid(2)).
 pid_t current_tid();
