@@ -17,8 +17,20 @@ struct IterationSampling::State {
   std::function<std::uint64_t()> ops_so_far;  // set while the window is open
   std::uint64_t last_ops = 0;                 // kept once it closes
 
+  // The counter now, or its last value once the window closed.
   std::uint64_t ops() {
     std::lock_guard lock(mu);
+    return refresh_locked();
+  }
+
+  // The window closed: keep its final count, never call into it again.
+  void close() {
+    std::lock_guard lock(mu);
+    refresh_locked();
+    ops_so_far = nullptr;
+  }
+
+  std::uint64_t refresh_locked() {
     if (ops_so_far) last_ops = ops_so_far();
     return last_ops;
   }
@@ -41,7 +53,7 @@ struct IterationSampling::State {
 
 IterationSampling::IterationSampling(const SamplingConfig& config, const std::vector<int>& cpus,
                                      const v1::IterationResult& identity, RunSink& sink)
-    : state_(std::make_shared<State>()) {
+    : state_(std::make_shared<State>()), root_(config.root) {
   state_->identity = identity;
   state_->sink = &sink;
   if (config.hz <= 0) return;
@@ -55,15 +67,14 @@ IterationSampling::IterationSampling(const SamplingConfig& config, const std::ve
     sampler_ = std::make_unique<sampler::Sampler>(
         options, [state = state_](const sampler::DerivedSample& s) { state->deliver(s); });
   } catch (const std::exception& e) {
-    sampling_off(config.root, e);
+    sampling_off(e);
   }
-  root_ = config.root;
 }
 
-void IterationSampling::sampling_off(const std::filesystem::path& root, const std::exception& e) {
+void IterationSampling::sampling_off(const std::exception& e) {
   static std::once_flag said;
   std::call_once(
-      said, [&] { spdlog::warn("sampling off (/proc under {}): {}", root.string(), e.what()); });
+      said, [&] { spdlog::warn("sampling off (/proc under {}): {}", root_.string(), e.what()); });
   sampler_.reset();
 }
 
@@ -81,11 +92,7 @@ workloads::WindowObserver IterationSampling::observer() {
             std::lock_guard lock(state_->mu);
             state_->ops_so_far = w.ops_so_far;
           },
-          [this] {
-            std::lock_guard lock(state_->mu);
-            if (state_->ops_so_far) state_->last_ops = state_->ops_so_far();
-            state_->ops_so_far = nullptr;
-          }};
+          [this] { state_->close(); }};
 }
 
 void IterationSampling::start() {
@@ -93,7 +100,7 @@ void IterationSampling::start() {
   try {
     sampler_->start();  // the first snapshot: a /proc/stat it cannot parse throws
   } catch (const std::exception& e) {
-    sampling_off(root_, e);
+    sampling_off(e);
   }
 }
 

@@ -45,12 +45,12 @@ class IterationSampling {
 
  private:
   // Logs why (once per process) and runs the iteration unsampled.
-  void sampling_off(const std::filesystem::path& root, const std::exception& e);
+  void sampling_off(const std::exception& e);
 
   struct State;
   std::shared_ptr<State> state_;
+  std::filesystem::path root_;  // where /proc is read (for messages)
   std::unique_ptr<sampler::Sampler> sampler_;
-  std::filesystem::path root_;
 };
 
 }  // namespace schedrig::runner
