@@ -1,22 +1,18 @@
 // An error a command reports to its user as one line and an exit code
-// (DESIGN.md "Command lines": 1 failed, 2 bad usage or input, 3 unreachable).
+// (docs/architecture.md "Command lines": 1 failed, 2 bad usage or input,
+// 3 unreachable, 130 interrupted).
 #pragma once
 
-#include <stdexcept>
 #include <string>
 
-#include "common/exit_codes.h"
+#include "common/error.h"
 
 namespace schedrig {
 
-class CliError : public std::runtime_error {
+// A schedrig::Error raised by a command itself; `kind` gives the exit code.
+class CliError : public Error {
  public:
-  CliError(int exit_code, const std::string& message)
-      : std::runtime_error(message), exit_code_(exit_code) {}
-  int exit_code() const { return exit_code_; }
-
- private:
-  int exit_code_;
+  CliError(ErrorKind kind, const std::string& message) : Error(kind, message) {}
 };
 
 }  // namespace schedrig

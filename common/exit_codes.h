@@ -1,5 +1,5 @@
-// Process exit codes shared by schedrig and schedrig-agent (DESIGN.md
-// "Command lines").
+// Process exit codes shared by schedrig and schedrig-agent
+// (docs/architecture.md "Command lines").
 #pragma once
 
 namespace schedrig {
@@ -12,6 +12,8 @@ enum ExitCode : int {
   kExitUsage = 2,
   // Cannot reach a peer or a kernel facility (an unwritable knob).
   kExitUnreachable = 3,
+  // Stopped by SIGINT (Ctrl-C): 128 + SIGINT, as shells report it.
+  kExitInterrupted = 130,
 };
 
 }  // namespace schedrig

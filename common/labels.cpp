@@ -11,9 +11,9 @@ std::map<std::string, std::string> parse_labels(const std::vector<std::string>& 
   for (const auto& item : items) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw CliError(kExitUsage, fmt::format("--label '{}': want KEY=VALUE", item));
+      throw CliError(ErrorKind::kUsage, fmt::format("--label '{}': want KEY=VALUE", item));
     if (!labels.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
-      throw CliError(kExitUsage, fmt::format("--label '{}': key given twice", item));
+      throw CliError(ErrorKind::kUsage, fmt::format("--label '{}': key given twice", item));
   }
   return labels;
 }

@@ -25,7 +25,7 @@ std::string default_state_dir() {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    throw CliError(kExitUsage,
+    throw CliError(ErrorKind::kUsage,
                    fmt::format("cannot create state dir {}: {}", dir.string(), ec.message()));
   }
   return dir;

@@ -28,7 +28,7 @@ std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o) {
                    restored.size());
     }
   } catch (const knobs::KnobError& e) {
-    throw CliError(kExitUnreachable, e.what());
+    throw CliError(ErrorKind::kUnreachable, e.what());
   }
   return k;
 }

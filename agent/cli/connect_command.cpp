@@ -96,7 +96,7 @@ void run_connect(const ConnectOptions& o, int& exit_code) {
   try {
     link::parse_ws_url(o.url);
   } catch (const std::invalid_argument& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   auto knob_control = open_knobs(o.state);
   topology::Topology topo = topology::load_topology({});
@@ -105,7 +105,7 @@ void run_connect(const ConnectOptions& o, int& exit_code) {
   try {
     link.connect(o.url, std::chrono::milliseconds(static_cast<long>(o.connect_timeout_s * 1000)));
   } catch (const link::LinkError& e) {
-    throw CliError(kExitUnreachable, e.what());
+    throw CliError(ErrorKind::kUnreachable, e.what());
   }
   spdlog::info("connected to {} as {} (instance {})", o.url, id.agent_id, id.instance_id);
   link.send(make_hello(topo, *knob_control, o.token));

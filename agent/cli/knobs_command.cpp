@@ -34,9 +34,9 @@ void guarded(F f) {
   try {
     f();
   } catch (const knobs::KnobUnavailable& e) {
-    throw CliError(kExitUnreachable, e.what());
+    throw CliError(ErrorKind::kUnreachable, e.what());
   } catch (const knobs::KnobError& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
 }
 

@@ -41,7 +41,7 @@ v1::StartRun start_run(const RunOptions& o) {
     *start.mutable_plan() = load_plan_file(o.plan);
     if (o.sample_hz >= 0) start.mutable_plan()->set_sample_hz(o.sample_hz);
   } catch (const PlanError& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   for (const auto& [k, v] : parse_labels(o.labels)) (*start.mutable_labels())[k] = v;
   return start;
@@ -57,7 +57,7 @@ void run_offline(const RunOptions& o, int& exit_code) {
         o.out, AgentIdentity{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()},
         std::cout);
   } catch (const std::runtime_error& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   sink->write(make_hello(topo, *knob_control));
   sink->write(make_topology(topo));
@@ -69,7 +69,7 @@ void run_offline(const RunOptions& o, int& exit_code) {
                              o.out.empty() ? "" : "; load it with: schedrig import " + o.out);
     exit_code = done.status() == v1::STATUS_OK ? kExitOk : kExitFailed;
   } catch (const runner::PlanRejected& e) {
-    throw CliError(e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? kExitUnreachable : kExitUsage,
+    throw CliError(e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
                    e.what());
   }
 }

@@ -77,7 +77,7 @@ void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& e
     params = workloads::with_defaults(w, o.params);
     w.validate(params, where.cpus.size());
   } catch (const std::exception& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   const std::vector<int>& cpus = where.cpus;
   workloads::RunContext ctx;
@@ -91,7 +91,7 @@ void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& e
   try {
     print_result(w, w.run(params, ctx), cpus, o);
   } catch (const workloads::WorkloadError& e) {
-    throw CliError(kExitFailed, e.what());
+    throw CliError(ErrorKind::kFailed, e.what());
   }
   exit_code = kExitOk;
 }

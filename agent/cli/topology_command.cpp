@@ -103,14 +103,14 @@ void add_topology_command(CLI::App& app, int& exit_code) {
     } catch (const topology::TopologyError& e) {
       // A bad --xml or --synthetic is bad input; hwloc failing on this very
       // machine is a kernel facility it cannot reach.
-      throw CliError(source.kind == topology::Source::Kind::kLive ? kExitUnreachable : kExitUsage,
+      throw CliError(source.kind == topology::Source::Kind::kLive ? ErrorKind::kUnreachable : ErrorKind::kUsage,
                      e.what());
     }
     try {
       for (const std::string& policy : opts->placements)
         placements.push_back(placement::resolve_placement(policy, t));
     } catch (const placement::PlacementError& e) {
-      throw CliError(kExitUsage, e.what());
+      throw CliError(ErrorKind::kUsage, e.what());
     }
     if (opts->json) {
       nlohmann::json j = topology::topology_to_json(t);

@@ -27,7 +27,7 @@ void run_analyze(const AnalyzeCliOptions& o) {
   try {
     report = compare::analyze_series_set(compare::read_series_csv(o.file), options, o.file);
   } catch (const compare::CsvError& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   if (o.json) {
     std::cout << compare::analyze_json(report).dump(2) << "\n";

@@ -35,7 +35,7 @@ store::RunRecord find_run(const std::vector<store::RunRecord>& runs, const std::
 }
 
 int run_compare(const CompareCliOptions& o) {
-  if (o.run.empty()) throw CliError(kExitUsage, "compare: RUN must not be empty");
+  if (o.run.empty()) throw CliError(ErrorKind::kUsage, "compare: RUN must not be empty");
   // Only the runs the ids can match are loaded: a store of many big runs stays fast.
   const auto [runs, against_runs] = read_store(o.db, [&](const store::Store& s) {
     // Without sample summaries: compare never shows them, and they cost.
@@ -54,7 +54,7 @@ int run_compare(const CompareCliOptions& o) {
                 ? compare::compare_variants(run, options)
                 : compare::compare_runs(run, find_run(against_runs, o.against), options);
   } catch (const compare::CompareError& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   if (o.json) {
     std::cout << compare::compare_json(table).dump(2) << "\n";

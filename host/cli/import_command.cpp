@@ -47,7 +47,7 @@ ImportCounts import_records(std::istream& in, const std::string& file, store::St
       }
     }
   } catch (const std::runtime_error& e) {
-    throw CliError(kExitUsage, fmt::format("{}: record {}: {} ({} envelopes stored before it)",
+    throw CliError(ErrorKind::kUsage, fmt::format("{}: record {}: {} ({} envelopes stored before it)",
                                            file, index, e.what(), n.stored));
   }
   return n;
@@ -55,12 +55,12 @@ ImportCounts import_records(std::istream& in, const std::string& file, store::St
 
 void run_import(const ImportOptions& o) {
   std::ifstream in(o.file, std::ios::binary);
-  if (!in) throw CliError(kExitUsage, fmt::format("cannot open {}", o.file));
+  if (!in) throw CliError(ErrorKind::kUsage, fmt::format("cannot open {}", o.file));
   std::unique_ptr<store::Store> store;
   try {
     store = std::make_unique<store::Store>(o.db.empty() ? lab::default_db_path() : o.db);
   } catch (const store::StoreError& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   ImportCounts n = import_records(in, o.file, *store);
   std::cout << fmt::format("imported {}: {} envelopes stored, {} already there; into {}\n", o.file,

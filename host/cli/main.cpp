@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? schedrig::kExitOk : schedrig::kExitUsage;
-  } catch (const schedrig::CliError& e) {
+  } catch (const schedrig::Error& e) {
     std::cerr << "schedrig: error: " << e.what() << "\n";
     return e.exit_code();
   } catch (const std::exception& e) {

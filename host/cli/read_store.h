@@ -25,7 +25,7 @@ auto read_store(const std::string& db, Read&& read) {
     store::Store store(db_path_or_default(db), store::Store::Mode::kReadOnly);
     return std::forward<Read>(read)(store);
   } catch (const store::StoreError& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
 }
 

@@ -24,7 +24,7 @@ struct ResultsOptions {
 
 // `results RUN --samples`: the one run RUN names, one line per sample.
 void run_samples(const ResultsOptions& o) {
-  if (o.run.empty()) throw CliError(kExitUsage, "results --samples: name the run (RUN)");
+  if (o.run.empty()) throw CliError(ErrorKind::kUsage, "results --samples: name the run (RUN)");
   const std::vector<store::SampleRecord> samples = read_store(o.db, [&](const store::Store& s) {
     return s.samples(match_run_id(s.run_ids(o.run), o.run));
   });
@@ -42,7 +42,7 @@ void run_results(const ResultsOptions& o) {
   const std::vector<store::RunRecord> runs =
       read_store(o.db, [&](const store::Store& s) { return s.runs(o.run); });
   if (!o.run.empty() && runs.empty()) {
-    throw CliError(kExitUsage, fmt::format("no run matches '{}'", o.run));
+    throw CliError(ErrorKind::kUsage, fmt::format("no run matches '{}'", o.run));
   }
   if (o.json) {
     std::cout << report::results_json(runs).dump(2) << "\n";

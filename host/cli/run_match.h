@@ -20,9 +20,9 @@ inline std::string match_run_id(const std::vector<std::string>& ids, const std::
     if (r == id) return r;
     if (r.rfind(id, 0) == 0) matches.push_back(r);
   }
-  if (matches.empty()) throw CliError(kExitUsage, fmt::format("no run matches '{}'", id));
+  if (matches.empty()) throw CliError(ErrorKind::kUsage, fmt::format("no run matches '{}'", id));
   if (matches.size() > 1) {
-    throw CliError(kExitUsage, fmt::format("'{}' matches {} runs ({}); give more of the run id", id,
+    throw CliError(ErrorKind::kUsage, fmt::format("'{}' matches {} runs ({}); give more of the run id", id,
                                            matches.size(), fmt::join(matches, ", ")));
   }
   return matches.front();

@@ -50,7 +50,7 @@ void run_serve(const ServeOptions& o) {
     endpoint = collector::parse_listen_address(o.listen);
     store = std::make_unique<store::Store>(o.db.empty() ? lab::default_db_path() : o.db);
   } catch (const std::exception& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   boost::asio::io_context ioc;
   ServeEvents events;
@@ -58,7 +58,7 @@ void run_serve(const ServeOptions& o) {
   try {
     c = std::make_unique<collector::Collector>(ioc, endpoint, *store, events);
   } catch (const collector::CollectorError& e) {
-    throw CliError(kExitUnreachable, e.what());
+    throw CliError(ErrorKind::kUnreachable, e.what());
   }
   c->start();
   const auto at = c->local_endpoint();

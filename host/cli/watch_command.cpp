@@ -21,9 +21,6 @@
 namespace schedrig::host {
 namespace {
 
-// 128 + SIGINT, as a shell reports a command Ctrl-C stopped.
-constexpr int kExitInterrupted = 130;
-
 // Silence after which watch warns, once, that the run may be orphaned: far
 // longer than the gap between two samples or results of a usual plan.
 constexpr std::chrono::seconds kStaleAfter{120};
@@ -200,7 +197,7 @@ int watch_when_there(const WatchOptions& o) {
       if (e.exit_code() != kExitUsage || !store_not_ready(e.what())) throw;
       why = e.what();
     }
-    if (std::chrono::steady_clock::now() >= deadline) throw CliError(kExitUsage, why);
+    if (std::chrono::steady_clock::now() >= deadline) throw CliError(ErrorKind::kUsage, why);
     if (!said) std::cerr << fmt::format("waiting for the run ({})...\n", why);
     said = true;
     if (wait_or_interrupted(stop_signals, o.poll_ms)) return kExitInterrupted;

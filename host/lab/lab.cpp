@@ -244,14 +244,14 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   try {
     plan = lab_plan(o);
   } catch (const PlanError& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   const std::size_t slots = make_schedule(plan).size();
   std::string agent_path;
   try {
     agent_path = find_agent_binary(o.agent);
   } catch (const std::runtime_error& e) {
-    throw CliError(kExitUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
   }
   store::Store store(o.db_path.empty() ? default_db_path() : o.db_path);
   v1::StartRun start = make_start(o, std::move(plan));
@@ -270,7 +270,7 @@ int run_lab(const LabOptions& o, std::ostream& out) {
         agent_path, std::vector<std::string>{"--log-level", o.agent_log_level, "connect",
                                              collector.url(), "--token", token});
   } catch (const std::runtime_error& e) {
-    throw CliError(kExitUnreachable, e.what());
+    throw CliError(ErrorKind::kUnreachable, e.what());
   }
   const std::string failure = driver.wait(*agent, deadline);
   collector.close_sessions();
