@@ -5,15 +5,15 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "agent/cli/agent_state.h"
 #include "agent/cli/commands.h"
-#include "agent/cli/hello.h"
-#include "agent/cli/link_sink.h"
 #include "agent/cli/stop_signal.h"
 #include "agent/link/host_link.h"
 #include "agent/link/ws_url.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/runner.h"
+#include "agent/session/agent_state.h"
+#include "agent/session/hello.h"
+#include "agent/session/link_sink.h"
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
 #include "common/envelope_codec.h"

@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "agent/cli/agent_state.h"
 #include "agent/cli/commands.h"
 #include "agent/knobs/allowlist.h"
 #include "agent/knobs/features.h"
+#include "agent/session/agent_state.h"
 #include "common/cli_error.h"
 #include "common/state_dir.h"
 

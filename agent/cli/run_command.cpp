@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "agent/cli/agent_state.h"
 #include "agent/cli/commands.h"
-#include "agent/cli/file_sink.h"
-#include "agent/cli/hello.h"
 #include "agent/cli/stop_signal.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/runner.h"
+#include "agent/session/agent_state.h"
+#include "agent/session/file_sink.h"
+#include "agent/session/hello.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
 #include "common/labels.h"
@@ -69,8 +69,9 @@ void run_offline(const RunOptions& o, int& exit_code) {
                              o.out.empty() ? "" : "; load it with: schedrig import " + o.out);
     exit_code = done.status() == v1::STATUS_OK ? kExitOk : kExitFailed;
   } catch (const runner::PlanRejected& e) {
-    throw CliError(e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
-                   e.what());
+    throw CliError(
+        e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
+        e.what());
   }
 }
 

@@ -1,4 +1,4 @@
-#include "agent/cli/agent_state.h"
+#include "agent/session/agent_state.h"
 
 #include "agent/sampler/sampler.h"
 
