@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/state_options.h"
 #include "agent/cli/stop_signal.h"
 #include "agent/link/host_link.h"
 #include "agent/link/ws_url.h"

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/state_options.h"
 #include "agent/knobs/allowlist.h"
 #include "agent/knobs/features.h"
 #include "agent/session/agent_state.h"

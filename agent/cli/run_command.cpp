@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/state_options.h"
 #include "agent/cli/stop_signal.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/runner.h"
