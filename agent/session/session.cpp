@@ -77,14 +77,6 @@ void check_url(const std::string& url) {
   }
 }
 
-void dial(link::HostLink& link, const SessionOptions& o) {
-  try {
-    link.connect(o.url, o.connect_timeout);
-  } catch (const link::LinkError& e) {
-    throw CliError(ErrorKind::kUnreachable, e.what());
-  }
-}
-
 }  // namespace
 
 void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
@@ -93,11 +85,15 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
   link::HostLink link(id);
-  dial(link, o);
+  link.connect(o.url, o.connect_timeout);  // LinkError: kUnreachable, exit 3
   spdlog::info("connected to {} as {} (instance {})", o.url, id.agent_id, id.instance_id);
-  link.send(make_hello(topo, *knob_control, o.token));
-  link.send(make_topology(topo));
-  serve(Session{link, topo, *knob_control, stop});
+  try {
+    link.send(make_hello(topo, *knob_control, o.token));
+    link.send(make_topology(topo));
+    serve(Session{link, topo, *knob_control, stop});
+  } catch (const link::LinkError& e) {  // lost once connected: the session failed (exit 1)
+    throw CliError(ErrorKind::kFailed, e.what());
+  }
   link.close();
 }
 

@@ -26,7 +26,8 @@ struct SessionOptions {
 // aborts it, and one started after `stop` starts aborted). After each run it
 // waits up to 30 s for the host's Ack of the last result. Throws
 // schedrig::Error: kUsage for a malformed URL, kUnreachable when the host
-// cannot be reached or a knob journal cannot be restored.
+// cannot be reached or a knob journal cannot be restored, kFailed when the
+// link is lost while a run still sends on it.
 void run_session(const SessionOptions& o, const std::atomic<bool>& stop);
 
 }  // namespace schedrig::agent
