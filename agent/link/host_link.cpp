@@ -180,7 +180,7 @@ class HostLink::Impl {
     cv_.notify_all();
   }
 
-  // Tells the host what was wrong with its message (DESIGN.md "Wire
+  // Tells the host what was wrong with its message (docs/architecture.md "Wire
   // protocol": bad bodies get an Error back; the connection carries on).
   void answer_error(v1::ErrorCode code, const std::string& message) {
     Envelope env;

@@ -1,4 +1,4 @@
-// The agent's WebSocket link to the host collector (DESIGN.md "Wire
+// The agent's WebSocket link to the host collector (docs/architecture.md "Wire
 // protocol"): binary messages, one Envelope each. One I/O thread runs a read
 // loop and a single write queue on a strand (the Boost.Beast websocket
 // client pattern); callers on other threads queue envelopes and take
