@@ -7,10 +7,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "agent/cli/agent_state.h"
 #include "agent/cli/commands.h"
+#include "agent/cli/state_options.h"
 #include "agent/knobs/allowlist.h"
 #include "agent/knobs/features.h"
+#include "agent/session/agent_state.h"
 #include "common/cli_error.h"
 #include "common/state_dir.h"
 

@@ -1,18 +1,13 @@
-// `schedrig-agent run --plan F [--out F]`: a plan with no host at all. The
-// envelope stream goes to an offline file that `schedrig import F` loads as
-// if it had streamed.
+// `schedrig-agent run --plan F [--out F]`: the flags of a session with no
+// host (agent/session/offline_session.h), and the plan they name.
 #include <iostream>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
-#include "agent/cli/agent_state.h"
 #include "agent/cli/commands.h"
-#include "agent/cli/file_sink.h"
-#include "agent/cli/hello.h"
+#include "agent/cli/state_options.h"
 #include "agent/cli/stop_signal.h"
-#include "agent/runner/prepare.h"
-#include "agent/runner/runner.h"
+#include "agent/session/offline_session.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
 #include "common/labels.h"
@@ -47,31 +42,14 @@ v1::StartRun start_run(const RunOptions& o) {
   return start;
 }
 
-void run_offline(const RunOptions& o, int& exit_code) {
-  v1::StartRun start = start_run(o);
-  auto knob_control = open_knobs(o.state);
-  topology::Topology topo = topology::load_topology({});
-  std::unique_ptr<FileSink> sink;
-  try {
-    sink = std::make_unique<FileSink>(
-        o.out, AgentIdentity{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()},
-        std::cout);
-  } catch (const std::runtime_error& e) {
-    throw CliError(ErrorKind::kUsage, e.what());
-  }
-  sink->write(make_hello(topo, *knob_control));
-  sink->write(make_topology(topo));
-  try {
-    v1::RunFinished done = runner::run_plan(start, topo, *sink, *knob_control,
-                                            install_stop_signals(), run_options(*knob_control));
-    std::cout << fmt::format("run {}: {} ({} iterations){}\n", start.run_id(),
-                             status_name(done.status()), done.completed_iterations(),
-                             o.out.empty() ? "" : "; load it with: schedrig import " + o.out);
-    exit_code = done.status() == v1::STATUS_OK ? kExitOk : kExitFailed;
-  } catch (const runner::PlanRejected& e) {
-    throw CliError(e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
-                   e.what());
-  }
+void run_command(const RunOptions& o, int& exit_code) {
+  const v1::StartRun start = start_run(o);
+  const v1::RunFinished done =
+      run_offline(start, OfflineOptions{o.out, o.id, o.state}, install_stop_signals(), std::cout);
+  std::cout << fmt::format("run {}: {} ({} iterations){}\n", start.run_id(),
+                           status_name(done.status()), done.completed_iterations(),
+                           o.out.empty() ? "" : "; load it with: schedrig import " + o.out);
+  exit_code = done.status() == v1::STATUS_OK ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -93,7 +71,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(0 = no sampling, else 0.01 to 20; default: the plan's, else 1)")
       ->check(sample_hz_text_problem);
   add_state_options(*cmd, o->state);
-  cmd->callback([o, &exit_code] { run_offline(*o, exit_code); });
+  cmd->callback([o, &exit_code] { run_command(*o, exit_code); });
 }
 
 }  // namespace schedrig::agent

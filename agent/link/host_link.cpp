@@ -44,7 +44,7 @@ class HostLink::Impl {
     try {
       u = parse_ws_url(url);
     } catch (const std::invalid_argument& e) {
-      throw LinkError(e.what());
+      throw LinkError(ErrorKind::kUsage, e.what());
     }
     ws_.binary(true);
     ws_.read_message_max(kMaxEnvelopeBytes);
@@ -71,10 +71,12 @@ class HostLink::Impl {
       beast::get_lowest_layer(ws_).socket().close(ignored);
       ioc_.restart();
       ioc_.run();  // let the cancelled operations finish
-      throw LinkError(fmt::format("cannot reach {}: no WebSocket handshake within {:.3g} s", url,
+      throw LinkError(ErrorKind::kUnreachable,
+                      fmt::format("cannot reach {}: no WebSocket handshake within {:.3g} s", url,
                                   timeout.count() / 1000.0));
     }
-    if (!failure->empty()) throw LinkError(fmt::format("cannot reach {}: {}", url, *failure));
+    if (!failure->empty())
+      throw LinkError(ErrorKind::kUnreachable, fmt::format("cannot reach {}: {}", url, *failure));
     // From here Beast's own timer bounds the closing handshake, so a host
     // that never answers our close frame cannot hang the agent's exit; an
     // idle link (waiting for the next plan) never times out.
@@ -94,7 +96,9 @@ class HostLink::Impl {
     std::string bytes;
     {
       std::lock_guard lock(mu_);
-      if (closed_) throw LinkError(fmt::format("link to {} is closed: {}", url_, close_reason_));
+      if (closed_)
+        throw LinkError(ErrorKind::kUnreachable,
+                        fmt::format("link to {} is closed: {}", url_, close_reason_));
       seq = stamper_.stamp(env);
       bytes = encode_envelope(env);
     }
@@ -176,7 +180,7 @@ class HostLink::Impl {
     cv_.notify_all();
   }
 
-  // Tells the host what was wrong with its message (DESIGN.md "Wire
+  // Tells the host what was wrong with its message (docs/architecture.md "Wire
   // protocol": bad bodies get an Error back; the connection carries on).
   void answer_error(v1::ErrorCode code, const std::string& message) {
     Envelope env;

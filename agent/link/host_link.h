@@ -1,4 +1,4 @@
-// The agent's WebSocket link to the host collector (DESIGN.md "Wire
+// The agent's WebSocket link to the host collector (docs/architecture.md "Wire
 // protocol"): binary messages, one Envelope each. One I/O thread runs a read
 // loop and a single write queue on a strand (the Boost.Beast websocket
 // client pattern); callers on other threads queue envelopes and take
@@ -10,19 +10,21 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 #include "common/envelope_stamp.h"
+#include "common/error.h"
 #include "schedrig/v1/envelope.pb.h"
 
 namespace schedrig::link {
 
-// The host could not be reached, or the link is closed. what() names the URL
-// and the reason ("cannot reach ws://h:7878/agent: Connection refused").
-class LinkError : public std::runtime_error {
+// The host could not be reached, or the link is closed: kind() is
+// ErrorKind::kUnreachable (exit 3), or kUsage for a malformed URL (exit 2)
+// (common/error.h). what() names the URL and the reason ("cannot reach
+// ws://h:7878/agent: Connection refused").
+class LinkError : public schedrig::Error {
  public:
-  using std::runtime_error::runtime_error;
+  using schedrig::Error::Error;
 };
 
 using schedrig::AgentIdentity;

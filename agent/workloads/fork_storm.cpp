@@ -210,6 +210,152 @@ std::string setup_failure(const ForkStormParams& p, const Layout& L, unsigned i,
   return fmt::format("fork: cannot pin creator {} to its cpulist: {}", i + 1, std::strerror(e));
 }
 
+// argv of each creator's exec (fd of the shared memory, creator index), built
+// before any fork: a forked child may only make async-signal-safe calls.
+// Pinned in place: argv points into the strings.
+class CreatorArgv {
+ public:
+  CreatorArgv(int shm_fd, unsigned workers) : fd_text_(std::to_string(shm_fd)) {
+    for (unsigned i = 0; i < workers; ++i) index_text_.push_back(std::to_string(i));
+    for (unsigned i = 0; i < workers; ++i) {
+      argvs_.push_back({const_cast<char*>("schedrig-fork-creator"),
+                        const_cast<char*>(fd_text_.c_str()), index_text_[i].data(), nullptr});
+    }
+  }
+  CreatorArgv(const CreatorArgv&) = delete;
+  CreatorArgv& operator=(const CreatorArgv&) = delete;
+  char* const* operator[](unsigned i) { return argvs_[i].data(); }
+
+ private:
+  std::string fd_text_;
+  std::vector<std::string> index_text_;
+  std::vector<std::vector<char*>> argvs_;
+};
+
+// The creator processes, in their own process group (the first one's pid).
+struct Creators {
+  std::vector<pid_t> pids;
+  pid_t pgid = 0;
+};
+
+// Stops creators that may still wait at the gate, and reaps (or kills) them.
+void abandon(const Layout& L, const Creators& c) {
+  L.ctl->stop.store(1);
+  L.ctl->go.store(1);
+  futex_wake_all_shared(&L.ctl->go);
+  reap_all_or_kill(c.pids, c.pgid, 10s);
+}
+
+// Forks every creator (each then runs or execs the creator loop). Throws
+// WorkloadError, after abandoning those already started, when fork(2) fails.
+void start_creators(const ForkStormParams& params, const Layout& L, int shm_fd,
+                    const std::string& exe, Creators& c) {
+  CreatorArgv argv(shm_fd, params.workers);
+  const pid_t self = ::getpid();
+  for (unsigned i = 0; i < params.workers; ++i) {
+    cpu_set_t affinity = affinity_for(params, i);
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      start_creator(L, i, &affinity, self, c.pgid, shm_fd, exe.c_str(),
+                    exe.empty() ? nullptr : argv[i]);
+    }
+    if (pid < 0) {
+      int err = errno;
+      abandon(L, c);
+      throw WorkloadError(fmt::format("fork: cannot start creator {} of {}: {}", i + 1,
+                                      params.workers, std::strerror(err)));
+    }
+    if (c.pgid == 0) c.pgid = pid;
+    ::setpgid(pid, c.pgid);  // also done by the creator: whichever runs first wins the race
+    c.pids.push_back(pid);
+  }
+}
+
+// Why the creators are not all at the start gate yet and never will be: a
+// setup step that failed, a creator that died (seen without reaping it:
+// WNOWAIT on our process group), or `deadline` gone; "" = keep waiting.
+std::string not_ready_reason(const ForkStormParams& params, const Layout& L, const std::string& exe,
+                             const Creators& c, std::chrono::steady_clock::time_point deadline) {
+  std::string why;
+  for (unsigned i = 0; i < params.workers && why.empty(); ++i) {
+    why = setup_failure(params, L, i, exe);
+  }
+  siginfo_t si{};
+  if (why.empty() &&
+      ::waitid(P_PGID, static_cast<id_t>(c.pgid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+      si.si_pid != 0) {
+    const auto it = std::find(c.pids.begin(), c.pids.end(), si.si_pid);
+    why = fmt::format("fork: creator {} exited before it started ({})", it - c.pids.begin() + 1,
+                      exe.empty() ? "in-process" : exe + ": is it from this build?");
+  }
+  if (why.empty() && std::chrono::steady_clock::now() > deadline) {
+    why = fmt::format("fork: creators not ready after 10 s ({} of {})", L.ctl->ready.load(),
+                      params.workers);
+  }
+  return why;
+}
+
+// Waits until every creator is at the start gate; a stop request ends the
+// wait early. Throws WorkloadError, after abandoning the creators, when one
+// cannot get there (not_ready_reason) within 10 s.
+void wait_at_gate(const ForkStormParams& params, const Layout& L, const std::string& exe,
+                  const Creators& c, const std::atomic<bool>* stop) {
+  const auto setup_deadline = std::chrono::steady_clock::now() + 10s;
+  while (L.ctl->ready.load() < params.workers && !(stop && stop->load())) {
+    const std::string why = not_ready_reason(params, L, exe, c, setup_deadline);
+    if (!why.empty()) {
+      abandon(L, c);
+      throw WorkloadError(why);
+    }
+    std::this_thread::sleep_for(200us);
+  }
+}
+
+// Tells the observer the window opens: the creators, and the children
+// reaped so far as live progress.
+void open_window(const ForkStormParams& params, const Layout& L, const Creators& c) {
+  if (!params.observer.opened) return;
+  WorkloadWindow window;
+  for (pid_t pid : c.pids) window.tasks.push_back({pid, pid});
+  window.ops_so_far = [&L, n = params.workers] {
+    std::uint64_t reaped = 0;
+    for (unsigned i = 0; i < n; ++i) reaped += L.slots[i].reaped.load(std::memory_order_relaxed);
+    return reaped;
+  };
+  params.observer.opened(window);
+}
+
+// Opens the gate, lets the storm run for params.duration (or until *stop),
+// then stops and reaps every creator. Returns the window's length: from the
+// start signal until every creator exited.
+std::chrono::steady_clock::duration run_window(const ForkStormParams& params, const Layout& L,
+                                               const Creators& c, const std::atomic<bool>* stop) {
+  open_window(params, L, c);
+  const auto t0 = std::chrono::steady_clock::now();
+  L.ctl->go.store(1, std::memory_order_release);
+  futex_wake_all_shared(&L.ctl->go);
+  sleep_until_or_stopped(t0 + params.duration, stop);
+  L.ctl->stop.store(1);
+  reap_all_or_kill(c.pids, c.pgid, 10s);
+  const auto t1 = std::chrono::steady_clock::now();
+  if (params.observer.closed) params.observer.closed();
+  return t1 - t0;
+}
+
+ForkStormResult collect_result(const ForkStormParams& params, const Layout& L,
+                               const std::string& exe, std::chrono::steady_clock::duration took) {
+  ForkStormResult r;
+  r.creators_exec = !exe.empty();
+  for (unsigned i = 0; i < params.workers; ++i) {
+    r.bogo_ops += L.slots[i].reaped.load();
+    r.fork_failures += L.slots[i].failures.load();
+  }
+  r.duration_s = std::chrono::duration<double>(took).count();
+  r.bogo_ops_per_s = r.duration_s > 0 ? static_cast<double>(r.bogo_ops) / r.duration_s : 0;
+  if (params.record_placement) fill_placement(params, L, r);
+  return r;
+}
+
 }  // namespace
 
 std::string find_fork_creator() {
@@ -235,101 +381,11 @@ ForkStormResult run_fork_storm(const ForkStormParams& params, const std::atomic<
   const Layout L = with_private_tables(arena.layout, tables);
   const std::string exe =
       params.creator_exe == kFindCreator ? find_fork_creator() : params.creator_exe;
-  std::vector<pid_t> creators;
-  const pid_t self = ::getpid();
-  pid_t pgid = 0;
-
-  // argv of each creator's exec, built before any fork.
-  const std::string fd_text = std::to_string(arena.shm->fd());
-  std::vector<std::string> index_text;
-  for (unsigned i = 0; i < params.workers; ++i) index_text.push_back(std::to_string(i));
-  std::vector<std::vector<char*>> argvs;
-  for (unsigned i = 0; i < params.workers; ++i) {
-    argvs.push_back({const_cast<char*>("schedrig-fork-creator"), const_cast<char*>(fd_text.c_str()),
-                     index_text[i].data(), nullptr});
-  }
-
-  auto abandon = [&] {
-    L.ctl->stop.store(1);
-    L.ctl->go.store(1);
-    futex_wake_all_shared(&L.ctl->go);
-    reap_all_or_kill(creators, pgid, 10s);
-  };
-  for (unsigned i = 0; i < params.workers; ++i) {
-    cpu_set_t affinity = affinity_for(params, i);
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      start_creator(L, i, &affinity, self, pgid, arena.shm->fd(), exe.c_str(),
-                    exe.empty() ? nullptr : argvs[i].data());
-    }
-    if (pid < 0) {
-      int err = errno;
-      abandon();
-      throw WorkloadError(fmt::format("fork: cannot start creator {} of {}: {}", i + 1,
-                                      params.workers, std::strerror(err)));
-    }
-    if (pgid == 0) pgid = pid;
-    ::setpgid(pid, pgid);  // also done by the creator: whichever runs first wins the race
-    creators.push_back(pid);
-  }
-
-  // Every creator at the start gate, or the reason one is not: a setup step
-  // that failed, a creator that died (seen without reaping it: WNOWAIT on our
-  // process group), or 10 s gone. A stop request ends the wait early.
-  const auto setup_deadline = std::chrono::steady_clock::now() + 10s;
-  while (L.ctl->ready.load() < params.workers && !(stop && stop->load())) {
-    std::string why;
-    for (unsigned i = 0; i < params.workers && why.empty(); ++i) {
-      why = setup_failure(params, L, i, exe);
-    }
-    siginfo_t si{};
-    if (why.empty() &&
-        ::waitid(P_PGID, static_cast<id_t>(pgid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        si.si_pid != 0) {
-      const auto it = std::find(creators.begin(), creators.end(), si.si_pid);
-      why = fmt::format("fork: creator {} exited before it started ({})", it - creators.begin() + 1,
-                        exe.empty() ? "in-process" : exe + ": is it from this build?");
-    }
-    if (why.empty() && std::chrono::steady_clock::now() > setup_deadline) {
-      why = fmt::format("fork: creators not ready after 10 s ({} of {})", L.ctl->ready.load(),
-                        params.workers);
-    }
-    if (!why.empty()) {
-      abandon();
-      throw WorkloadError(why);
-    }
-    std::this_thread::sleep_for(200us);
-  }
-
-  if (params.observer.opened) {
-    WorkloadWindow window;
-    for (pid_t pid : creators) window.tasks.push_back({pid, pid});
-    window.ops_so_far = [&L, n = params.workers] {
-      std::uint64_t reaped = 0;
-      for (unsigned i = 0; i < n; ++i) reaped += L.slots[i].reaped.load(std::memory_order_relaxed);
-      return reaped;
-    };
-    params.observer.opened(window);
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  L.ctl->go.store(1, std::memory_order_release);
-  futex_wake_all_shared(&L.ctl->go);
-  sleep_until_or_stopped(t0 + params.duration, stop);
-  L.ctl->stop.store(1);
-  reap_all_or_kill(creators, pgid, 10s);
-  const auto t1 = std::chrono::steady_clock::now();
-  if (params.observer.closed) params.observer.closed();
-
-  ForkStormResult r;
-  r.creators_exec = !exe.empty();
-  for (unsigned i = 0; i < params.workers; ++i) {
-    r.bogo_ops += L.slots[i].reaped.load();
-    r.fork_failures += L.slots[i].failures.load();
-  }
-  r.duration_s = std::chrono::duration<double>(t1 - t0).count();
-  r.bogo_ops_per_s = r.duration_s > 0 ? static_cast<double>(r.bogo_ops) / r.duration_s : 0;
-  if (params.record_placement) fill_placement(params, L, r);
-  return r;
+  Creators creators;
+  start_creators(params, L, arena.shm->fd(), exe, creators);
+  wait_at_gate(params, L, exe, creators, stop);
+  const auto took = run_window(params, L, creators, stop);
+  return collect_result(params, L, exe, took);
 }
 
 }  // namespace schedrig::workloads

@@ -107,5 +107,37 @@ TEST(HostLink, CloseDoesNotHangOnAHostThatNeverAnswers) {
   EXPECT_TRUE(link.closed());
 }
 
+// LinkError carries its kind (common/error.h), so exit codes never read
+// its text: a host nobody answers for is unreachable (exit 3), a malformed
+// URL is bad usage (exit 2), and sending on a closed link is unreachable.
+TEST(HostLink, ErrorsCarryTheirKind) {
+  unsigned short dead_port;
+  {
+    FakeHost gone;  // a port that was just free: nobody listens there now
+    dead_port = gone.port();
+  }
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  try {
+    link.connect("ws://127.0.0.1:" + std::to_string(dead_port) + "/agent", 2s);
+    FAIL() << "expected LinkError";
+  } catch (const LinkError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable) << e.what();
+    EXPECT_EQ(e.exit_code(), kExitUnreachable);
+  }
+  try {
+    link.connect("http://127.0.0.1/agent", 2s);
+    FAIL() << "expected LinkError";
+  } catch (const LinkError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage) << e.what();
+  }
+  link.close();
+  try {
+    link.send(v1::Envelope{});
+    FAIL() << "expected LinkError";
+  } catch (const LinkError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace schedrig::link

@@ -1,4 +1,4 @@
-#include "agent/cli/file_sink.h"
+#include "agent/session/file_sink.h"
 
 #include <cerrno>
 #include <cstring>

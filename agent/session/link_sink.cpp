@@ -1,4 +1,4 @@
-#include "agent/cli/link_sink.h"
+#include "agent/session/link_sink.h"
 
 namespace schedrig::agent {
 

@@ -1,11 +1,11 @@
 // What every long-running agent command does first: pick the knob root and
-// state dir from --root/--state-dir, and restore a journal that survived a
-// crash of this boot (DESIGN.md "Knobs").
+// state dir (the --root/--state-dir flags, agent/cli/state_options.h), and
+// restore a journal that survived a crash of this boot
+// (docs/architecture.md "Knobs"). Also the capability probe Hello carries.
 #pragma once
 
+#include <memory>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "agent/knobs/knob_controller.h"
 #include "agent/runner/runner.h"
@@ -17,9 +17,6 @@ struct StateOptions {
   std::string root;       // prefixes /proc and /sys; "" = the live machine
   std::string state_dir;  // "" = default_state_dir()
 };
-
-// Adds --root and --state-dir to `cmd`.
-void add_state_options(CLI::App& cmd, StateOptions& o);
 
 // A controller for `o`, after recover(): a journal of this boot is restored
 // and logged. Throws CliError (exit 3) when the restore fails.

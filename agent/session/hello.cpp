@@ -1,6 +1,6 @@
-#include "agent/cli/hello.h"
+#include "agent/session/hello.h"
 
-#include "agent/cli/agent_state.h"
+#include "agent/session/agent_state.h"
 #include "common/ids.h"
 
 namespace schedrig::agent {

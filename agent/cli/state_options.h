@@ -1,0 +1,14 @@
+// The --root and --state-dir flags every long-running agent command takes;
+// what they mean is agent/session/agent_state.h's StateOptions.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "agent/session/agent_state.h"
+
+namespace schedrig::agent {
+
+// Adds --root and --state-dir to `cmd`, filling `o`.
+void add_state_options(CLI::App& cmd, StateOptions& o);
+
+}  // namespace schedrig::agent

@@ -1,0 +1,46 @@
+#include "agent/session/offline_session.h"
+
+#include <memory>
+
+#include "agent/runner/prepare.h"
+#include "agent/runner/runner.h"
+#include "agent/session/file_sink.h"
+#include "agent/session/hello.h"
+#include "agent/topology/topology.h"
+#include "common/cli_error.h"
+#include "common/ids.h"
+
+namespace schedrig::agent {
+namespace {
+
+namespace v1 = schedrig::v1;
+
+std::unique_ptr<FileSink> open_sink(const OfflineOptions& o, std::ostream& progress) {
+  try {
+    return std::make_unique<FileSink>(
+        o.out, AgentIdentity{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()},
+        progress);
+  } catch (const std::runtime_error& e) {
+    throw CliError(ErrorKind::kUsage, e.what());
+  }
+}
+
+}  // namespace
+
+v1::RunFinished run_offline(const v1::StartRun& start, const OfflineOptions& o,
+                            const std::atomic<bool>& stop, std::ostream& progress) {
+  auto knob_control = open_knobs(o.state);
+  topology::Topology topo = topology::load_topology({});
+  std::unique_ptr<FileSink> sink = open_sink(o, progress);
+  sink->write(make_hello(topo, *knob_control));
+  sink->write(make_topology(topo));
+  try {
+    return runner::run_plan(start, topo, *sink, *knob_control, stop, run_options(*knob_control));
+  } catch (const runner::PlanRejected& e) {
+    throw CliError(
+        e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
+        e.what());
+  }
+}
+
+}  // namespace schedrig::agent
