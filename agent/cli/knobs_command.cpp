@@ -24,7 +24,7 @@ struct KnobsOptions {
 };
 
 knobs::KnobController controller(const KnobsOptions& o) {
-  return knobs::KnobController(o.state.root,
+  return knobs::KnobController(procfs::Root::from_flag(o.state.root),
                                o.state.state_dir.empty() ? default_state_dir() : o.state.state_dir);
 }
 
@@ -45,7 +45,7 @@ std::string errno_text(int e) {
            : "";
 }
 
-nlohmann::json features_json(const std::string& root) {
+nlohmann::json features_json(const procfs::Root& root) {
   knobs::FeaturesFile f(root);
   nlohmann::json j = {{"path", f.path()}};
   try {
@@ -58,7 +58,7 @@ nlohmann::json features_json(const std::string& root) {
 
 void list(const KnobsOptions& o) {
   auto k = controller(o);
-  nlohmann::json out = {{"features", features_json(o.state.root)},
+  nlohmann::json out = {{"features", features_json(k.root())},
                         {"knobs", nlohmann::json::array()}};
   for (const auto& c : k.probe()) {
     if (c.knob.kind == knobs::KnobKind::kFeature) continue;

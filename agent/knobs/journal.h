@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "agent/knobs/knob.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::knobs {
 
@@ -19,7 +20,7 @@ struct JournalEntry {
 
 struct Journal {
   std::string boot_id;  // /proc/sys/kernel/random/boot_id when written
-  std::string root;     // the knob root ("" = live)
+  procfs::Root root = procfs::Root::live();  // the knob root; stored as "" when live
   long long created_at_ns = 0;
   int pid = 0;  // the writer
   std::vector<JournalEntry> entries;

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <chrono>
-#include <string>
+#include "common/procfs/root.h"
 
 namespace schedrig::knobs {
 
@@ -13,7 +13,7 @@ class KnobLock {
  public:
   // Takes the lock, waiting up to `wait`. Throws KnobError naming the lock
   // file and the pid recorded in it when another process holds it.
-  KnobLock(const std::string& root, std::chrono::milliseconds wait);
+  KnobLock(const procfs::Root& root, std::chrono::milliseconds wait);
   ~KnobLock();
   KnobLock(const KnobLock&) = delete;
   KnobLock& operator=(const KnobLock&) = delete;

@@ -1,11 +1,10 @@
 // Turning a loaded hwloc topology into a Topology (private to agent/topology).
 #pragma once
 
-#include <filesystem>
-
 #include <hwloc.h>
 
 #include "agent/topology/topology.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::topology {
 
@@ -16,6 +15,6 @@ namespace schedrig::topology {
 // lacks come from `root`/sys/devices/system/node or libnuma. Throws
 // std::system_error when sched_getaffinity fails.
 Topology extract_topology(hwloc_topology_t topo, bool this_system,
-                          const std::filesystem::path& root);
+                          const procfs::Root& root);
 
 }  // namespace schedrig::topology

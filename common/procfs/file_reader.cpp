@@ -1,35 +1,45 @@
-#include "agent/sampler/proc_file.h"
+#include "common/procfs/file_reader.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <utility>
 
-namespace schedrig::sampler {
+#include "common/procfs/read_error.h"
+
+namespace schedrig::procfs {
 namespace {
 
 constexpr std::size_t kInitialBuffer = 4096;
 
+// The first buffer size: 4 KiB, or one byte over the bound when that is
+// smaller (the extra byte tells a file of exactly max_bytes from a longer one).
+std::size_t initial_size(std::size_t max_bytes) { return std::min(kInitialBuffer, max_bytes + 1); }
+
 }  // namespace
 
-ProcFile::ProcFile(std::string path) : path_(std::move(path)), buf_(kInitialBuffer, '\0') {
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+FileReader::FileReader(const std::filesystem::path& path, std::size_t max_bytes)
+    : path_(path.string()), max_bytes_(max_bytes), buf_(initial_size(max_bytes), '\0') {
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd_ < 0) errno_ = errno;
 }
 
-ProcFile::~ProcFile() { close(); }
+FileReader::~FileReader() { close(); }
 
-ProcFile::ProcFile(ProcFile&& other) noexcept
+FileReader::FileReader(FileReader&& other) noexcept
     : path_(std::move(other.path_)),
+      max_bytes_(other.max_bytes_),
       fd_(std::exchange(other.fd_, -1)),
       errno_(other.errno_),
       buf_(std::move(other.buf_)) {}
 
-ProcFile& ProcFile::operator=(ProcFile&& other) noexcept {
+FileReader& FileReader::operator=(FileReader&& other) noexcept {
   if (this != &other) {
     close();
     path_ = std::move(other.path_);
+    max_bytes_ = other.max_bytes_;
     fd_ = std::exchange(other.fd_, -1);
     errno_ = other.errno_;
     buf_ = std::move(other.buf_);
@@ -37,14 +47,17 @@ ProcFile& ProcFile::operator=(ProcFile&& other) noexcept {
   return *this;
 }
 
-void ProcFile::close() {
+void FileReader::close() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
 }
 
-bool ProcFile::read(std::string_view& text) {
-  if (fd_ < 0) return false;
-  if (buf_.empty()) buf_.resize(kInitialBuffer);
+bool FileReader::read(std::string_view& text) {
+  if (fd_ < 0) {
+    if (errno_ == 0) errno_ = EBADF;  // never opened (default-constructed)
+    return false;
+  }
+  if (buf_.empty()) buf_.resize(initial_size(max_bytes_));
   for (;;) {
     const ssize_t n = ::pread(fd_, buf_.data(), buf_.size(), 0);
     if (n < 0 && errno == EINTR) continue;
@@ -57,20 +70,24 @@ bool ProcFile::read(std::string_view& text) {
       text = std::string_view(buf_.data(), static_cast<std::size_t>(n));
       return true;
     }
-    buf_.resize(buf_.size() * 2);  // did not fit: grow and read again from 0
+    if (buf_.size() > max_bytes_) {  // max_bytes + 1 bytes read: over the bound
+      errno_ = EFBIG;
+      return false;
+    }
+    // Did not fit: grow (up to one byte over the bound) and read again from 0.
+    buf_.resize(std::min(buf_.size() * 2, max_bytes_ + 1));
   }
 }
 
-bool read_whole_file(const std::string& path, std::string& out, int& err) {
-  ProcFile f(path);
+std::string_view FileReader::read_or_throw() {
   std::string_view text;
-  if (!f.read(text)) {
-    err = f.error();
-    return false;
+  if (!read(text)) {
+    if (errno_ == EFBIG) {
+      throw ReadError(path_, errno_, "larger than " + std::to_string(max_bytes_) + " bytes");
+    }
+    throw ReadError(path_, errno_);
   }
-  out.assign(text);
-  err = 0;
-  return true;
+  return text;
 }
 
-}  // namespace schedrig::sampler
+}  // namespace schedrig::procfs

@@ -1,44 +1,47 @@
-#include "agent/sampler/task_schedstat.h"
+#include "common/procfs/task_schedstat.h"
 
+#include <algorithm>
+#include <array>
 #include <string>
 
-#include "agent/sampler/text_scan.h"
+#include "common/parse_whole.h"
 
-namespace schedrig::sampler {
+namespace schedrig::procfs {
+namespace {
+
+constexpr std::string_view kBlanks = " \t";
+
+// The next blank-separated field of `line` (consumed), "" when none is left.
+std::string_view next_field(std::string_view& line) {
+  const auto start = line.find_first_not_of(kBlanks);
+  if (start == std::string_view::npos) {
+    line = {};
+    return {};
+  }
+  line.remove_prefix(start);
+  const auto end = std::min(line.find_first_of(kBlanks), line.size());
+  const std::string_view field = line.substr(0, end);
+  line.remove_prefix(end);
+  return field;
+}
+
+}  // namespace
 
 std::optional<TaskSchedstat> parse_task_schedstat(std::string_view text) {
-  const auto f = split_fields(text.substr(0, text.find('\n')));
-  TaskSchedstat t;
-  if (f.size() != 3 || !parse_u64(f[0], t.run_ns) || !parse_u64(f[1], t.wait_ns) ||
-      !parse_u64(f[2], t.timeslices)) {
-    return std::nullopt;
+  std::string_view line = text.substr(0, text.find('\n'));
+  std::array<std::uint64_t, 3> v{};
+  for (auto& value : v) {
+    const auto n = try_parse_whole<std::uint64_t>(next_field(line));
+    if (!n) return std::nullopt;
+    value = *n;
   }
-  return t;
+  if (!next_field(line).empty()) return std::nullopt;
+  return TaskSchedstat{v[0], v[1], v[2]};
 }
 
-void TaskSchedstatReader::watch(const std::vector<std::pair<pid_t, pid_t>>& pid_tids) {
-  std::map<pid_t, ProcFile> next;
-  for (const auto& [pid, tid] : pid_tids) {
-    auto it = files_.find(tid);
-    if (it != files_.end()) {
-      next.emplace(tid, std::move(it->second));
-      continue;
-    }
-    const auto path =
-        root_ / "proc" / std::to_string(pid) / "task" / std::to_string(tid) / "schedstat";
-    next.emplace(tid, ProcFile(path.string()));
-  }
-  files_ = std::move(next);
+std::filesystem::path task_schedstat_path(const Root& root, const TaskId& task) {
+  return root.path("proc/" + std::to_string(task.pid) + "/task/" + std::to_string(task.tid) +
+                   "/schedstat");
 }
 
-std::map<pid_t, TaskSchedstat> TaskSchedstatReader::read() {
-  std::map<pid_t, TaskSchedstat> out;
-  for (auto& [tid, file] : files_) {
-    std::string_view text;
-    if (!file.read(text)) continue;
-    if (auto t = parse_task_schedstat(text)) out.emplace(tid, *t);
-  }
-  return out;
-}
-
-}  // namespace schedrig::sampler
+}  // namespace schedrig::procfs

@@ -4,18 +4,15 @@
 // thread reads "0 0 1".
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string_view>
-#include <vector>
 
-#include "agent/sampler/proc_file.h"
+#include "common/procfs/root.h"
+#include "common/procfs/task_id.h"
 
-namespace schedrig::sampler {
+namespace schedrig::procfs {
 
 struct TaskSchedstat {
   std::uint64_t run_ns = 0;   // time on a CPU
@@ -23,21 +20,10 @@ struct TaskSchedstat {
   std::uint64_t timeslices = 0;
 };
 
-// Empty when the text is not three numbers.
+// Empty when the first line is not three numbers (spaces or tabs between).
 std::optional<TaskSchedstat> parse_task_schedstat(std::string_view text);
 
-// Keeps one open file per watched thread. read() skips threads whose file
-// cannot be read (the thread exited: ESRCH or ENOENT).
-class TaskSchedstatReader {
- public:
-  explicit TaskSchedstatReader(std::filesystem::path root) : root_(std::move(root)) {}
-  // Replaces the watched set; files of threads still watched stay open.
-  void watch(const std::vector<std::pair<pid_t, pid_t>>& pid_tids);
-  std::map<pid_t, TaskSchedstat> read();  // keyed by TID
+// ROOT/proc/PID/task/TID/schedstat.
+std::filesystem::path task_schedstat_path(const Root& root, const TaskId& task);
 
- private:
-  std::filesystem::path root_;
-  std::map<pid_t, ProcFile> files_;  // keyed by TID
-};
-
-}  // namespace schedrig::sampler
+}  // namespace schedrig::procfs
