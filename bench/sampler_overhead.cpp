@@ -76,6 +76,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sm = schedrig::sampler;
+namespace procfs = schedrig::procfs;
 
 constexpr pid_t kFakePid = 4242;
 constexpr int kFakeTasks = 8;

@@ -58,8 +58,7 @@ nlohmann::json features_json(const procfs::Root& root) {
 
 void list(const KnobsOptions& o) {
   auto k = controller(o);
-  nlohmann::json out = {{"features", features_json(k.root())},
-                        {"knobs", nlohmann::json::array()}};
+  nlohmann::json out = {{"features", features_json(k.root())}, {"knobs", nlohmann::json::array()}};
   for (const auto& c : k.probe()) {
     if (c.knob.kind == knobs::KnobKind::kFeature) continue;
     nlohmann::json j = {{"name", c.knob.name},    {"kind", knobs::kind_name(c.knob.kind)},

@@ -44,9 +44,12 @@ nlohmann::json to_json(const Journal& j) {
                        {"original", e.original.value},
                        {"path", e.path}});
   }
-  return {{"format", 1},    {"boot_id", j.boot_id},
-          {"root", j.root.flag_text()}, {"created_at_ns", j.created_at_ns},
-          {"pid", j.pid},   {"entries", entries}};
+  return {{"format", 1},
+          {"boot_id", j.boot_id},
+          {"root", j.root.flag_text()},
+          {"created_at_ns", j.created_at_ns},
+          {"pid", j.pid},
+          {"entries", entries}};
 }
 
 }  // namespace

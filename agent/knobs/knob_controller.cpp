@@ -21,8 +21,7 @@ using namespace std::chrono_literals;
 // The boot id the journal is scoped by: the fake root's when it has one.
 std::string boot_id_for(const procfs::Root& root) {
   std::error_code ec;
-  if (!root.is_live() &&
-      std::filesystem::exists(root.path("proc/sys/kernel/random/boot_id"), ec)) {
+  if (!root.is_live() && std::filesystem::exists(root.path("proc/sys/kernel/random/boot_id"), ec)) {
     return read_boot_id(root);
   }
   return read_boot_id(procfs::Root::live());

@@ -1,4 +1,4 @@
-// Applies knob settings safely (DESIGN.md "Knobs", "Runner safety"):
+// Applies knob settings safely (docs/architecture.md "Knobs", "Runner safety"):
 // journal the originals before the first write, write, read back and
 // verify, and always put everything back — at the end, on an exception
 // (destructor), on SIGINT/SIGTERM (the caller stops and destroys us), and at

@@ -1,4 +1,4 @@
-// The per-root writer lock (DESIGN.md "Knobs"): flock(2) on
+// The per-root writer lock (docs/architecture.md "Knobs"): flock(2) on
 // ROOT/run/lock/schedrig-knobs.lock, held by any process that writes knobs,
 // so two runs, or a run and a console `knobs set`, never interleave. The
 // kernel drops it when the holder dies, so a crash never leaves it stuck.

@@ -73,8 +73,9 @@ IterationSampling::IterationSampling(const SamplingConfig& config, const std::ve
 
 void IterationSampling::sampling_off(const std::exception& e) {
   static std::once_flag said;
-  std::call_once(
-      said, [&] { spdlog::warn("sampling off (/proc under {}): {}", root_.dir().string(), e.what()); });
+  std::call_once(said, [&] {
+    spdlog::warn("sampling off (/proc under {}): {}", root_.dir().string(), e.what());
+  });
   sampler_.reset();
 }
 

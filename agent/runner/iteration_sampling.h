@@ -19,8 +19,8 @@ class RunSink;
 // What every iteration of a run samples with.
 struct SamplingConfig {
   procfs::Root root = procfs::Root::live();  // /proc is read under it (tests: a fake tree)
-  double hz = 1;                     // 0 = no sampling
-  std::vector<int> pu_to_node;       // by PU OS index (busy % per NUMA node)
+  double hz = 1;                             // 0 = no sampling
+  std::vector<int> pu_to_node;               // by PU OS index (busy % per NUMA node)
   sampler::StarvationThresholds thresholds;
 };
 

@@ -15,7 +15,6 @@ namespace schedrig::runner {
 // can be written through `knobs`. Otherwise `plan` unchanged. The knob is
 // then journaled and restored like any other. Never throws.
 schedrig::v1::Plan with_schedstats_on(const schedrig::v1::Plan& plan,
-                                      const knobs::KnobController& knobs,
-                                      const procfs::Root& root);
+                                      const knobs::KnobController& knobs, const procfs::Root& root);
 
 }  // namespace schedrig::runner

@@ -93,8 +93,7 @@ void derive_schedstat(const Schedstat& a, const Schedstat& b, const DeriveContex
 }
 
 void derive_tasks(const std::map<pid_t, procfs::TaskSchedstat>& a,
-                  const std::map<pid_t, procfs::TaskSchedstat>& b,
-                  DerivedSample& out) {
+                  const std::map<pid_t, procfs::TaskSchedstat>& b, DerivedSample& out) {
   // A thread with no earlier reading counts from 0: the runner starts the
   // sampler before the workload, so such a thread was born in this interval
   // and its counters are all this interval's.

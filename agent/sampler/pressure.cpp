@@ -3,8 +3,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "agent/sampler/text_scan.h"
 #include "agent/sampler/sampler_error.h"
+#include "agent/sampler/text_scan.h"
 
 namespace schedrig::sampler {
 namespace {
@@ -12,8 +12,8 @@ namespace {
 // "key=value" with the expected key; throws otherwise.
 std::string_view value_of(std::string_view field, std::string_view key) {
   if (!field.starts_with(key) || field.size() <= key.size() || field[key.size()] != '=') {
-    throw parse_error("pressure: expected " + std::string(key) + "=, got '" +
-                             std::string(field) + "'");
+    throw parse_error("pressure: expected " + std::string(key) + "=, got '" + std::string(field) +
+                      "'");
   }
   return field.substr(key.size() + 1);
 }
@@ -27,8 +27,7 @@ double avg(std::string_view field, std::string_view key) {
 }
 
 PressureLine parse_line(const std::vector<std::string_view>& f) {
-  if (f.size() != 5)
-    throw parse_error("pressure: expected 4 fields after " + std::string(f[0]));
+  if (f.size() != 5) throw parse_error("pressure: expected 4 fields after " + std::string(f[0]));
   PressureLine p;
   p.avg10 = avg(f[1], "avg10");
   p.avg60 = avg(f[2], "avg60");

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "agent/sampler/text_scan.h"
 #include "agent/sampler/sampler_error.h"
+#include "agent/sampler/text_scan.h"
 
 namespace schedrig::sampler {
 namespace {

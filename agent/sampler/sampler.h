@@ -105,8 +105,7 @@ struct QuietResult {
   double waited_s = 0;
   bool gave_up = false;
 };
-QuietResult wait_until_quiet(const procfs::Root& root, unsigned max_runnable,
-                             double hold_s, double limit_s,
-                             const std::atomic<bool>* stop = nullptr);
+QuietResult wait_until_quiet(const procfs::Root& root, unsigned max_runnable, double hold_s,
+                             double limit_s, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace schedrig::sampler

@@ -41,7 +41,8 @@ SnapshotReader::SnapshotReader(const procfs::Root& root)
 }
 
 template <typename T, typename Parse>
-std::optional<T> SnapshotReader::read_optional(procfs::FileReader& file, SourceStatus& status, Parse parse) {
+std::optional<T> SnapshotReader::read_optional(procfs::FileReader& file, SourceStatus& status,
+                                               Parse parse) {
   if (!file.ok() || !status.present) return std::nullopt;
   std::string_view text;
   if (!file.read(text)) {
@@ -72,8 +73,6 @@ Snapshot SnapshotReader::take() {
   return s;
 }
 
-void SnapshotReader::watch_tasks(const std::vector<procfs::TaskId>& tasks) {
-  tasks_.watch(tasks);
-}
+void SnapshotReader::watch_tasks(const std::vector<procfs::TaskId>& tasks) { tasks_.watch(tasks); }
 
 }  // namespace schedrig::sampler

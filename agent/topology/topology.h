@@ -1,7 +1,7 @@
 // The machine as hwloc (and, live, libnuma and sysfs) map it: packages, NUMA
 // nodes with their distance matrix, last-level caches (LLCs), clusters,
 // cores with their SMT siblings, PUs, offline and disallowed PUs, and the
-// scheduler-domain levels the kernel would build from all that (DESIGN.md
+// scheduler-domain levels the kernel would build from all that (docs/architecture.md
 // "Shape": agent/topology). Every CPU number here is a PU OS index, the
 // number the kernel uses in cpulists and sched_setaffinity(2).
 #pragma once

@@ -21,8 +21,7 @@ class FileReader {
 
   FileReader() = default;
   // Opens `path` (no throw); check ok()/error().
-  explicit FileReader(const std::filesystem::path& path,
-                      std::size_t max_bytes = kDefaultMaxBytes);
+  explicit FileReader(const std::filesystem::path& path, std::size_t max_bytes = kDefaultMaxBytes);
   ~FileReader();
   FileReader(FileReader&& other) noexcept;
   FileReader& operator=(FileReader&& other) noexcept;

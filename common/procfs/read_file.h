@@ -21,9 +21,9 @@ std::string read_small_file(const std::filesystem::path& path,
 
 // As read_small_file, but nullopt on failure with the errno in `*err` (when
 // given; 0 on success).
-std::optional<std::string> try_read_small_file(const std::filesystem::path& path,
-                                               int* err = nullptr,
-                                               std::size_t max_bytes = FileReader::kDefaultMaxBytes);
+std::optional<std::string> try_read_small_file(
+    const std::filesystem::path& path, int* err = nullptr,
+    std::size_t max_bytes = FileReader::kDefaultMaxBytes);
 
 // `text` up to its first '\n' (all of it when there is none).
 std::string_view first_line(std::string_view text);

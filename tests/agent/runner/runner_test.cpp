@@ -154,15 +154,15 @@ TEST(Runner, FakeRootRunFingerprintsTheFakeTree) {
   std::atomic<bool> stop{false};
   RunOptions options;
   options.root = k.root.root();
-  run_plan(start_of("duration_s: 0.05\ncases: [{workload: fork}]\n"),
-           topology::load_topology({}), sink, k.control, stop, options);
+  run_plan(start_of("duration_s: 0.05\ncases: [{workload: fork}]\n"), topology::load_topology({}),
+           sink, k.control, stop, options);
   ASSERT_EQ(sink.started.size(), 1u);
   const v1::Fingerprint& fp = sink.started[0].fingerprint();
   EXPECT_EQ(fp.kernel_cmdline(), "BOOT_IMAGE=/vmlinuz-fake schedrig.fake_root=1");
   EXPECT_EQ(fp.kernel_release(), kernel_release());
   EXPECT_EQ(fp.fields().at("smt_control"), "notimplemented-fake");
   EXPECT_EQ(fp.fields().at("vulnerability.fake_bug"), "Vulnerable: planted");
-  EXPECT_EQ(fp.fields().at("autogroup"), "1");  // the FakeRoot's sysctl
+  EXPECT_EQ(fp.fields().at("autogroup"), "1");             // the FakeRoot's sysctl
   EXPECT_EQ(fp.fields().at("sched_features"), "unknown");  // none planted
 }
 

@@ -60,9 +60,7 @@ TEST(ProcfsRoot, SlashIsTheLiveMachine) {
   EXPECT_EQ(Root::under("/").flag_text(), "");
 }
 
-TEST(ProcfsRoot, EmptyDirectoryIsRefused) {
-  EXPECT_THROW(Root::under(""), std::invalid_argument);
-}
+TEST(ProcfsRoot, EmptyDirectoryIsRefused) { EXPECT_THROW(Root::under(""), std::invalid_argument); }
 
 TEST(ProcfsRoot, FlagTextRoundTrips) {
   EXPECT_EQ(Root::from_flag(""), Root::live());
