@@ -76,6 +76,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sm = schedrig::sampler;
+namespace procfs = schedrig::procfs;
 
 constexpr pid_t kFakePid = 4242;
 constexpr int kFakeTasks = 8;
@@ -303,8 +304,8 @@ struct FakeTree {
   FakeTree(const FakeTree&) = delete;
   FakeTree& operator=(const FakeTree&) = delete;
 
-  std::vector<sm::TaskId> tasks() const {
-    std::vector<sm::TaskId> t;
+  std::vector<procfs::TaskId> tasks() const {
+    std::vector<procfs::TaskId> t;
     for (int i = 1; i <= kFakeTasks; ++i) t.push_back({kFakePid, kFakePid + i});
     return t;
   }
@@ -323,7 +324,7 @@ struct Tree {
   std::string name;
   int pus = 0;
   sm::SamplerOptions options;  // hz filled per run
-  std::vector<sm::TaskId> tasks;
+  std::vector<procfs::TaskId> tasks;
   std::unique_ptr<FakeTree> fake;
 };
 
@@ -331,7 +332,7 @@ std::unique_ptr<Tree> make_tree(const std::string& name, int fake_pus) {
   auto t = std::make_unique<Tree>();
   t->name = name;
   if (name == "real") {
-    t->options.root = "/";
+    t->options.root = procfs::Root::live();
     t->options.cpus = allowed_pus();
     t->options.pu_to_node = real_pu_to_node();
     t->tasks = {{::getpid(), ::gettid()}};
@@ -339,7 +340,7 @@ std::unique_ptr<Tree> make_tree(const std::string& name, int fake_pus) {
   } else {
     t->fake = std::make_unique<FakeTree>(fake_pus);
     t->fake->step();  // counters off zero before the first snapshot
-    t->options.root = t->fake->dir;
+    t->options.root = procfs::Root::under(t->fake->dir);
     t->options.pu_to_node = t->fake->proc->pu_to_node();
     for (int c = 0; c < fake_pus; ++c) t->options.cpus.push_back(c);
     t->tasks = t->fake->tasks();

@@ -5,13 +5,21 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "common/procfs/read_error.h"
+#include "common/procfs/read_file.h"
+
 namespace schedrig {
+namespace {
+
+// A UUID and its newline, with room to spare.
+constexpr std::size_t kBootIdMaxBytes = 4096;
+
+}  // namespace
 
 std::string make_uuid_v4() {
   static thread_local std::mt19937_64 rng{[] {
@@ -36,13 +44,10 @@ bool is_uuid(const std::string& s) {
   return true;
 }
 
-std::string read_boot_id(const std::string& root) {
-  const std::string path = root + "/proc/sys/kernel/random/boot_id";
-  std::ifstream in(path);
-  std::string id;
-  if (!in || !std::getline(in, id) || id.empty()) {
-    throw std::runtime_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  }
+std::string read_boot_id(const procfs::Root& root) {
+  const auto path = root.path("proc/sys/kernel/random/boot_id");
+  const std::string id(procfs::first_line(procfs::read_small_file(path, kBootIdMaxBytes)));
+  if (id.empty()) throw procfs::ReadError(path.string(), ENODATA, "empty");
   return id;
 }
 

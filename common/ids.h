@@ -1,7 +1,9 @@
-// Identity helpers (DESIGN.md "Identity"): UUIDs, boot_id, host facts.
+// Identity helpers (docs/architecture.md "Identity"): UUIDs, boot_id, host facts.
 #pragma once
 
 #include <string>
+
+#include "common/procfs/root.h"
 
 namespace schedrig {
 
@@ -12,10 +14,10 @@ std::string make_uuid_v4();
 // True when `s` has the shape of a UUID (8-4-4-4-12 hex digits).
 bool is_uuid(const std::string& s);
 
-// The kernel's boot id from ROOT/proc/sys/kernel/random/boot_id, trimmed.
-// `root` is "" for the live machine. Throws std::runtime_error naming the
-// file and errno when it cannot be read.
-std::string read_boot_id(const std::string& root = "");
+// The kernel's boot id, the first line of ROOT/proc/sys/kernel/random/boot_id.
+// Throws procfs::ReadError (common/procfs/read_error.h) naming the file and
+// the errno when it cannot be read (ENODATA when it is empty).
+std::string read_boot_id(const procfs::Root& root = procfs::Root::live());
 
 // uname(2) nodename, e.g. "altra-01".
 std::string host_name();

@@ -25,7 +25,7 @@ struct KnobsOptions {
 };
 
 knobs::KnobController controller(const KnobsOptions& o) {
-  return knobs::KnobController(o.state.root,
+  return knobs::KnobController(procfs::Root::from_flag(o.state.root),
                                o.state.state_dir.empty() ? default_state_dir() : o.state.state_dir);
 }
 
@@ -46,7 +46,7 @@ std::string errno_text(int e) {
            : "";
 }
 
-nlohmann::json features_json(const std::string& root) {
+nlohmann::json features_json(const procfs::Root& root) {
   knobs::FeaturesFile f(root);
   nlohmann::json j = {{"path", f.path()}};
   try {
@@ -59,8 +59,7 @@ nlohmann::json features_json(const std::string& root) {
 
 void list(const KnobsOptions& o) {
   auto k = controller(o);
-  nlohmann::json out = {{"features", features_json(o.state.root)},
-                        {"knobs", nlohmann::json::array()}};
+  nlohmann::json out = {{"features", features_json(k.root())}, {"knobs", nlohmann::json::array()}};
   for (const auto& c : k.probe()) {
     if (c.knob.kind == knobs::KnobKind::kFeature) continue;
     nlohmann::json j = {{"name", c.knob.name},    {"kind", knobs::kind_name(c.knob.kind)},

@@ -25,7 +25,7 @@ std::map<std::string, bool> parse_features(const std::string& line, const std::s
   return out;
 }
 
-FeaturesFile::FeaturesFile(const std::string& root) : path_(features_path(root)) {}
+FeaturesFile::FeaturesFile(const procfs::Root& root) : path_(features_path(root)) {}
 
 std::map<std::string, bool> FeaturesFile::read() const {
   return parse_features(read_knob_file(path_), path_);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agent/knobs/knob.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::knobs {
 
@@ -18,7 +19,7 @@ std::map<std::string, bool> parse_features(const std::string& line, const std::s
 class FeaturesFile {
  public:
   // The file under `root` (see features_path()).
-  explicit FeaturesFile(const std::string& root);
+  explicit FeaturesFile(const procfs::Root& root);
 
   const std::string& path() const { return path_; }
 

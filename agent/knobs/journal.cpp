@@ -44,9 +44,12 @@ nlohmann::json to_json(const Journal& j) {
                        {"original", e.original.value},
                        {"path", e.path}});
   }
-  return {{"format", 1},    {"boot_id", j.boot_id},
-          {"root", j.root}, {"created_at_ns", j.created_at_ns},
-          {"pid", j.pid},   {"entries", entries}};
+  return {{"format", 1},
+          {"boot_id", j.boot_id},
+          {"root", j.root.flag_text()},
+          {"created_at_ns", j.created_at_ns},
+          {"pid", j.pid},
+          {"entries", entries}};
 }
 
 }  // namespace
@@ -84,7 +87,7 @@ std::optional<Journal> read_journal(const std::string& file) {
     auto j = nlohmann::json::parse(text.str());
     Journal out;
     out.boot_id = j.at("boot_id").get<std::string>();
-    out.root = j.at("root").get<std::string>();
+    out.root = procfs::Root::from_flag(j.at("root").get<std::string>());
     out.created_at_ns = j.at("created_at_ns").get<long long>();
     out.pid = j.value("pid", 0);
     for (const auto& e : j.at("entries")) {

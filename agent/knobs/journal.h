@@ -1,4 +1,4 @@
-// The restore journal (DESIGN.md "Knobs"): before the first knob write the
+// The restore journal (docs/architecture.md "Knobs"): before the first knob write the
 // original values and the kernel boot_id go to STATE_DIR/knobs-journal.json,
 // written atomically (temporary file, fsync, rename, fsync of the directory)
 // so a crash at any point leaves either the old or the new journal whole.
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "agent/knobs/knob.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::knobs {
 
@@ -18,8 +19,8 @@ struct JournalEntry {
 };
 
 struct Journal {
-  std::string boot_id;  // /proc/sys/kernel/random/boot_id when written
-  std::string root;     // the knob root ("" = live)
+  std::string boot_id;                       // /proc/sys/kernel/random/boot_id when written
+  procfs::Root root = procfs::Root::live();  // the knob root; stored as "" when live
   long long created_at_ns = 0;
   int pid = 0;  // the writer
   std::vector<JournalEntry> entries;

@@ -19,15 +19,15 @@ namespace {
 using namespace std::chrono_literals;
 
 // The boot id the journal is scoped by: the fake root's when it has one.
-std::string boot_id_for(const std::string& root) {
+std::string boot_id_for(const procfs::Root& root) {
   std::error_code ec;
-  if (!root.empty() && std::filesystem::exists(root + "/proc/sys/kernel/random/boot_id", ec)) {
+  if (!root.is_live() && std::filesystem::exists(root.path("proc/sys/kernel/random/boot_id"), ec)) {
     return read_boot_id(root);
   }
-  return read_boot_id("");
+  return read_boot_id(procfs::Root::live());
 }
 
-std::string read_on(const std::string& root, const KnobSetting& k) {
+std::string read_on(const procfs::Root& root, const KnobSetting& k) {
   if (k.kind == KnobKind::kFeature) {
     FeaturesFile f(root);
     f.check_known(k.name);
@@ -36,7 +36,7 @@ std::string read_on(const std::string& root, const KnobSetting& k) {
   return read_knob_file(knob_path(root, k));
 }
 
-void write_on(const std::string& root, const KnobSetting& k, const std::string& value) {
+void write_on(const procfs::Root& root, const KnobSetting& k, const std::string& value) {
   if (k.kind == KnobKind::kFeature) return FeaturesFile(root).set(k.name, value == "on");
   const std::string path = knob_path(root, k);
   write_knob_file(path, value);
@@ -47,7 +47,7 @@ void write_on(const std::string& root, const KnobSetting& k, const std::string& 
   }
 }
 
-Capability probe_one(const std::string& root, KnobSetting knob) {
+Capability probe_one(const procfs::Root& root, KnobSetting knob) {
   Capability c;
   c.knob = std::move(knob);
   c.path = knob_path(root, c.knob);
@@ -72,7 +72,7 @@ std::vector<std::string> restore_entries(const Journal& journal) {
   return failures;
 }
 
-KnobController::KnobController(std::string root, std::string state_dir)
+KnobController::KnobController(procfs::Root root, std::string state_dir)
     : root_(std::move(root)), journal_file_(journal_path(state_dir)) {}
 
 KnobController::~KnobController() {

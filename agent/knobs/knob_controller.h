@@ -1,4 +1,4 @@
-// Applies knob settings safely (DESIGN.md "Knobs", "Runner safety"):
+// Applies knob settings safely (docs/architecture.md "Knobs", "Runner safety"):
 // journal the originals before the first write, write, read back and
 // verify, and always put everything back — at the end, on an exception
 // (destructor), on SIGINT/SIGTERM (the caller stops and destroys us), and at
@@ -15,6 +15,7 @@
 #include "agent/knobs/journal.h"
 #include "agent/knobs/knob.h"
 #include "agent/knobs/knob_lock.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::knobs {
 
@@ -29,9 +30,10 @@ struct Capability {
 
 class KnobController {
  public:
-  // `root` prefixes /proc and /sys ("" = live); the journal lives in
-  // `state_dir`. No I/O happens until a call needs it.
-  KnobController(std::string root, std::string state_dir);
+  // Knobs are read and written under `root` (the live machine or a fake
+  // tree); the journal lives in `state_dir`. No I/O happens until a call
+  // needs it.
+  KnobController(procfs::Root root, std::string state_dir);
   // Restores everything journaled by this controller; logs, never throws.
   ~KnobController();
   KnobController(const KnobController&) = delete;
@@ -69,7 +71,7 @@ class KnobController {
   // `knobs restore` or agent start puts the originals back).
   void keep_journal();
 
-  const std::string& root() const { return root_; }
+  const procfs::Root& root() const { return root_; }
   const std::string& journal_file() const { return journal_file_; }
 
  private:
@@ -78,7 +80,7 @@ class KnobController {
   std::string read_value(const KnobSetting& knob) const;
   void write_value(const KnobSetting& knob, const std::string& value) const;
 
-  std::string root_;
+  procfs::Root root_;
   std::string journal_file_;
   std::unique_ptr<KnobLock> lock_;
   std::optional<Journal> journal_;  // loaded or made on the first apply

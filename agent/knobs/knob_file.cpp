@@ -9,9 +9,14 @@
 #include <fmt/format.h>
 
 #include "agent/knobs/knob.h"
+#include "common/procfs/read_error.h"
+#include "common/procfs/read_file.h"
 
 namespace schedrig::knobs {
 namespace {
+
+// A knob is one value or one line of feature names: far below this.
+constexpr std::size_t kKnobMaxBytes = 64 * 1024;
 
 // Closes an fd on scope exit.
 struct Fd {
@@ -35,16 +40,11 @@ struct Fd {
 }  // namespace
 
 std::string read_knob_file(const std::string& path) {
-  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) fail("cannot read", path, errno);
   std::string out;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::read(f.fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail("cannot read", path, errno);
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
+  try {
+    out = procfs::read_small_file(path, kKnobMaxBytes);
+  } catch (const procfs::ReadError& e) {
+    fail("cannot read", path, e.errno_value());
   }
   while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
   return out;

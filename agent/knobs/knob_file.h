@@ -6,8 +6,9 @@
 
 namespace schedrig::knobs {
 
-// The file's text with trailing white space removed. Throws KnobUnavailable
-// naming the path and the errno.
+// The file's text with trailing white space removed, read through the
+// shared bounded O_NOFOLLOW reader (common/procfs/read_file.h). Throws
+// KnobUnavailable naming the path and the errno.
 std::string read_knob_file(const std::string& path);
 
 // One open(O_WRONLY) and one write(2) of `text`. Throws KnobUnavailable

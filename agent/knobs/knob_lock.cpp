@@ -16,7 +16,7 @@
 
 namespace schedrig::knobs {
 
-KnobLock::KnobLock(const std::string& root, std::chrono::milliseconds wait) {
+KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait) {
   const std::string path = lock_path(root);
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);

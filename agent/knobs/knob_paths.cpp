@@ -9,9 +9,9 @@ namespace schedrig::knobs {
 
 namespace fs = std::filesystem;
 
-std::string features_path(const std::string& root) {
-  const std::string modern = root + "/sys/kernel/debug/sched/features";
-  const std::string old = root + "/sys/kernel/debug/sched_features";
+std::string features_path(const procfs::Root& root) {
+  const std::string modern = root.path("sys/kernel/debug/sched/features").string();
+  const std::string old = root.path("sys/kernel/debug/sched_features").string();
   std::error_code ec;
   if (!fs::exists(modern, ec) && fs::exists(old, ec)) return old;
   return modern;
@@ -24,15 +24,15 @@ static bool inside(const fs::path& path, const fs::path& dir) {
   return end == d.end();
 }
 
-std::string knob_path(const std::string& root, const KnobSetting& s) {
+std::string knob_path(const procfs::Root& root, const KnobSetting& s) {
   if (s.kind == KnobKind::kFeature) return features_path(root);
   std::string rel = s.name;
   fs::path base;
   if (s.kind == KnobKind::kSysctl) {
     std::replace(rel.begin(), rel.end(), '.', '/');
-    base = fs::path(root + "/proc/sys");
+    base = root.path("proc/sys");
   } else {
-    base = fs::path(root + "/sys/kernel/debug");
+    base = root.path("sys/kernel/debug");
   }
   fs::path path = base / rel;
   std::error_code ec;
@@ -46,6 +46,8 @@ std::string knob_path(const std::string& root, const KnobSetting& s) {
   return path.string();
 }
 
-std::string lock_path(const std::string& root) { return root + "/run/lock/schedrig-knobs.lock"; }
+std::string lock_path(const procfs::Root& root) {
+  return root.path("run/lock/schedrig-knobs.lock").string();
+}
 
 }  // namespace schedrig::knobs

@@ -1,5 +1,5 @@
-// Where knobs live under a root directory ("" = the live machine; a fake
-// tree in tests): ROOT/proc/sys/kernel/NAME for sysctls (dots become
+// Where knobs live under a procfs::Root (the live machine, or a fake tree in
+// tests): ROOT/proc/sys/kernel/NAME for sysctls (dots become
 // slashes), ROOT/sys/kernel/debug/sched/... for tunables, and the features
 // file ROOT/sys/kernel/debug/sched/features (kernels before 5.13:
 // ROOT/sys/kernel/debug/sched_features).
@@ -8,18 +8,19 @@
 #include <string>
 
 #include "agent/knobs/knob.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::knobs {
 
 // The features file to use: the new path if it exists, else the old one if
 // that exists, else the new path (so errors name it).
-std::string features_path(const std::string& root);
+std::string features_path(const procfs::Root& root);
 
 // The file of `setting` under `root`. Refuses (KnobError) a path that, once
 // symlinks are resolved, leaves ROOT/proc/sys or ROOT/sys/kernel/debug.
-std::string knob_path(const std::string& root, const KnobSetting& setting);
+std::string knob_path(const procfs::Root& root, const KnobSetting& setting);
 
 // The per-root writer lock file: ROOT/run/lock/schedrig-knobs.lock.
-std::string lock_path(const std::string& root);
+std::string lock_path(const procfs::Root& root);
 
 }  // namespace schedrig::knobs

@@ -1,12 +1,14 @@
 #include "agent/runner/fingerprint.h"
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "common/ids.h"
+#include "common/procfs/read_file.h"
 
 namespace schedrig::runner {
 namespace {
@@ -16,77 +18,77 @@ namespace fs = std::filesystem;
 constexpr const char* kUnknown = "unknown";
 
 // First line of a small sysfs/procfs file, trimmed; "" when unreadable.
-std::string read_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (in) std::getline(in, line);
+std::string read_line(const fs::path& path) {
+  const std::optional<std::string> text = procfs::try_read_small_file(path);
+  std::string line(text ? procfs::first_line(*text) : std::string_view());
   while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) line.pop_back();
   return line;
 }
 
-void add_field(v1::Fingerprint& fp, const std::string& name, const std::string& path) {
+void add_field(v1::Fingerprint& fp, const std::string& name, const fs::path& path) {
   std::string value = read_line(path);
   (*fp.mutable_fields())[name] = value.empty() ? kUnknown : value;
 }
 
 // FNV-1a 64 of a file's bytes as hex: enough to tell two configs apart.
-std::string file_hash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
+std::string file_hash(const fs::path& path) {
+  const std::optional<std::string> bytes = procfs::try_read_small_file(path);
+  if (!bytes) return "";
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  char c;
-  while (in.get(c)) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  for (const char c : *bytes) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   return fmt::format("fnv1a64:{:016x}", h);
 }
 
 // The kernel config: /proc/config.gz (compressed bytes hashed as they are),
 // else /boot/config-RELEASE.
-std::string config_hash(const std::string& root) {
-  std::string h = file_hash(root + "/proc/config.gz");
-  if (h.empty()) h = file_hash(root + "/boot/config-" + kernel_release());
+std::string config_hash(const procfs::Root& root) {
+  std::string h = file_hash(root.path("proc/config.gz"));
+  if (h.empty()) h = file_hash(root.path("boot/config-" + kernel_release()));
   return h.empty() ? kUnknown : h;
 }
 
 // The "microcode : 0x..." line of /proc/cpuinfo (x86), else the sysfs file.
-std::string microcode(const std::string& root) {
-  std::ifstream in(root + "/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);) {
+std::string microcode(const procfs::Root& root) {
+  const std::string cpuinfo = procfs::try_read_small_file(root.path("proc/cpuinfo")).value_or("");
+  for (std::string_view rest = cpuinfo; !rest.empty();) {
+    const std::string line(procfs::first_line(rest));
+    rest.remove_prefix(std::min(rest.size(), line.size() + 1));
     if (line.rfind("microcode", 0) == 0) {
       auto colon = line.find(':');
       if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
     }
   }
-  std::string v = read_line(root + "/sys/devices/system/cpu/cpu0/microcode/version");
+  std::string v = read_line(root.path("sys/devices/system/cpu/cpu0/microcode/version"));
   return v.empty() ? kUnknown : v;
 }
 
-void add_mitigations(v1::Fingerprint& fp, const std::string& root) {
+void add_mitigations(v1::Fingerprint& fp, const procfs::Root& root) {
   std::error_code ec;
-  const std::string dir = root + "/sys/devices/system/cpu/vulnerabilities";
+  const fs::path dir = root.path("sys/devices/system/cpu/vulnerabilities");
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    add_field(fp, "vulnerability." + entry.path().filename().string(), entry.path().string());
+    add_field(fp, "vulnerability." + entry.path().filename().string(), entry.path());
   }
   if (ec) (*fp.mutable_fields())["vulnerabilities"] = kUnknown;
 }
 
 }  // namespace
 
-v1::Fingerprint take_fingerprint(const std::string& root) {
+v1::Fingerprint take_fingerprint(const procfs::Root& root) {
   v1::Fingerprint fp;
   fp.set_kernel_release(kernel_release());
-  fp.set_kernel_cmdline(read_line(root + "/proc/cmdline"));
-  fp.set_sched_features(read_line(root + "/sys/kernel/debug/sched/features"));
+  fp.set_kernel_cmdline(read_line(root.path("proc/cmdline")));
+  fp.set_sched_features(read_line(root.path("sys/kernel/debug/sched/features")));
   auto& f = *fp.mutable_fields();
-  const std::string cpu = root + "/sys/devices/system/cpu";
+  const fs::path cpu = root.path("sys/devices/system/cpu");
   f["kernel_config"] = config_hash(root);
-  add_field(fp, "cpufreq_driver", cpu + "/cpu0/cpufreq/scaling_driver");
-  add_field(fp, "cpufreq_governor", cpu + "/cpu0/cpufreq/scaling_governor");
-  add_field(fp, "cpufreq_boost", cpu + "/cpufreq/boost");
-  add_field(fp, "smt_control", cpu + "/smt/control");
-  add_field(fp, "thp_enabled", root + "/sys/kernel/mm/transparent_hugepage/enabled");
-  add_field(fp, "isolcpus", cpu + "/isolated");
-  add_field(fp, "nohz_full", cpu + "/nohz_full");
-  add_field(fp, "autogroup", root + "/proc/sys/kernel/sched_autogroup_enabled");
+  add_field(fp, "cpufreq_driver", cpu / "cpu0/cpufreq/scaling_driver");
+  add_field(fp, "cpufreq_governor", cpu / "cpu0/cpufreq/scaling_governor");
+  add_field(fp, "cpufreq_boost", cpu / "cpufreq/boost");
+  add_field(fp, "smt_control", cpu / "smt/control");
+  add_field(fp, "thp_enabled", root.path("sys/kernel/mm/transparent_hugepage/enabled"));
+  add_field(fp, "isolcpus", cpu / "isolated");
+  add_field(fp, "nohz_full", cpu / "nohz_full");
+  add_field(fp, "autogroup", root.path("proc/sys/kernel/sched_autogroup_enabled"));
   f["microcode"] = microcode(root);
   if (fp.sched_features().empty()) f["sched_features"] = kUnknown;
   add_mitigations(fp, root);

@@ -1,19 +1,22 @@
-// The system fingerprint taken at run start (DESIGN.md "Identity"): what
+// The system fingerprint taken at run start (docs/architecture.md "Identity"): what
 // about the box can change a scheduler result besides the kernel itself.
 #pragma once
 
 #include <string>
 
+#include "common/procfs/root.h"
 #include "schedrig/v1/result.pb.h"
 
 namespace schedrig::runner {
 
-// Reads, under ROOT ("" = the live machine): /proc/cmdline, the sched
+// Reads, under `root` (the live machine, or a fake tree for a fake-root
+// run), through the shared procfs reader: /proc/cmdline, the sched
 // features line, a hash of the kernel config (/proc/config.gz, else
 // /boot/config-RELEASE), cpufreq driver/governor/boost, SMT control, THP
 // mode, isolcpus/nohz_full, autogroup, microcode (/proc/cpuinfo), and every
 // CPU vulnerability (mitigation) line. fields[] holds "unknown" for a source
-// that cannot be read; never throws.
-schedrig::v1::Fingerprint take_fingerprint(const std::string& root = "");
+// that cannot be read; never throws. Only the kernel release (uname(2), and
+// the /boot/config-RELEASE name built from it) is always the live one.
+schedrig::v1::Fingerprint take_fingerprint(const procfs::Root& root = procfs::Root::live());
 
 }  // namespace schedrig::runner

@@ -73,8 +73,9 @@ IterationSampling::IterationSampling(const SamplingConfig& config, const std::ve
 
 void IterationSampling::sampling_off(const std::exception& e) {
   static std::once_flag said;
-  std::call_once(
-      said, [&] { spdlog::warn("sampling off (/proc under {}): {}", root_.string(), e.what()); });
+  std::call_once(said, [&] {
+    spdlog::warn("sampling off (/proc under {}): {}", root_.dir().string(), e.what());
+  });
   sampler_.reset();
 }
 
@@ -85,9 +86,7 @@ IterationSampling::~IterationSampling() {
 workloads::WindowObserver IterationSampling::observer() {
   return {[this](const workloads::WorkloadWindow& w) {
             if (sampler_) {
-              std::vector<sampler::TaskId> tasks;
-              for (const auto& t : w.tasks) tasks.push_back({t.pid, t.tid});
-              sampler_->set_tasks(std::move(tasks));
+              sampler_->set_tasks(w.tasks);
             }
             std::lock_guard lock(state_->mu);
             state_->ops_so_far = w.ops_so_far;

@@ -4,12 +4,12 @@
 // ending with the SampleSummary the IterationResult carries.
 #pragma once
 
-#include <filesystem>
 #include <memory>
 #include <vector>
 
 #include "agent/sampler/sampler.h"
 #include "agent/workloads/window_observer.h"
+#include "common/procfs/root.h"
 #include "schedrig/v1/result.pb.h"
 
 namespace schedrig::runner {
@@ -18,9 +18,9 @@ class RunSink;
 
 // What every iteration of a run samples with.
 struct SamplingConfig {
-  std::filesystem::path root = "/";  // /proc is read under it (tests: a fake tree)
-  double hz = 1;                     // 0 = no sampling
-  std::vector<int> pu_to_node;       // by PU OS index (busy % per NUMA node)
+  procfs::Root root = procfs::Root::live();  // /proc is read under it (tests: a fake tree)
+  double hz = 1;                             // 0 = no sampling
+  std::vector<int> pu_to_node;               // by PU OS index (busy % per NUMA node)
   sampler::StarvationThresholds thresholds;
 };
 
@@ -49,7 +49,7 @@ class IterationSampling {
 
   struct State;
   std::shared_ptr<State> state_;
-  std::filesystem::path root_;  // where /proc is read (for messages)
+  procfs::Root root_;  // where /proc is read (for messages)
   std::unique_ptr<sampler::Sampler> sampler_;
 };
 

@@ -87,7 +87,7 @@ void wait_for_quiet(const RunShared& shared, const std::atomic<bool>& stop,
       spdlog::warn("box not quiet after {:.3g} s (more than {} runnable tasks); running anyway",
                    r.waited_s, q.max_runnable());
     }
-  } catch (const std::runtime_error& e) {  // no /proc/stat under the root: say it once
+  } catch (const sampler::SamplerError& e) {  // no /proc/stat under the root: say it once
     static std::once_flag said;
     std::call_once(said, [&] { spdlog::warn("quiet-box check skipped: {}", e.what()); });
   }
@@ -161,13 +161,14 @@ v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc,
   return out;
 }
 
-v1::RunStarted make_run_started(const v1::StartRun& start, std::uint32_t planned) {
+v1::RunStarted make_run_started(const v1::StartRun& start, std::uint32_t planned,
+                                const procfs::Root& root) {
   v1::RunStarted msg;
   msg.set_run_id(start.run_id());
   *msg.mutable_plan() = start.plan();
   *msg.mutable_labels() = start.plan().labels();
   for (const auto& [k, v] : start.labels()) (*msg.mutable_labels())[k] = v;
-  *msg.mutable_fingerprint() = take_fingerprint();
+  *msg.mutable_fingerprint() = take_fingerprint(root);
   msg.set_planned_iterations(planned);
   return msg;
 }
@@ -192,16 +193,17 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
   const std::vector<PreparedCase> cases = prepare_cases(requested.plan(), topo);
   check_variants(requested.plan(), knob_control);
   v1::StartRun start = requested;
-  *start.mutable_plan() = with_schedstats_on(requested.plan(), knob_control, options.proc_root);
+  *start.mutable_plan() = with_schedstats_on(requested.plan(), knob_control, options.root);
   const std::vector<Slot> schedule = make_schedule(start.plan());
   RunShared shared;
   shared.pu_to_llc = topology::pu_to_llc(topo);
   shared.pu_to_node = topology::pu_to_node(topo);
-  shared.sampling = {options.proc_root, start.plan().sample_hz(), shared.pu_to_node,
+  shared.sampling = {options.root, start.plan().sample_hz(), shared.pu_to_node,
                      with_plan_rule(options.thresholds, start.plan().starvation())};
   shared.quiet = start.plan().quiet();
   shared.sink = &sink;
-  sink.run_started(make_run_started(start, static_cast<std::uint32_t>(schedule.size())));
+  sink.run_started(
+      make_run_started(start, static_cast<std::uint32_t>(schedule.size()), options.root));
 
   v1::RunFinished done;
   done.set_run_id(start.run_id());

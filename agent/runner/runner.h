@@ -4,11 +4,11 @@
 #pragma once
 
 #include <atomic>
-#include <filesystem>
 
 #include "agent/knobs/knob_controller.h"
 #include "agent/sampler/sampler.h"
 #include "agent/topology/topology.h"
+#include "common/procfs/root.h"
 #include "schedrig/v1/plan.pb.h"
 #include "schedrig/v1/result.pb.h"
 #include "schedrig/v1/sample.pb.h"
@@ -27,9 +27,10 @@ class RunSink {
   virtual void sample(const schedrig::v1::Sample& msg) { (void)msg; }
 };
 
-// Where the run reads /proc for sampling and the quiet-box check.
+// Where the run reads /proc and /sys: sampling, the quiet-box check, the
+// schedstat sysctl check and the fingerprint in RunStarted.
 struct RunOptions {
-  std::filesystem::path proc_root = "/";  // tests: a fake tree
+  procfs::Root root = procfs::Root::live();  // tests: a fake tree
   // Starvation thresholds; a plan's `starvation:` keys override them.
   sampler::StarvationThresholds thresholds;
 };

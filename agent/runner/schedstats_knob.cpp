@@ -1,5 +1,7 @@
 #include "agent/runner/schedstats_knob.h"
 
+#include <filesystem>
+
 #include <spdlog/spdlog.h>
 
 namespace schedrig::runner {
@@ -29,10 +31,10 @@ bool off_and_writable(const knobs::KnobController& knobs) {
 }  // namespace
 
 v1::Plan with_schedstats_on(const v1::Plan& plan, const knobs::KnobController& knobs,
-                            const std::filesystem::path& proc_root) {
+                            const procfs::Root& root) {
   if (plan.sample_hz() <= 0 || named_by_a_variant(plan)) return plan;
   std::error_code ec;
-  if (!std::filesystem::exists(proc_root / "proc/schedstat", ec)) return plan;
+  if (!std::filesystem::exists(root.path("proc/schedstat"), ec)) return plan;
   if (!off_and_writable(knobs)) return plan;
   v1::Plan out = plan;
   const std::string on = "1";

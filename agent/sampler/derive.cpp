@@ -92,16 +92,16 @@ void derive_schedstat(const Schedstat& a, const Schedstat& b, const DeriveContex
   out.run_delay_ms_per_s = static_cast<double>(delay) / 1e6 / seconds;
 }
 
-void derive_tasks(const std::map<pid_t, TaskSchedstat>& a, const std::map<pid_t, TaskSchedstat>& b,
-                  DerivedSample& out) {
+void derive_tasks(const std::map<pid_t, procfs::TaskSchedstat>& a,
+                  const std::map<pid_t, procfs::TaskSchedstat>& b, DerivedSample& out) {
   // A thread with no earlier reading counts from 0: the runner starts the
   // sampler before the workload, so such a thread was born in this interval
   // and its counters are all this interval's.
   std::uint64_t run = 0, wait = 0;
-  const TaskSchedstat born{};
+  const procfs::TaskSchedstat born{};
   for (const auto& [tid, now] : b) {
     auto it = a.find(tid);
-    const TaskSchedstat& before = it == a.end() ? born : it->second;
+    const procfs::TaskSchedstat& before = it == a.end() ? born : it->second;
     run += counter_delta(now.run_ns, before.run_ns);
     wait += counter_delta(now.wait_ns, before.wait_ns);
   }

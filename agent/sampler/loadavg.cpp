@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "agent/sampler/sampler_error.h"
 #include "agent/sampler/text_scan.h"
 
 namespace schedrig::sampler {
@@ -13,7 +14,7 @@ Loadavg parse_loadavg(std::string_view text) {
   const auto slash = f.size() == 5 ? f[3].find('/') : std::string_view::npos;
   if (slash == std::string_view::npos || !parse_double(f[0], l.load1) ||
       !parse_double(f[1], l.load5) || !parse_double(f[2], l.load15)) {
-    throw std::runtime_error("loadavg: malformed '" + std::string(text) + "'");
+    throw parse_error("loadavg: malformed '" + std::string(text) + "'");
   }
   l.running = static_cast<std::uint32_t>(require_u64(f[3].substr(0, slash), "loadavg running"));
   l.total = static_cast<std::uint32_t>(require_u64(f[3].substr(slash + 1), "loadavg total"));

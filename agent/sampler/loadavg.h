@@ -16,7 +16,7 @@ struct Loadavg {
   pid_t last_pid = 0;
 };
 
-// Throws std::runtime_error on a malformed line.
+// Throws SamplerError (kFailed) on a malformed line.
 Loadavg parse_loadavg(std::string_view text);
 
 }  // namespace schedrig::sampler

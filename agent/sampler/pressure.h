@@ -23,7 +23,7 @@ struct Pressure {
   std::optional<PressureLine> full;
 };
 
-// Throws std::runtime_error when a some/full line is malformed or neither exists.
+// Throws SamplerError (kFailed) when a some/full line is malformed or neither exists.
 Pressure parse_pressure(std::string_view text);
 
 }  // namespace schedrig::sampler

@@ -8,11 +8,11 @@
 
 #include "agent/sampler/loadavg.h"
 #include "agent/sampler/pressure.h"
-#include "agent/sampler/proc_file.h"
 #include "agent/sampler/proc_stat.h"
 #include "agent/sampler/schedstat.h"
 #include "agent/sampler/source_status.h"
 #include "agent/sampler/vmstat.h"
+#include "common/procfs/read_file.h"
 
 namespace schedrig::sampler {
 namespace {
@@ -28,13 +28,13 @@ std::string hint(const std::string& path, int err) {
 // Reads `path` under root and runs `check` on its text, which may fill in
 // the status and throws when the content is unusable.
 template <typename Check>
-SourceStatus probe_one(const std::filesystem::path& root, const char* path, Check check) {
-  std::string text;
+SourceStatus probe_one(const procfs::Root& root, const char* path, Check check) {
   int err = 0;
-  if (!read_whole_file(source_file(root, path), text, err)) return absent_status(path, err);
+  const std::optional<std::string> text = procfs::try_read_small_file(root.path(path), &err);
+  if (!text) return absent_status(path, err);
   SourceStatus s{path, true, 0, ""};
   try {
-    check(text, s);
+    check(*text, s);
   } catch (const std::exception& e) {
     s.present = false;
     s.reason = e.what();
@@ -44,10 +44,6 @@ SourceStatus probe_one(const std::filesystem::path& root, const char* path, Chec
 
 }  // namespace
 
-std::string source_file(const std::filesystem::path& root, const char* kernel_path) {
-  return (root / (kernel_path + 1)).string();
-}
-
 SourceStatus absent_status(const std::string& path, int err) {
   SourceStatus s;
   s.path = path;
@@ -56,7 +52,7 @@ SourceStatus absent_status(const std::string& path, int err) {
   return s;
 }
 
-std::vector<SourceStatus> probe_sources(const std::filesystem::path& root) {
+std::vector<SourceStatus> probe_sources(const procfs::Root& root) {
   std::vector<SourceStatus> out;
   out.push_back(probe_one(
       root, kProcStat, [](const std::string& t, SourceStatus&) { parse_proc_stat(t, user_hz()); }));

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "agent/sampler/sampler_error.h"
 #include "agent/sampler/text_scan.h"
 
 namespace schedrig::sampler {
@@ -22,9 +23,9 @@ std::uint64_t ticks_to_ns(std::uint64_t ticks, long ticks_per_s) {
 void parse_cpu_line(const std::vector<std::string_view>& f, long hz, ProcStat& out) {
   std::uint64_t cpu = 0;
   if (!parse_u64(f[0].substr(3), cpu)) {
-    throw std::runtime_error("/proc/stat: bad cpu label '" + std::string(f[0]) + "'");
+    throw parse_error("/proc/stat: bad cpu label '" + std::string(f[0]) + "'");
   }
-  if (f.size() < 5) throw std::runtime_error("/proc/stat: short line for " + std::string(f[0]));
+  if (f.size() < 5) throw parse_error("/proc/stat: short line for " + std::string(f[0]));
   CpuTimes& t = out.cpus[static_cast<int>(cpu)];
   std::uint64_t* const fields[] = {&t.user,   &t.nice, &t.system,  &t.idle,
                                    &t.iowait, &t.irq,  &t.softirq, &t.steal};
@@ -68,7 +69,7 @@ ProcStat parse_proc_stat(std::string_view text, long ticks_per_s) {
     }
   });
   if (out.cpus.empty() || !seen_ctxt) {
-    throw std::runtime_error("/proc/stat: no cpuN or ctxt line (not a /proc/stat file?)");
+    throw parse_error("/proc/stat: no cpuN or ctxt line (not a /proc/stat file?)");
   }
   return out;
 }

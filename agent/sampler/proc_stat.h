@@ -30,7 +30,7 @@ struct ProcStat {
 };
 
 // Parses the file's text. `ticks_per_s` is sysconf(_SC_CLK_TCK) (USER_HZ,
-// 100 on every Linux ABI). Throws std::runtime_error on a malformed cpu line
+// 100 on every Linux ABI). Throws SamplerError (kFailed) on a malformed cpu line
 // or when no "cpuN" line and no ctxt line exist (not /proc/stat).
 ProcStat parse_proc_stat(std::string_view text, long ticks_per_s);
 

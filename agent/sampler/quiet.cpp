@@ -2,13 +2,12 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
-#include <stdexcept>
 #include <thread>
 
-#include "agent/sampler/proc_file.h"
 #include "agent/sampler/proc_stat.h"
 #include "agent/sampler/sampler.h"
 #include "agent/sampler/source_status.h"
+#include "common/procfs/file_reader.h"
 
 namespace schedrig::sampler {
 namespace {
@@ -17,13 +16,13 @@ constexpr auto kPoll = std::chrono::milliseconds(100);
 
 // Runnable tasks other than the poller itself; empty when this read failed
 // (e.g. a file rewritten while read): the poll is simply not counted.
-std::optional<unsigned> others_running(ProcFile& stat) {
+std::optional<unsigned> others_running(procfs::FileReader& stat) {
   std::string_view text;
   if (!stat.read(text)) return std::nullopt;
   try {
     const auto running = parse_proc_stat(text, user_hz()).procs_running;
     return running > 0 ? running - 1 : 0;
-  } catch (const std::runtime_error&) {
+  } catch (const SamplerError&) {
     return std::nullopt;
   }
 }
@@ -34,10 +33,13 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
-QuietResult wait_until_quiet(const std::filesystem::path& root, unsigned max_runnable,
-                             double hold_s, double limit_s, const std::atomic<bool>* stop) {
-  ProcFile stat(source_file(root, kProcStat));
-  if (!stat.ok()) throw std::runtime_error(stat.path() + ": " + std::strerror(stat.error()));
+QuietResult wait_until_quiet(const procfs::Root& root, unsigned max_runnable, double hold_s,
+                             double limit_s, const std::atomic<bool>* stop) {
+  procfs::FileReader stat(root.path(kProcStat));
+  if (!stat.ok()) {
+    throw SamplerError(ErrorKind::kUnreachable, stat.path() + ": " + std::strerror(stat.error()),
+                       stat.error());
+  }
   const auto start = std::chrono::steady_clock::now();
   auto quiet_since = start;
   bool quiet = false;
@@ -56,7 +58,7 @@ QuietResult wait_until_quiet(const std::filesystem::path& root, unsigned max_run
     }
     if (seconds_since(start) >= limit_s || (stop && stop->load())) {
       // Never a reading: the file is not /proc/stat; say so, not "busy".
-      if (!ever_read) throw std::runtime_error(stat.path() + ": no procs_running line to read");
+      if (!ever_read) throw parse_error(stat.path() + ": no procs_running line to read");
       return {seconds_since(start), true};
     }
     std::this_thread::sleep_for(kPoll);

@@ -58,7 +58,7 @@ struct Sampler::Impl {
   std::condition_variable wake;
   bool stopping = false;
   bool tasks_changed = false;
-  std::vector<TaskId> tasks;
+  std::vector<procfs::TaskId> tasks;
   std::vector<DerivedSample> samples;
   std::thread thread;
 
@@ -143,7 +143,7 @@ void Sampler::stop() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-void Sampler::set_tasks(std::vector<TaskId> tasks) {
+void Sampler::set_tasks(std::vector<procfs::TaskId> tasks) {
   std::lock_guard lock(impl_->mu);
   impl_->tasks = std::move(tasks);
   impl_->tasks_changed = true;

@@ -2,13 +2,13 @@
 // aligned to the period on CLOCK_REALTIME), derives per-interval values
 // and hands each DerivedSample to a callback (issue #6).
 // Files are opened once and re-read with pread (perfetto's /proc probes).
-// Every path is read under `root` so tests and benches use a fake tree.
+// Every path is read under a procfs::Root so tests and benches use a fake
+// tree. Failures are SamplerError (sampler_error.h).
 #pragma once
 
 #include <sys/types.h>
 
 #include <atomic>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "agent/sampler/sample.h"
+#include "agent/sampler/sampler_error.h"
+#include "common/procfs/root.h"
+#include "common/procfs/task_id.h"
 #include "common/sample_rate.h"
 
 namespace schedrig::sampler {
@@ -32,7 +35,7 @@ struct StarvationThresholds {
 };
 
 struct SamplerOptions {
-  std::filesystem::path root = "/";  // reads root/proc/...
+  procfs::Root root = procfs::Root::live();  // reads ROOT/proc/...
   double hz = 1;                // kMinHz..kMaxHz (0.01..20); else (also NaN) std::invalid_argument
   std::vector<int> cpus;        // PUs the workload may use (idle %, rule A); empty = all
   std::vector<int> pu_to_node;  // PU OS index -> NUMA node OS index (busy per node)
@@ -51,13 +54,7 @@ struct SourceStatus {
 };
 
 // Probes each source under `root` once (no throw).
-std::vector<SourceStatus> probe_sources(const std::filesystem::path& root = "/");
-
-// A thread of the workload, read at root/proc/PID/task/TID/schedstat.
-struct TaskId {
-  pid_t pid = 0;
-  pid_t tid = 0;
-};
+std::vector<SourceStatus> probe_sources(const procfs::Root& root = procfs::Root::live());
 
 // The sampling thread. Ticks fall on multiples of the period on
 // CLOCK_REALTIME (1 Hz: whole seconds); the first tick is at least half a
@@ -72,7 +69,8 @@ class Sampler {
  public:
   using Callback = std::function<void(const DerivedSample&)>;
   // Throws std::invalid_argument for a bad hz. Missing sources are skipped
-  // (see probe_sources); /proc/stat missing is std::runtime_error naming it.
+  // (see probe_sources); /proc/stat missing is SamplerError (kUnreachable,
+  // with its errno) naming it.
   Sampler(SamplerOptions options, Callback on_sample);
   ~Sampler();  // stops and joins
   Sampler(const Sampler&) = delete;
@@ -83,8 +81,9 @@ class Sampler {
   void start();
   // Stops and joins; no callback runs after it returns.
   void stop();
-  // Workload threads whose wait share is sampled (thread-safe, any time).
-  void set_tasks(std::vector<TaskId> tasks);
+  // Workload threads whose wait share is sampled, read at
+  // ROOT/proc/PID/task/TID/schedstat (thread-safe, any time).
+  void set_tasks(std::vector<procfs::TaskId> tasks);
   // Every sample delivered so far (thread-safe copy).
   std::vector<DerivedSample> samples() const;
 
@@ -96,17 +95,17 @@ class Sampler {
 // Means and p95 of `samples` (sample.h).
 SampleSummary summarize(const std::vector<DerivedSample>& samples);
 
-// Quiet-box check (issue #6 item 5): polls root/proc/stat procs_running
+// Quiet-box check (issue #6 item 5): polls ROOT/proc/stat procs_running
 // every 100 ms until (procs_running - 1, the poller itself) <= max_runnable
 // for `hold_s` in a row, or `limit_s` passes (gave_up), or *stop becomes
 // true (gave_up). waited_s is the time spent in the call. Throws
-// std::runtime_error when root/proc/stat cannot be read or parsed.
+// SamplerError when ROOT/proc/stat cannot be opened (kUnreachable, with its
+// errno) or never gives a procs_running reading (kFailed).
 struct QuietResult {
   double waited_s = 0;
   bool gave_up = false;
 };
-QuietResult wait_until_quiet(const std::filesystem::path& root, unsigned max_runnable,
-                             double hold_s, double limit_s,
-                             const std::atomic<bool>* stop = nullptr);
+QuietResult wait_until_quiet(const procfs::Root& root, unsigned max_runnable, double hold_s,
+                             double limit_s, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace schedrig::sampler

@@ -22,10 +22,13 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/sampler/sampler_error.h"
+
 namespace schedrig::sampler {
 
-struct SchedstatError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// Unparsable or unsupported /proc/schedstat text (ErrorKind::kFailed).
+struct SchedstatError : SamplerError {
+  explicit SchedstatError(const std::string& message) : SamplerError(ErrorKind::kFailed, message) {}
 };
 
 // Index into DomainStats::lb; the same meaning for every version.

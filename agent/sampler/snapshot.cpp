@@ -3,7 +3,6 @@
 #include <time.h>
 
 #include <cstring>
-#include <stdexcept>
 #include <string>
 
 #include "agent/sampler/source_status.h"
@@ -17,28 +16,33 @@ std::int64_t clock_ns(clockid_t clock) {
   return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000LL + ts.tv_nsec;
 }
 
+// "cannot open /proc/stat: No such file or directory", kUnreachable.
+SamplerError unreachable(const char* what, const procfs::FileReader& file) {
+  return SamplerError(ErrorKind::kUnreachable,
+                      std::string(what) + " " + file.path() + ": " + std::strerror(file.error()),
+                      file.error());
+}
+
 }  // namespace
 
 std::int64_t monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
 std::int64_t realtime_ns() { return clock_ns(CLOCK_REALTIME); }
 
-SnapshotReader::SnapshotReader(const std::filesystem::path& root)
+SnapshotReader::SnapshotReader(const procfs::Root& root)
     : hz_(user_hz()),
-      stat_(source_file(root, kProcStat)),
-      schedstat_(source_file(root, kProcSchedstat)),
-      vmstat_(source_file(root, kProcVmstat)),
-      pressure_(source_file(root, kProcPressureCpu)),
-      loadavg_(source_file(root, kProcLoadavg)),
+      stat_(root.path(kProcStat)),
+      schedstat_(root.path(kProcSchedstat)),
+      vmstat_(root.path(kProcVmstat)),
+      pressure_(root.path(kProcPressureCpu)),
+      loadavg_(root.path(kProcLoadavg)),
       tasks_(root) {
-  if (!stat_.ok()) {
-    throw std::runtime_error(std::string("cannot open ") + stat_.path() + ": " +
-                             std::strerror(stat_.error()));
-  }
+  if (!stat_.ok()) throw unreachable("cannot open", stat_);
   sources_ = probe_sources(root);
 }
 
 template <typename T, typename Parse>
-std::optional<T> SnapshotReader::read_optional(ProcFile& file, SourceStatus& status, Parse parse) {
+std::optional<T> SnapshotReader::read_optional(procfs::FileReader& file, SourceStatus& status,
+                                               Parse parse) {
   if (!file.ok() || !status.present) return std::nullopt;
   std::string_view text;
   if (!file.read(text)) {
@@ -59,10 +63,7 @@ Snapshot SnapshotReader::take() {
   s.mono_ns = monotonic_ns();
   s.real_ns = realtime_ns();
   std::string_view text;
-  if (!stat_.read(text)) {
-    throw std::runtime_error(std::string("cannot read ") + stat_.path() + ": " +
-                             std::strerror(stat_.error()));
-  }
+  if (!stat_.read(text)) throw unreachable("cannot read", stat_);
   s.stat = parse_proc_stat(text, hz_);
   s.schedstat = read_optional<Schedstat>(schedstat_, sources_[1], parse_schedstat);
   s.vmstat = read_optional<Vmstat>(vmstat_, sources_[2], parse_vmstat);
@@ -72,11 +73,6 @@ Snapshot SnapshotReader::take() {
   return s;
 }
 
-void SnapshotReader::watch_tasks(const std::vector<TaskId>& tasks) {
-  std::vector<std::pair<pid_t, pid_t>> ids;
-  ids.reserve(tasks.size());
-  for (const auto& t : tasks) ids.emplace_back(t.pid, t.tid);
-  tasks_.watch(ids);
-}
+void SnapshotReader::watch_tasks(const std::vector<procfs::TaskId>& tasks) { tasks_.watch(tasks); }
 
 }  // namespace schedrig::sampler

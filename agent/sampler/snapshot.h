@@ -3,19 +3,20 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "agent/sampler/loadavg.h"
 #include "agent/sampler/pressure.h"
-#include "agent/sampler/proc_file.h"
 #include "agent/sampler/proc_stat.h"
 #include "agent/sampler/sampler.h"
 #include "agent/sampler/schedstat.h"
-#include "agent/sampler/task_schedstat.h"
+#include "agent/sampler/task_schedstat_reader.h"
 #include "agent/sampler/vmstat.h"
+#include "common/procfs/file_reader.h"
+#include "common/procfs/root.h"
+#include "common/procfs/task_id.h"
 
 namespace schedrig::sampler {
 
@@ -27,28 +28,28 @@ struct Snapshot {
   std::optional<Vmstat> vmstat;
   std::optional<Pressure> pressure;
   std::optional<Loadavg> loadavg;
-  std::map<pid_t, TaskSchedstat> tasks;  // watched threads that still exist, by TID
+  std::map<pid_t, procfs::TaskSchedstat> tasks;  // watched threads that still exist, by TID
 };
 
-// Opens every source under root/proc once. /proc/stat is required
-// (std::runtime_error naming it); the others are optional and a source that
+// Opens every source under ROOT/proc once. /proc/stat is required
+// (SamplerError, kUnreachable with its errno, naming it); the others are optional and a source that
 // fails to open or parse is dropped for good (its status says why).
 class SnapshotReader {
  public:
-  explicit SnapshotReader(const std::filesystem::path& root);
-  // Reads every open source. Throws std::runtime_error when /proc/stat cannot
-  // be read or parsed (the caller skips the tick).
+  explicit SnapshotReader(const procfs::Root& root);
+  // Reads every open source. Throws SamplerError when /proc/stat cannot be
+  // read (kUnreachable) or parsed (kFailed); the caller skips the tick.
   Snapshot take();
-  void watch_tasks(const std::vector<TaskId>& tasks);
+  void watch_tasks(const std::vector<procfs::TaskId>& tasks);
   // Status of each source as of the last take() (or construction).
   const std::vector<SourceStatus>& sources() const { return sources_; }
 
  private:
   template <typename T, typename Parse>
-  std::optional<T> read_optional(ProcFile& file, SourceStatus& status, Parse parse);
+  std::optional<T> read_optional(procfs::FileReader& file, SourceStatus& status, Parse parse);
 
   long hz_;
-  ProcFile stat_, schedstat_, vmstat_, pressure_, loadavg_;
+  procfs::FileReader stat_, schedstat_, vmstat_, pressure_, loadavg_;
   std::vector<SourceStatus> sources_;
   TaskSchedstatReader tasks_;
 };

@@ -2,7 +2,6 @@
 // SourceStatus (sampler.h, probe_sources).
 #pragma once
 
-#include <filesystem>
 #include <string>
 
 #include "agent/sampler/sampler.h"
@@ -15,9 +14,6 @@ inline constexpr const char* kProcSchedstat = "/proc/schedstat";
 inline constexpr const char* kProcVmstat = "/proc/vmstat";
 inline constexpr const char* kProcPressureCpu = "/proc/pressure/cpu";
 inline constexpr const char* kProcLoadavg = "/proc/loadavg";
-
-// root + kernel path ("/" + "/proc/stat" -> "/proc/stat").
-std::string source_file(const std::filesystem::path& root, const char* kernel_path);
 
 // A not-present status for `path` with a reason from errno, with a hint for
 // the known cases (ENOENT schedstat: no CONFIG_SCHEDSTATS; EOPNOTSUPP PSI: psi=0).

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "agent/sampler/sampler_error.h"
+
 namespace schedrig::sampler {
 
 std::vector<std::string_view> split_fields(std::string_view line) {
@@ -33,7 +35,7 @@ bool parse_double(std::string_view s, double& out) {
 std::uint64_t require_u64(std::string_view s, std::string_view what) {
   std::uint64_t v = 0;
   if (!parse_u64(s, v)) {
-    throw std::runtime_error(std::string(what) + ": not a number: '" + std::string(s) + "'");
+    throw parse_error(std::string(what) + ": not a number: '" + std::string(s) + "'");
   }
   return v;
 }

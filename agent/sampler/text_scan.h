@@ -26,7 +26,7 @@ void for_each_line(std::string_view text, Fn&& fn) {
 bool parse_u64(std::string_view s, std::uint64_t& out);
 bool parse_double(std::string_view s, double& out);
 
-// parse_u64 or throw std::runtime_error naming `what` and the text.
+// parse_u64 or throw SamplerError (kFailed) naming `what` and the text.
 std::uint64_t require_u64(std::string_view s, std::string_view what);
 
 }  // namespace schedrig::sampler

@@ -11,7 +11,7 @@ namespace schedrig::agent {
 
 std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o) {
   auto k = std::make_unique<knobs::KnobController>(
-      o.root, o.state_dir.empty() ? default_state_dir() : o.state_dir);
+      procfs::Root::from_flag(o.root), o.state_dir.empty() ? default_state_dir() : o.state_dir);
   try {
     auto restored = k->recover();
     if (!restored.empty()) {
@@ -37,12 +37,12 @@ void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& 
 
 runner::RunOptions run_options(const knobs::KnobController& k) {
   runner::RunOptions o;
-  o.proc_root = k.root().empty() ? "/" : k.root();
+  o.root = k.root();
   return o;
 }
 
 void add_source_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello) {
-  for (const auto& s : sampler::probe_sources(run_options(k).proc_root)) {
+  for (const auto& s : sampler::probe_sources(k.root())) {
     if (!s.present) spdlog::warn("sampler: {} skipped: {}", s.path, s.reason);
     auto* cap = hello.add_sources();
     cap->set_path(s.path);

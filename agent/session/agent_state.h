@@ -25,8 +25,8 @@ std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o);
 // The knob capabilities for Hello.
 void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello);
 
-// The runner's options for the same root as the knobs: /proc is read under
-// k.root() ("" = the live /).
+// The runner's options for the same root as the knobs: /proc and /sys are
+// read under k.root().
 runner::RunOptions run_options(const knobs::KnobController& k);
 
 // Each /proc source the sampler reads under k.root(), present or not with

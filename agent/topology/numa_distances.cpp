@@ -3,13 +3,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include <hwloc/distances.h>
 
 #include "common/cpulist.h"
+#include "common/procfs/read_file.h"
 
 namespace schedrig::topology {
 namespace {
@@ -40,11 +40,11 @@ std::optional<DistanceMatrix> reorder(const hwloc_distances_s& d,
   return m;
 }
 
+// The first line of a sysfs file; nullopt when it cannot be read or is empty.
 std::optional<std::string> read_line(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  return line;
+  const std::optional<std::string> text = procfs::try_read_small_file(path);
+  if (!text || text->empty()) return std::nullopt;
+  return std::string(procfs::first_line(*text));
 }
 
 }  // namespace
@@ -71,10 +71,10 @@ std::optional<DistanceMatrix> hwloc_numa_distances(hwloc_topology_t topo,
   return out;
 }
 
-std::optional<DistanceMatrix> sysfs_numa_distances(const std::filesystem::path& root,
+std::optional<DistanceMatrix> sysfs_numa_distances(const procfs::Root& root,
                                                    const std::vector<unsigned>& nodes) {
   if (nodes.empty()) return std::nullopt;
-  const std::filesystem::path dir = root / "sys/devices/system/node";
+  const std::filesystem::path dir = root.path("sys/devices/system/node");
   const std::optional<std::string> online_text = read_line(dir / "online");
   if (!online_text) return std::nullopt;
   std::vector<int> online;

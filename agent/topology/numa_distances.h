@@ -4,11 +4,12 @@
 // relative latency, 10 = local).
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <vector>
 
 #include <hwloc.h>
+
+#include "common/procfs/root.h"
 
 namespace schedrig::topology {
 
@@ -27,7 +28,7 @@ std::optional<DistanceMatrix> hwloc_numa_distances(hwloc_topology_t topo,
 // N to every online node, in the order of ROOT/sys/devices/system/node/online
 // (drivers/base/node.c node_read_distance). nullopt when a file is missing,
 // unreadable or malformed, or a node is not listed online.
-std::optional<DistanceMatrix> sysfs_numa_distances(const std::filesystem::path& root,
+std::optional<DistanceMatrix> sysfs_numa_distances(const procfs::Root& root,
                                                    const std::vector<unsigned>& nodes);
 
 }  // namespace schedrig::topology

@@ -61,7 +61,7 @@ std::string source_name(const Source& source) {
 
 }  // namespace
 
-Topology load_topology(const Source& source, const std::filesystem::path& root) {
+Topology load_topology(const Source& source, const procfs::Root& root) {
   HwlocTopology topo;
   // Keep PUs and NUMA nodes outside this process's cgroup, so online and
   // allowed can be told apart (hwloc.h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED;

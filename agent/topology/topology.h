@@ -1,13 +1,12 @@
 // The machine as hwloc (and, live, libnuma and sysfs) map it: packages, NUMA
 // nodes with their distance matrix, last-level caches (LLCs), clusters,
 // cores with their SMT siblings, PUs, offline and disallowed PUs, and the
-// scheduler-domain levels the kernel would build from all that (DESIGN.md
+// scheduler-domain levels the kernel would build from all that (docs/architecture.md
 // "Shape": agent/topology). Every CPU number here is a PU OS index, the
 // number the kernel uses in cpulists and sched_setaffinity(2).
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -15,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/procfs/root.h"
 #include "schedrig/v1/topology.pb.h"
 
 namespace schedrig::topology {
@@ -142,7 +142,7 @@ class TopologyError : public std::runtime_error {
 // distances) never apply to XML or synthetic input.
 // Throws TopologyError (see above; REASON carries the errno text, and for an
 // XML whose version this hwloc cannot read, the version).
-Topology load_topology(const Source& source, const std::filesystem::path& root = "/");
+Topology load_topology(const Source& source, const procfs::Root& root = procfs::Root::live());
 
 // The scheduler-domain levels the kernel would build for `t` (see
 // SchedDomainLevel), from online_cpus, core_cpus, clusters, llcs,

@@ -179,7 +179,7 @@ std::vector<std::vector<int>> clusters_of(hwloc_topology_t topo, const Topology&
 
 // The distance matrix over t.numa_nodes: hwloc's, then (live only) sysfs
 // and libnuma.
-void fill_distances(hwloc_topology_t topo, bool this_system, const std::filesystem::path& root,
+void fill_distances(hwloc_topology_t topo, bool this_system, const procfs::Root& root,
                     Topology& t) {
   std::vector<unsigned> nodes;
   for (const NumaNode& n : t.numa_nodes) nodes.push_back(n.os_index);
@@ -200,8 +200,7 @@ void fill_distances(hwloc_topology_t topo, bool this_system, const std::filesyst
 
 }  // namespace
 
-Topology extract_topology(hwloc_topology_t topo, bool this_system,
-                          const std::filesystem::path& root) {
+Topology extract_topology(hwloc_topology_t topo, bool this_system, const procfs::Root& root) {
   Topology t;
   t.online_cpus = bitmap_to_cpus(hwloc_topology_get_topology_cpuset(topo));
   t.pus = static_cast<unsigned>(t.online_cpus.size());

@@ -1,11 +1,10 @@
 // Turning a loaded hwloc topology into a Topology (private to agent/topology).
 #pragma once
 
-#include <filesystem>
-
 #include <hwloc.h>
 
 #include "agent/topology/topology.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::topology {
 
@@ -15,7 +14,6 @@ namespace schedrig::topology {
 // sched_getaffinity(2), NUMA node cpus come from libnuma, and distances hwloc
 // lacks come from `root`/sys/devices/system/node or libnuma. Throws
 // std::system_error when sched_getaffinity fails.
-Topology extract_topology(hwloc_topology_t topo, bool this_system,
-                          const std::filesystem::path& root);
+Topology extract_topology(hwloc_topology_t topo, bool this_system, const procfs::Root& root);
 
 }  // namespace schedrig::topology

@@ -1,26 +1,28 @@
 #include "agent/workloads/schedstat.h"
 
-#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <string_view>
+#include "common/procfs/read_file.h"
+#include "common/procfs/root.h"
 
 namespace schedrig::workloads {
 
 pid_t current_tid() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
 
+namespace {
+
+// Three numbers and their separators, with room to spare.
+constexpr std::size_t kSchedstatMaxBytes = 256;
+
+}  // namespace
+
 std::optional<SchedStat> read_schedstat(pid_t tid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", static_cast<int>(tid));
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  char buf[128];
-  ssize_t n = ::read(fd, buf, sizeof buf);
-  ::close(fd);
-  if (n <= 0) return std::nullopt;
-  return sampler::parse_task_schedstat(std::string_view(buf, static_cast<std::size_t>(n)));
+  const procfs::TaskId task{::getpid(), tid};
+  const auto text = procfs::try_read_small_file(
+      procfs::task_schedstat_path(procfs::Root::live(), task), nullptr, kSchedstatMaxBytes);
+  if (!text) return std::nullopt;
+  return procfs::parse_task_schedstat(*text);
 }
 
 std::vector<std::optional<SchedStat>> read_schedstats(const std::vector<pid_t>& tids) {

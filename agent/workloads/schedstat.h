@@ -1,5 +1,6 @@
-// Per-thread scheduler statistics from /proc/self/task/TID/schedstat
-// (kernel Documentation/scheduler/sched-stats.rst, "/proc/<pid>/schedstat"):
+// Per-thread scheduler statistics of this process's threads, from the live
+// /proc/PID/task/TID/schedstat (common/procfs/task_schedstat.h; kernel
+// Documentation/scheduler/sched-stats.rst, "/proc/<pid>/schedstat"):
 // three numbers, (1) time spent on the CPU (ns), (2) time spent waiting on a
 // runqueue (ns), (3) number of timeslices run on this CPU. Present when the
 // kernel has CONFIG_SCHED_INFO (schedstats or delay accounting).
@@ -11,17 +12,17 @@
 #include <optional>
 #include <vector>
 
-#include "agent/sampler/task_schedstat.h"
+#include "common/procfs/task_schedstat.h"
 
 namespace schedrig::workloads {
 
-// run_ns, wait_ns, timeslices: the sampler's parse of the same file.
-using SchedStat = sampler::TaskSchedstat;
+// run_ns, wait_ns, timeslices: the procfs parse the sampler uses too.
+using SchedStat = procfs::TaskSchedstat;
 
 // The calling thread's kernel thread id (gettid(2)).
 pid_t current_tid();
 
-// Reads /proc/self/task/<tid>/schedstat of a thread of this process;
+// Reads /proc/<getpid()>/task/<tid>/schedstat of a thread of this process;
 // nullopt when the file is missing or malformed (thread gone, no
 // CONFIG_SCHED_INFO).
 std::optional<SchedStat> read_schedstat(pid_t tid);

@@ -4,22 +4,17 @@
 // count of its primary counter for `schedrig watch`.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <functional>
 #include <vector>
 
-namespace schedrig::workloads {
+#include "common/procfs/task_id.h"
 
-struct TaskIds {
-  pid_t pid = 0;  // thread group (process) id
-  pid_t tid = 0;  // thread id; == pid for a single-threaded process
-};
+namespace schedrig::workloads {
 
 // The window as it opens.
 struct WorkloadWindow {
-  std::vector<TaskIds> tasks;
+  std::vector<procfs::TaskId> tasks;
   // The primary counter so far (children reaped, requests, ops); callable
   // from any thread until `closed` has been called, never after.
   std::function<std::uint64_t()> ops_so_far;

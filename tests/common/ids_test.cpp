@@ -1,6 +1,7 @@
 // Identity helpers: UUIDv4, is_uuid, boot_id.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "common/ids.h"
+#include "common/procfs/read_error.h"
 
 namespace schedrig {
 namespace {
@@ -86,7 +88,7 @@ TEST(Ids, BootIdOfLiveMachine) {
   if (!in) GTEST_SKIP() << "no /proc/sys/kernel/random/boot_id here";
   std::string want;
   std::getline(in, want);
-  std::string got = read_boot_id("");
+  std::string got = read_boot_id(procfs::Root::live());
   EXPECT_EQ(got, want);
   EXPECT_TRUE(is_uuid(got)) << got;
   EXPECT_EQ(read_boot_id(), got);
@@ -98,7 +100,7 @@ TEST(Ids, BootIdUnderFakeRoot) {
   fs::create_directories(dir);
   const std::string id = "6f1c2e0a-95b3-4d7e-8a41-0c9d5e7f3b21";
   std::ofstream(dir / "boot_id") << id << "\n";
-  EXPECT_EQ(read_boot_id(root.path().string()), id);
+  EXPECT_EQ(read_boot_id(procfs::Root::under(root.path())), id);
 }
 
 TEST(Ids, BootIdWithoutTrailingNewline) {
@@ -106,16 +108,18 @@ TEST(Ids, BootIdWithoutTrailingNewline) {
   fs::path dir = root.path() / "proc/sys/kernel/random";
   fs::create_directories(dir);
   std::ofstream(dir / "boot_id") << "abc";
-  EXPECT_EQ(read_boot_id(root.path().string()), "abc");
+  EXPECT_EQ(read_boot_id(procfs::Root::under(root.path())), "abc");
 }
 
 TEST(Ids, BootIdMissingRootNamesPath) {
   TempDir root;
   const std::string missing = (root.path() / "nope").string();
   try {
-    read_boot_id(missing);
+    read_boot_id(procfs::Root::under(missing));
     FAIL() << "no error for a missing root";
-  } catch (const std::runtime_error& e) {
+  } catch (const procfs::ReadError& e) {
+    EXPECT_EQ(e.errno_value(), ENOENT);
+    EXPECT_EQ(e.path(), missing + "/proc/sys/kernel/random/boot_id");
     std::string what = e.what();
     EXPECT_NE(what.find(missing + "/proc/sys/kernel/random/boot_id"), std::string::npos) << what;
   }
@@ -126,7 +130,7 @@ TEST(Ids, BootIdEmptyFileThrows) {
   fs::path dir = root.path() / "proc/sys/kernel/random";
   fs::create_directories(dir);
   std::ofstream(dir / "boot_id").flush();
-  EXPECT_THROW(read_boot_id(root.path().string()), std::runtime_error);
+  EXPECT_THROW(read_boot_id(procfs::Root::under(root.path())), std::runtime_error);
 }
 
 TEST(Ids, HostFacts) {

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "common/procfs/root.h"
 #include "tests/support/run_command.h"
 
 namespace schedrig::knobs::testing {
@@ -17,7 +18,10 @@ class FakeRoot {
  public:
   FakeRoot();
   ~FakeRoot();
-  const std::string& root() const { return dir_.path(); }
+  // The fake tree as the knobs, sampler and runner take it.
+  procfs::Root root() const { return procfs::Root::under(dir_.path()); }
+  // Its directory.
+  const std::string& dir() const { return dir_.path(); }
   std::string state_dir() const { return dir_.file("state"); }
   std::string path(const std::string& rel) const { return dir_.file(rel); }
   // Writes a plain file under the root (creating directories).

@@ -25,7 +25,7 @@ TEST(MachineKnobs, AutogroupFlipsAndIsLeftAsFound) {
   const std::string flipped = before == "1" ? "0" : "1";
   schedrig::testing::TempDir state;
   {
-    KnobController k("", state.path());
+    KnobController k(procfs::Root::live(), state.path());
     k.apply({{KnobKind::kSysctl, "kernel.sched_autogroup_enabled", flipped}});
     EXPECT_EQ(read_knob_file(kAutogroup), flipped);
     k.restore();
@@ -37,7 +37,7 @@ TEST(MachineKnobs, FeaturePlanIsRefusedUpFrontNamingFileAndErrno) {
   Access a = probe_access("/sys/kernel/debug/sched/features");
   if (a.writable) GTEST_SKIP() << "the features file is writable here; nothing to refuse";
   schedrig::testing::TempDir state;
-  KnobController k("", state.path());
+  KnobController k(procfs::Root::live(), state.path());
   auto plan = parse_plan_yaml(
       "duration_s: 1\ncases: [{workload: fork}]\nvariants: [{name: base}, {name: nr, features: "
       "[NO_NI_RANDOM]}]\n",

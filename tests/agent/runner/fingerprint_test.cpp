@@ -24,7 +24,7 @@ TEST(Fingerprint, ReadsAFakeRoot) {
   put(root, "sys/devices/system/cpu/smt/control", "on\n");
   put(root, "sys/devices/system/cpu/vulnerabilities/spectre_v2", "Mitigation: Retpolines\n");
   put(root, "sys/kernel/debug/sched/features", "PLACE_LAG NO_NI_RANDOM\n");
-  auto fp = take_fingerprint(root.path());
+  auto fp = take_fingerprint(procfs::Root::under(root.path()));
   EXPECT_EQ(fp.kernel_cmdline(), "BOOT_IMAGE=/vmlinuz isolcpus=2-3");
   EXPECT_EQ(fp.sched_features(), "PLACE_LAG NO_NI_RANDOM");
   const auto& f = fp.fields();
@@ -40,13 +40,13 @@ TEST(Fingerprint, TwoConfigsHashApart) {
   schedrig::testing::TempDir a, b;
   put(a, "proc/config.gz", "CONFIG_SCHED_DEBUG=y\n");
   put(b, "proc/config.gz", "CONFIG_SCHED_DEBUG=n\n");
-  EXPECT_NE(take_fingerprint(a.path()).fields().at("kernel_config"),
-            take_fingerprint(b.path()).fields().at("kernel_config"));
+  EXPECT_NE(take_fingerprint(procfs::Root::under(a.path())).fields().at("kernel_config"),
+            take_fingerprint(procfs::Root::under(b.path())).fields().at("kernel_config"));
 }
 
 TEST(Fingerprint, EmptyRootIsAllUnknown) {
   schedrig::testing::TempDir root;
-  auto fp = take_fingerprint(root.path());
+  auto fp = take_fingerprint(procfs::Root::under(root.path()));
   EXPECT_EQ(fp.fields().at("kernel_config"), "unknown");
   EXPECT_EQ(fp.fields().at("sched_features"), "unknown");
   EXPECT_EQ(fp.fields().at("vulnerabilities"), "unknown");

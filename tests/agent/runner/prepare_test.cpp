@@ -57,7 +57,7 @@ TEST(Prepare, RefusesPlacementOutsideTheMachine) {
 
 TEST(Prepare, BadKnobInAVariantIsBadInput) {
   schedrig::testing::TempDir dir;
-  knobs::KnobController k(dir.path(), dir.file("state"));
+  knobs::KnobController k(procfs::Root::under(dir.path()), dir.file("state"));
   auto plan = parse_plan_yaml(
       "duration_s: 1\ncases: [{workload: fork}]\nvariants: [{name: base}, {name: x, sysctl: "
       "{kernel.numa_balancing: 9}}]\n",

@@ -20,8 +20,7 @@ using SamplingSink = testing::RecordingSink;
 
 // A fake knob root with a fake /proc inside it, and a controller over it.
 struct FakeBox {
-  explicit FakeBox(unsigned schedstat_version = 16)
-      : proc(root.root(), options(schedstat_version)) {
+  explicit FakeBox(unsigned schedstat_version = 16) : proc(root.dir(), options(schedstat_version)) {
     root.put("proc/sys/kernel/sched_schedstats", "0\n");
   }
   static sampler::FakeProcOptions options(unsigned schedstat_version) {
@@ -31,7 +30,7 @@ struct FakeBox {
   }
   RunOptions run_options() const {
     RunOptions o;
-    o.proc_root = root.root();
+    o.root = root.root();
     return o;
   }
   knobs::testing::FakeRoot root;

@@ -143,6 +143,29 @@ variants:
   EXPECT_EQ(k.root.get("sys/kernel/debug/sched/migration_cost_ns"), "500000");
 }
 
+// A fake-root run fingerprints the fake tree, not the box it runs on (only
+// the uname release stays live).
+TEST(Runner, FakeRootRunFingerprintsTheFakeTree) {
+  RecordingSink sink;
+  Knobs k;
+  k.root.put("proc/cmdline", "BOOT_IMAGE=/vmlinuz-fake schedrig.fake_root=1\n");
+  k.root.put("sys/devices/system/cpu/smt/control", "notimplemented-fake\n");
+  k.root.put("sys/devices/system/cpu/vulnerabilities/fake_bug", "Vulnerable: planted\n");
+  std::atomic<bool> stop{false};
+  RunOptions options;
+  options.root = k.root.root();
+  run_plan(start_of("duration_s: 0.05\ncases: [{workload: fork}]\n"), topology::load_topology({}),
+           sink, k.control, stop, options);
+  ASSERT_EQ(sink.started.size(), 1u);
+  const v1::Fingerprint& fp = sink.started[0].fingerprint();
+  EXPECT_EQ(fp.kernel_cmdline(), "BOOT_IMAGE=/vmlinuz-fake schedrig.fake_root=1");
+  EXPECT_EQ(fp.kernel_release(), kernel_release());
+  EXPECT_EQ(fp.fields().at("smt_control"), "notimplemented-fake");
+  EXPECT_EQ(fp.fields().at("vulnerability.fake_bug"), "Vulnerable: planted");
+  EXPECT_EQ(fp.fields().at("autogroup"), "1");             // the FakeRoot's sysctl
+  EXPECT_EQ(fp.fields().at("sched_features"), "unknown");  // none planted
+}
+
 TEST(Runner, UnwritableKnobIsRefusedBeforeAnythingRuns) {
   RecordingSink sink;
   Knobs k;

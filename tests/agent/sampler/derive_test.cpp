@@ -2,6 +2,8 @@
 // and on a fake /proc tree (FakeProc).
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include "agent/sampler/counter_delta.h"
 #include "agent/sampler/derive.h"
 #include "agent/sampler/fake_proc.h"
@@ -90,7 +92,7 @@ TEST_F(FakeTree, DerivedValues) {
   FakeProc fake(dir.path(), {.pus = 4, .nodes = 2, .domains = 3, .schedstat_version = 16});
   fake.add_task(100, 100);
   fake.add_task(100, 101);
-  SnapshotReader reader(dir.path());
+  SnapshotReader reader(procfs::Root::under(dir.path()));
   reader.watch_tasks({{100, 100}, {100, 101}});
   FakeStep step;
   step.busy_pct = 25;
@@ -147,7 +149,7 @@ TEST_F(FakeTree, EveryVersionGivesTheSameNewidleFigures) {
   for (unsigned v : {15u, 16u, 17u}) {
     schedrig::testing::TempDir d;
     FakeProc fake(d.path(), {.pus = 2, .schedstat_version = v});
-    SnapshotReader reader(d.path());
+    SnapshotReader reader(procfs::Root::under(d.path()));
     FakeStep step;
     step.newidle_lb = 50;
     step.newidle_failed = 5;
@@ -163,7 +165,7 @@ TEST_F(FakeTree, EveryVersionGivesTheSameNewidleFigures) {
 
 TEST_F(FakeTree, CpuGoingOfflineBetweenSnapshots) {
   FakeProc fake(dir.path(), {.pus = 4, .nodes = 2});
-  SnapshotReader reader(dir.path());
+  SnapshotReader reader(procfs::Root::under(dir.path()));
   FakeStep first;
   first.busy_pct = 100;
   fake.step(first);
@@ -187,7 +189,7 @@ TEST_F(FakeTree, CpuGoingOfflineBetweenSnapshots) {
 
 TEST_F(FakeTree, MissingSourcesLeaveFieldsEmpty) {
   FakeProc fake(dir.path(), {.pus = 2, .schedstat_version = 0, .pressure = false, .vmstat = false});
-  SnapshotReader reader(dir.path());
+  SnapshotReader reader(procfs::Root::under(dir.path()));
   reader.watch_tasks({{1, 1}});  // no such thread: skipped
   auto [a, b] = around(fake, reader, FakeStep{});
   const DerivedSample s = derive(a, b, {});
@@ -204,7 +206,7 @@ TEST_F(FakeTree, ThreadThatExitedIsSkipped) {
   FakeProc fake(dir.path(), {.pus = 2});
   fake.add_task(7, 7);
   fake.add_task(7, 8);
-  SnapshotReader reader(dir.path());
+  SnapshotReader reader(procfs::Root::under(dir.path()));
   reader.watch_tasks({{7, 7}, {7, 8}});
   Snapshot a = reader.take();
   EXPECT_EQ(a.tasks.size(), 2u);
@@ -222,7 +224,7 @@ TEST_F(FakeTree, ThreadThatExitedIsSkipped) {
 TEST_F(FakeTree, ThreadBornInTheIntervalCountsFromZero) {
   FakeProc fake(dir.path(), {.pus = 2});
   fake.add_task(7, 7);
-  SnapshotReader reader(dir.path());
+  SnapshotReader reader(procfs::Root::under(dir.path()));
   reader.watch_tasks({{7, 7}});
   Snapshot a = reader.take();
   fake.step_task(7, 100, 100);
@@ -237,7 +239,7 @@ TEST_F(FakeTree, ThreadBornInTheIntervalCountsFromZero) {
 
 TEST_F(FakeTree, ProbeSources) {
   FakeProc fake(dir.path(), {.pus = 2, .schedstat_version = 17, .pressure = false});
-  const auto st = probe_sources(dir.path());
+  const auto st = probe_sources(procfs::Root::under(dir.path()));
   ASSERT_EQ(st.size(), 5u);
   EXPECT_EQ(st[0].path, "/proc/stat");
   EXPECT_TRUE(st[0].present);
@@ -253,21 +255,21 @@ TEST_F(FakeTree, ProbeSources) {
 
 TEST_F(FakeTree, ProbeUnknownSchedstatVersion) {
   FakeProc fake(dir.path(), {.pus = 2, .schedstat_version = 0});
-  auto st = probe_sources(dir.path());
+  auto st = probe_sources(procfs::Root::under(dir.path()));
   EXPECT_EQ(st[1].reason, "absent (kernel built without CONFIG_SCHEDSTATS?)");
   write_file_in_place(std::filesystem::path(dir.path()) / "proc/schedstat",
                       "version 18\ntimestamp 1\n");
-  st = probe_sources(dir.path());
+  st = probe_sources(procfs::Root::under(dir.path()));
   EXPECT_FALSE(st[1].present);
   EXPECT_EQ(st[1].version, 18u);
   EXPECT_EQ(st[1].reason, "unknown schedstat version 18");
   // The reader skips it, never guesses.
-  SnapshotReader reader(dir.path());
+  SnapshotReader reader(procfs::Root::under(dir.path()));
   EXPECT_FALSE(reader.take().schedstat);
 }
 
 TEST(Probe, ThisMachine) {
-  const auto st = probe_sources("/");
+  const auto st = probe_sources(procfs::Root::live());
   ASSERT_EQ(st.size(), 5u);
   EXPECT_TRUE(st[0].present) << st[0].reason;
   for (const auto& s : st) {
@@ -280,9 +282,11 @@ TEST(Probe, ThisMachine) {
 TEST(SnapshotReaderTest, MissingProcStatThrows) {
   schedrig::testing::TempDir d;
   try {
-    SnapshotReader r(d.path());
+    SnapshotReader r(procfs::Root::under(d.path()));
     FAIL();
-  } catch (const std::runtime_error& e) {
+  } catch (const SamplerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+    EXPECT_EQ(e.errno_value(), ENOENT);
     EXPECT_NE(std::string(e.what()).find("/proc/stat"), std::string::npos);
   }
 }
@@ -297,7 +301,7 @@ TEST(FakeTree160, LargeFilesReadWholeThroughGrowingBuffer) {
   schedrig::testing::TempDir dir;
   FakeProc fake(dir.path(), {.pus = 160, .nodes = 2, .domains = 3, .schedstat_version = 17});
   EXPECT_GT(std::filesystem::file_size(std::filesystem::path(dir.path()) / "proc/stat"), 4096u);
-  SnapshotReader reader(dir.path());
+  SnapshotReader reader(procfs::Root::under(dir.path()));
   Snapshot a = reader.take();
   FakeStep step;
   step.busy_pct = 10;

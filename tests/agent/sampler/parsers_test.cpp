@@ -4,9 +4,10 @@
 #include "agent/sampler/loadavg.h"
 #include "agent/sampler/pressure.h"
 #include "agent/sampler/proc_stat.h"
+#include "agent/sampler/sampler_error.h"
 #include "agent/sampler/schedstat.h"
-#include "agent/sampler/task_schedstat.h"
 #include "agent/sampler/vmstat.h"
+#include "common/procfs/task_schedstat.h"
 #include "tests/agent/sampler/fixture.h"
 
 namespace schedrig::sampler {
@@ -62,8 +63,8 @@ TEST(ProcStat, TicksConvertWithUserHz) {
 }
 
 TEST(ProcStat, NotAStatFileThrows) {
-  EXPECT_THROW(parse_proc_stat("some avg10=0.00\n", 100), std::runtime_error);
-  EXPECT_THROW(parse_proc_stat("cpu0 1 2 x 4\nctxt 1\n", 100), std::runtime_error);
+  EXPECT_THROW(parse_proc_stat("some avg10=0.00\n", 100), SamplerError);
+  EXPECT_THROW(parse_proc_stat("cpu0 1 2 x 4\nctxt 1\n", 100), SamplerError);
 }
 
 TEST(Vmstat, OldAndNewKernels) {
@@ -109,8 +110,8 @@ TEST(Pressure, OlderKernelSomeOnly) {
 }
 
 TEST(Pressure, MalformedThrows) {
-  EXPECT_THROW(parse_pressure("some avg10=x avg60=0 avg300=0 total=1\n"), std::runtime_error);
-  EXPECT_THROW(parse_pressure(""), std::runtime_error);
+  EXPECT_THROW(parse_pressure("some avg10=x avg60=0 avg300=0 total=1\n"), SamplerError);
+  EXPECT_THROW(parse_pressure(""), SamplerError);
 }
 
 TEST(Loadavg, Parses) {
@@ -120,22 +121,22 @@ TEST(Loadavg, Parses) {
   EXPECT_EQ(l.running, 1u);
   EXPECT_EQ(l.total, 80u);
   EXPECT_EQ(l.last_pid, 11206);
-  EXPECT_THROW(parse_loadavg("0.20 0.18\n"), std::runtime_error);
+  EXPECT_THROW(parse_loadavg("0.20 0.18\n"), SamplerError);
 }
 
 TEST(TaskSchedstat, RealFiles) {
   SCHEDRIG_FIXTURE(vim, "procfs/procfs_26231_schedstat.txt");
   SCHEDRIG_FIXTURE(self, "procfs/proc_self_schedstat.txt");
-  const auto t = parse_task_schedstat(vim);
+  const auto t = procfs::parse_task_schedstat(vim);
   ASSERT_TRUE(t);
   EXPECT_EQ(t->run_ns, 411605849u);
   EXPECT_EQ(t->wait_ns, 93680043u);
   EXPECT_EQ(t->timeslices, 79u);
-  const auto fresh = parse_task_schedstat(self);
+  const auto fresh = procfs::parse_task_schedstat(self);
   ASSERT_TRUE(fresh);
   EXPECT_EQ(fresh->run_ns, 0u);
   EXPECT_EQ(fresh->timeslices, 1u);
-  EXPECT_FALSE(parse_task_schedstat("1 2\n"));
+  EXPECT_FALSE(procfs::parse_task_schedstat("1 2\n"));
 }
 
 TEST(Schedstat, V15Intel8CpuNonZeroDomains) {

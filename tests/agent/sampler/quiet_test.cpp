@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -22,7 +23,7 @@ TEST(WaitUntilQuiet, QuietBoxWaitsHoldTime) {
   schedrig::testing::TempDir dir;
   FakeProc fake(dir.path(), {.pus = 2});
   fake.step(running(2));  // the poller + one other
-  const QuietResult r = wait_until_quiet(dir.path(), 1, 0.3, 2.0);
+  const QuietResult r = wait_until_quiet(procfs::Root::under(dir.path()), 1, 0.3, 2.0);
   EXPECT_FALSE(r.gave_up);
   EXPECT_GE(r.waited_s, 0.3);
   EXPECT_LT(r.waited_s, 0.6);
@@ -32,7 +33,7 @@ TEST(WaitUntilQuiet, BusyBoxGivesUpAtLimit) {
   schedrig::testing::TempDir dir;
   FakeProc fake(dir.path(), {.pus = 2});
   fake.step(running(5));
-  const QuietResult r = wait_until_quiet(dir.path(), 1, 0.2, 0.5);
+  const QuietResult r = wait_until_quiet(procfs::Root::under(dir.path()), 1, 0.2, 0.5);
   EXPECT_TRUE(r.gave_up);
   EXPECT_GE(r.waited_s, 0.5);
   EXPECT_LT(r.waited_s, 0.8);
@@ -46,7 +47,7 @@ TEST(WaitUntilQuiet, BoxThatCalmsDown) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     fake.step(running(1));
   });
-  const QuietResult r = wait_until_quiet(dir.path(), 0, 0.2, 3.0);
+  const QuietResult r = wait_until_quiet(procfs::Root::under(dir.path()), 0, 0.2, 3.0);
   calm.join();
   EXPECT_FALSE(r.gave_up);
   EXPECT_GE(r.waited_s, 0.5);
@@ -58,14 +59,20 @@ TEST(WaitUntilQuiet, StopFlagEndsTheWait) {
   FakeProc fake(dir.path(), {.pus = 2});
   fake.step(running(6));
   std::atomic<bool> stop{true};
-  const QuietResult r = wait_until_quiet(dir.path(), 0, 1, 10, &stop);
+  const QuietResult r = wait_until_quiet(procfs::Root::under(dir.path()), 0, 1, 10, &stop);
   EXPECT_TRUE(r.gave_up);
   EXPECT_LT(r.waited_s, 0.2);
 }
 
 TEST(WaitUntilQuiet, MissingProcStatThrows) {
   schedrig::testing::TempDir dir;
-  EXPECT_THROW(wait_until_quiet(dir.path(), 0, 0.1, 0.1), std::runtime_error);
+  try {
+    wait_until_quiet(procfs::Root::under(dir.path()), 0, 0.1, 0.1);
+    FAIL() << "expected SamplerError";
+  } catch (const SamplerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+    EXPECT_EQ(e.errno_value(), ENOENT);
+  }
 }
 
 // A file that is not /proc/stat never gives a reading: that is said as
@@ -75,9 +82,10 @@ TEST(WaitUntilQuiet, UnparsableProcStatThrowsInsteadOfGivingUp) {
   std::filesystem::create_directories(dir.file("proc"));
   std::ofstream(dir.file("proc/stat")) << "garbage\n";
   try {
-    wait_until_quiet(dir.path(), 1, 0.1, 0.3);
-    FAIL() << "expected std::runtime_error";
-  } catch (const std::runtime_error& e) {
+    wait_until_quiet(procfs::Root::under(dir.path()), 1, 0.1, 0.3);
+    FAIL() << "expected SamplerError";
+  } catch (const SamplerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kFailed);
     EXPECT_NE(std::string(e.what()).find("no procs_running line"), std::string::npos) << e.what();
   }
 }

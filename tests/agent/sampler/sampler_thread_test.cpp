@@ -36,11 +36,12 @@ TEST(SamplerThread, BadRateIsInvalidArgument) {
 TEST(SamplerThread, MissingProcStatNamesIt) {
   schedrig::testing::TempDir dir;
   SamplerOptions o;
-  o.root = dir.path();
+  o.root = procfs::Root::under(dir.path());
   try {
     Sampler s(o, nullptr);
     FAIL();
-  } catch (const std::runtime_error& e) {
+  } catch (const SamplerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
     EXPECT_NE(std::string(e.what()).find("proc/stat"), std::string::npos) << e.what();
   }
 }
@@ -50,7 +51,7 @@ TEST(SamplerThread, FakeTreeAtTwentyHertz) {
   FakeProc fake(dir.path(), {.pus = 4, .nodes = 2});
   fake.add_task(50, 51);
   SamplerOptions o;
-  o.root = dir.path();
+  o.root = procfs::Root::under(dir.path());
   o.hz = 20;
   o.pu_to_node = fake.pu_to_node();
   std::atomic<int> calls{0};
@@ -105,7 +106,7 @@ TEST(SamplerThread, StopRightAfterStartIsPrompt) {
   schedrig::testing::TempDir dir;
   FakeProc fake(dir.path(), {.pus = 2});
   SamplerOptions o;
-  o.root = dir.path();
+  o.root = procfs::Root::under(dir.path());
   o.hz = 1;
   Sampler s(o, nullptr);
   s.start();

@@ -124,7 +124,7 @@ TEST(TopologyLive, SysfsFallbackReadsTheGivenRoot) {
   std::filesystem::create_directories(node);
   std::ofstream(dir + "/online") << real.numa_nodes[0].os_index << "\n";
   std::ofstream(node + "/distance") << "11\n";
-  const Topology fake = load_topology({}, root.path());
+  const Topology fake = load_topology({}, procfs::Root::under(root.path()));
   EXPECT_EQ(fake.distances, (std::vector<std::vector<unsigned>>{{11}}));
   EXPECT_EQ(fake.distances_source, "sysfs");
 }

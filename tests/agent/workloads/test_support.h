@@ -70,7 +70,7 @@ auto run_stopped_after(std::chrono::milliseconds delay, Run&& run) {
 // each was a live thread at that moment), the calls, and the progress
 // counter read at the open and again by another thread 100 ms in.
 struct WindowRecorder {
-  std::vector<TaskIds> tasks;
+  std::vector<procfs::TaskId> tasks;
   int opened = 0, closed = 0;
   bool all_alive = true;
   std::uint64_t ops_at_open = 0, ops_after_100ms = 0;
