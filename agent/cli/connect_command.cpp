@@ -9,7 +9,6 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/hello.h"
 #include "agent/cli/link_sink.h"
-#include "agent/cli/stop_signal.h"
 #include "agent/link/host_link.h"
 #include "agent/link/ws_url.h"
 #include "agent/runner/prepare.h"
@@ -18,6 +17,7 @@
 #include "common/cli_error.h"
 #include "common/envelope_codec.h"
 #include "common/ids.h"
+#include "common/stop_signal.h"
 #include "common/wire_names.h"
 
 namespace schedrig::agent {

@@ -10,7 +10,6 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/file_sink.h"
 #include "agent/cli/hello.h"
-#include "agent/cli/stop_signal.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/runner.h"
 #include "common/cli_error.h"
@@ -18,6 +17,7 @@
 #include "common/labels.h"
 #include "common/plan/plan_yaml.h"
 #include "common/sample_rate.h"
+#include "common/stop_signal.h"
 #include "common/wire_names.h"
 
 namespace schedrig::agent {
@@ -69,8 +69,9 @@ void run_offline(const RunOptions& o, int& exit_code) {
                              o.out.empty() ? "" : "; load it with: schedrig import " + o.out);
     exit_code = done.status() == v1::STATUS_OK ? kExitOk : kExitFailed;
   } catch (const runner::PlanRejected& e) {
-    throw CliError(e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
-                   e.what());
+    throw CliError(
+        e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
+        e.what());
   }
 }
 
