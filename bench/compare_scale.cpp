@@ -32,7 +32,7 @@
 
 #include "common/envelope_codec.h"
 #include "host/compare/compare_table.h"
-#include "host/compare/compare_text.h"
+#include "host/report/compare_text.h"
 #include "host/store/store.h"
 #include "schedrig/v1/envelope.pb.h"
 
@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
       const auto t = schedrig::compare::compare_variants(runs.front());
       const auto c = Clock::now();
       std::ostringstream out;
-      schedrig::compare::print_compare_table(t, out);
+      schedrig::report::print_compare_table(t, out);
       const auto d = Clock::now();
       load.push_back(seconds(b - a));
       compare.push_back(seconds(c - b));

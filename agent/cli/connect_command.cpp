@@ -5,9 +5,9 @@
 
 #include "agent/cli/commands.h"
 #include "agent/cli/state_options.h"
-#include "agent/cli/stop_signal.h"
 #include "agent/session/session.h"
 #include "common/exit_codes.h"
+#include "common/stop_signal.h"
 
 namespace schedrig::agent {
 namespace {

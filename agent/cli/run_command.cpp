@@ -6,13 +6,13 @@
 
 #include "agent/cli/commands.h"
 #include "agent/cli/state_options.h"
-#include "agent/cli/stop_signal.h"
 #include "agent/session/offline_session.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
 #include "common/labels.h"
 #include "common/plan/plan_yaml.h"
 #include "common/sample_rate.h"
+#include "common/stop_signal.h"
 #include "common/wire_names.h"
 
 namespace schedrig::agent {

@@ -10,13 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/cli/commands.h"
-#include "agent/cli/stop_signal.h"
 #include "agent/placement/placement.h"
 #include "agent/topology/topology.h"
 #include "agent/workloads/registry.h"
 #include "agent/workloads/workload_error.h"
 #include "common/cli_error.h"
 #include "common/cpulist.h"
+#include "common/stop_signal.h"
 
 namespace schedrig::agent {
 namespace {

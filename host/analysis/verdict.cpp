@@ -103,90 +103,105 @@ std::optional<Method> parse_method(std::string_view word) {
   return std::nullopt;
 }
 
-Comparison compare_samples(std::span<const double> baseline, std::span<const double> variant,
-                           const CompareOptions& options) {
-  Comparison c;
-  const std::size_t nb = baseline.size(), nv = variant.size();
-  const double med_b = median(baseline), med_v = median(variant);
-  if (nb > 0 && nv > 0) c.change_pct = pct_of(med_v - med_b, med_b);
-  if (nb > 0 && nv > 0 && med_b == 0) add_note(c.note, "baseline median is 0: change % undefined");
-  if (nb < kMinIterations || nv < kMinIterations) {
-    c.verdict = Verdict::kInsufficient;
-    add_note(c.note, fmt::format("fewer than {} iterations (n={} vs {})", kMinIterations, nb, nv));
-    return c;
+namespace {
+
+// The two samples being compared and what every test needs of them.
+struct Samples {
+  std::span<const double> baseline, variant;
+  std::size_t nb, nv;
+  double med_b;
+  const CompareOptions& options;
+};
+
+// Mann-Whitney U for the p-value, Hodges-Lehmann for the interval. Returns
+// the direction of the shift (+1 variant higher, -1 lower, 0 none).
+int rank_test(const Samples& s, Comparison& c) {
+  const MannWhitneyResult mw = mann_whitney(s.baseline, s.variant);
+  c.test = StatTest::kMannWhitney;
+  c.p_value = mw.p_value;
+  // Positive values (rates, latencies): the shift of log values, i.e. a
+  // ratio, so the interval can never say "-150%" of a positive metric.
+  // Ranks, and so the p-value, are the same on either scale.
+  const bool ratio = all_positive(s.baseline) && all_positive(s.variant);
+  const double confidence = s.options.confidence;
+  const HodgesLehmann hl = ratio ? hodges_lehmann(logs(s.baseline), logs(s.variant), confidence)
+                                 : hodges_lehmann(s.baseline, s.variant, confidence);
+  c.ci_lo_pct = ratio ? 100.0 * std::expm1(hl.lo) : pct_of(hl.lo, s.med_b);
+  c.ci_hi_pct = ratio ? 100.0 * std::expm1(hl.hi) : pct_of(hl.hi, s.med_b);
+  c.significant = c.p_value < 1 - confidence;
+  if (hl.confidence < confidence) {
+    add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
+                                 "shown: {:.0f}%)",
+                                 100 * confidence, s.nb, s.nv, 100 * hl.confidence));
   }
-  const double alpha = 1 - options.confidence;
-  Method method = options.method;
-  const bool few = nb < kRankTestMinIterations || nv < kRankTestMinIterations;
-  if (method == Method::kAuto) method = few ? Method::kWelch : Method::kMannWhitney;
+  return sign(mw.u_y - static_cast<double>(s.nb) * static_cast<double>(s.nv) / 2);
+}
+
+// Welch's t on log values (or on raw values when any is <= 0). Returns the direction.
+int welch_test(const Samples& s, Comparison& c) {
+  c.parametric = true;
   int direction = 0;
+  if (all_positive(s.baseline) && all_positive(s.variant)) {
+    const WelchResult w = welch_t_test(logs(s.baseline), logs(s.variant), s.options.confidence);
+    c.test = StatTest::kWelchLog;
+    c.p_value = w.p_value;
+    c.ci_lo_pct = 100.0 * std::expm1(w.lo);
+    c.ci_hi_pct = 100.0 * std::expm1(w.hi);
+    direction = sign(w.diff);
+  } else {
+    const WelchResult w = welch_t_test(s.baseline, s.variant, s.options.confidence);
+    const double mean_b = summarize(s.baseline).mean;
+    c.test = StatTest::kWelch;
+    c.p_value = w.p_value;
+    c.ci_lo_pct = pct_of(w.lo, mean_b);
+    c.ci_hi_pct = pct_of(w.hi, mean_b);
+    direction = sign(w.diff);
+    add_note(c.note, "values <= 0: Welch's t on raw values");
+  }
+  c.significant = c.p_value < 1 - s.options.confidence;
+  if (s.options.method == Method::kAuto) {
+    add_note(c.note, fmt::format("parametric: Welch's t on log values from few iterations "
+                                 "(n={} vs {})",
+                                 s.nb, s.nv));
+  }
+  return direction;
+}
+
+// Fastpath / mmtests style: each side's mean +- z sd, marked when the two
+// intervals do not overlap. Returns the direction.
+int ci_overlap_test(const Samples& s, Comparison& c) {
+  c.parametric = true;
+  c.test = StatTest::kCiOverlap;
+  const Summary sb = summarize(s.baseline), sv = summarize(s.variant);
+  const double z = boost::math::quantile(boost::math::normal(), (1 + s.options.confidence) / 2);
+  const double lo_b = sb.mean - z * sb.sd, hi_b = sb.mean + z * sb.sd;
+  const double lo_v = sv.mean - z * sv.sd, hi_v = sv.mean + z * sv.sd;
+  c.significant = lo_v > hi_b || hi_v < lo_b;
+  c.ci_lo_pct = pct_of(lo_v - hi_b, sb.mean);
+  c.ci_hi_pct = pct_of(hi_v - lo_b, sb.mean);
+  return sign(sv.mean - sb.mean);
+}
+
+// The test options.method names (kAuto: rank test with enough iterations,
+// else Welch's t). Returns the direction.
+int run_test(const Samples& s, Comparison& c) {
+  Method method = s.options.method;
+  const bool few = s.nb < kRankTestMinIterations || s.nv < kRankTestMinIterations;
+  if (method == Method::kAuto) method = few ? Method::kWelch : Method::kMannWhitney;
   switch (method) {
     case Method::kAuto:  // resolved above
-    case Method::kMannWhitney: {
-      const MannWhitneyResult mw = mann_whitney(baseline, variant);
-      c.test = StatTest::kMannWhitney;
-      c.p_value = mw.p_value;
-      // Positive values (rates, latencies): the shift of log values, i.e. a
-      // ratio, so the interval can never say "-150%" of a positive metric.
-      // Ranks, and so the p-value, are the same on either scale.
-      const bool ratio = all_positive(baseline) && all_positive(variant);
-      const HodgesLehmann hl =
-          ratio ? hodges_lehmann(logs(baseline), logs(variant), options.confidence)
-                : hodges_lehmann(baseline, variant, options.confidence);
-      c.ci_lo_pct = ratio ? 100.0 * std::expm1(hl.lo) : pct_of(hl.lo, med_b);
-      c.ci_hi_pct = ratio ? 100.0 * std::expm1(hl.hi) : pct_of(hl.hi, med_b);
-      c.significant = c.p_value < alpha;
-      direction = sign(mw.u_y - static_cast<double>(nb) * static_cast<double>(nv) / 2);
-      if (hl.confidence < options.confidence) {
-        add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
-                                     "shown: {:.0f}%)",
-                                     100 * options.confidence, nb, nv, 100 * hl.confidence));
-      }
-      break;
-    }
-    case Method::kWelch: {
-      c.parametric = true;
-      if (all_positive(baseline) && all_positive(variant)) {
-        const WelchResult w = welch_t_test(logs(baseline), logs(variant), options.confidence);
-        c.test = StatTest::kWelchLog;
-        c.p_value = w.p_value;
-        c.ci_lo_pct = 100.0 * std::expm1(w.lo);
-        c.ci_hi_pct = 100.0 * std::expm1(w.hi);
-        direction = sign(w.diff);
-      } else {
-        const WelchResult w = welch_t_test(baseline, variant, options.confidence);
-        const double mean_b = summarize(baseline).mean;
-        c.test = StatTest::kWelch;
-        c.p_value = w.p_value;
-        c.ci_lo_pct = pct_of(w.lo, mean_b);
-        c.ci_hi_pct = pct_of(w.hi, mean_b);
-        direction = sign(w.diff);
-        add_note(c.note, "values <= 0: Welch's t on raw values");
-      }
-      c.significant = c.p_value < alpha;
-      if (options.method == Method::kAuto) {
-        add_note(c.note, fmt::format("parametric: Welch's t on log values from few iterations "
-                                     "(n={} vs {})",
-                                     nb, nv));
-      }
-      break;
-    }
-    case Method::kCiOverlap: {
-      // Fastpath / mmtests style: each side's mean +- z sd, marked when the
-      // two intervals do not overlap.
-      c.parametric = true;
-      c.test = StatTest::kCiOverlap;
-      const Summary sb = summarize(baseline), sv = summarize(variant);
-      const double z = boost::math::quantile(boost::math::normal(), (1 + options.confidence) / 2);
-      const double lo_b = sb.mean - z * sb.sd, hi_b = sb.mean + z * sb.sd;
-      const double lo_v = sv.mean - z * sv.sd, hi_v = sv.mean + z * sv.sd;
-      c.significant = lo_v > hi_b || hi_v < lo_b;
-      c.ci_lo_pct = pct_of(lo_v - hi_b, sb.mean);
-      c.ci_hi_pct = pct_of(hi_v - lo_b, sb.mean);
-      direction = sign(sv.mean - sb.mean);
-      break;
-    }
+    case Method::kMannWhitney:
+      return rank_test(s, c);
+    case Method::kWelch:
+      return welch_test(s, c);
+    case Method::kCiOverlap:
+      return ci_overlap_test(s, c);
   }
+  return 0;
+}
+
+// The verdict from significance, direction and the threshold.
+void set_verdict(Comparison& c, int direction, const CompareOptions& options) {
   if (!c.significant || direction == 0) {
     c.verdict = Verdict::kNone;
   } else if (std::isfinite(c.change_pct) && std::fabs(c.change_pct) < options.threshold_pct) {
@@ -197,6 +212,25 @@ Comparison compare_samples(std::span<const double> baseline, std::span<const dou
     c.verdict =
         (direction > 0) == options.higher_is_better ? Verdict::kImprovement : Verdict::kRegression;
   }
+}
+
+}  // namespace
+
+Comparison compare_samples(std::span<const double> baseline, std::span<const double> variant,
+                           const CompareOptions& options) {
+  Comparison c;
+  const Samples s{baseline, variant, baseline.size(), variant.size(), median(baseline), options};
+  const double med_v = median(variant);
+  if (s.nb > 0 && s.nv > 0) c.change_pct = pct_of(med_v - s.med_b, s.med_b);
+  if (s.nb > 0 && s.nv > 0 && s.med_b == 0)
+    add_note(c.note, "baseline median is 0: change % undefined");
+  if (s.nb < kMinIterations || s.nv < kMinIterations) {
+    c.verdict = Verdict::kInsufficient;
+    add_note(c.note,
+             fmt::format("fewer than {} iterations (n={} vs {})", kMinIterations, s.nb, s.nv));
+    return c;
+  }
+  set_verdict(c, run_test(s, c), options);
   return c;
 }
 

@@ -4,8 +4,9 @@
 
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
-#include "host/compare/analyze_report.h"
+#include "host/compare/analyze_series.h"
 #include "host/compare/series_csv.h"
+#include "host/report/analyze_report.h"
 
 namespace schedrig::host {
 namespace {
@@ -30,9 +31,9 @@ void run_analyze(const AnalyzeCliOptions& o) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
   if (o.json) {
-    std::cout << compare::analyze_json(report).dump(2) << "\n";
+    std::cout << report::analyze_json(report).dump(2) << "\n";
   } else {
-    compare::print_analyze_text(report, std::cout);
+    report::print_analyze_text(report, std::cout);
   }
 }
 

@@ -12,7 +12,7 @@ void add_serve_command(CLI::App& app, int& exit_code);
 // `results [RUN] [--samples] [--db F] [--json|--csv]`
 void add_results_command(CLI::App& app, int& exit_code);
 // `watch [RUN] [--db F] [--poll-ms N] [--json]`: live samples and results of a
-// run; exit 0 when it is no longer running, 130 on SIGINT/SIGTERM
+// run; exit 0 when it is no longer running, kExitInterrupted (130) on SIGINT/SIGTERM
 void add_watch_command(CLI::App& app, int& exit_code);
 // `agents [--db F] [--json]`
 void add_agents_command(CLI::App& app, int& exit_code);

@@ -10,9 +10,9 @@
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
 #include "host/cli/run_match.h"
-#include "host/compare/compare_json.h"
 #include "host/compare/compare_table.h"
-#include "host/compare/compare_text.h"
+#include "host/report/compare_json.h"
+#include "host/report/compare_text.h"
 #include "host/store/store.h"
 
 namespace schedrig::host {
@@ -57,11 +57,11 @@ int run_compare(const CompareCliOptions& o) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
   if (o.json) {
-    std::cout << compare::compare_json(table).dump(2) << "\n";
+    std::cout << report::compare_json(table).dump(2) << "\n";
   } else if (o.csv) {
-    compare::print_compare_csv(table, std::cout);
+    report::print_compare_csv(table, std::cout);
   } else {
-    compare::print_compare_table(table, std::cout);
+    report::print_compare_table(table, std::cout);
   }
   return !o.fail_on.empty() && compare::has_regression(table) ? kExitFailed : kExitOk;
 }

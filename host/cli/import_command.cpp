@@ -11,7 +11,7 @@
 #include "common/envelope_codec.h"
 #include "common/offline_file.h"
 #include "host/cli/commands.h"
-#include "host/lab/lab.h"
+#include "host/store/default_db_path.h"
 #include "host/store/store.h"
 
 namespace schedrig::host {
@@ -47,8 +47,9 @@ ImportCounts import_records(std::istream& in, const std::string& file, store::St
       }
     }
   } catch (const std::runtime_error& e) {
-    throw CliError(ErrorKind::kUsage, fmt::format("{}: record {}: {} ({} envelopes stored before it)",
-                                           file, index, e.what(), n.stored));
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("{}: record {}: {} ({} envelopes stored before it)", file, index,
+                               e.what(), n.stored));
   }
   return n;
 }
@@ -58,7 +59,7 @@ void run_import(const ImportOptions& o) {
   if (!in) throw CliError(ErrorKind::kUsage, fmt::format("cannot open {}", o.file));
   std::unique_ptr<store::Store> store;
   try {
-    store = std::make_unique<store::Store>(o.db.empty() ? lab::default_db_path() : o.db);
+    store = std::make_unique<store::Store>(o.db.empty() ? store::default_db_path() : o.db);
   } catch (const store::StoreError& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }

@@ -6,14 +6,14 @@
 #include <utility>
 
 #include "common/cli_error.h"
-#include "host/lab/lab.h"
+#include "host/store/default_db_path.h"
 #include "host/store/store.h"
 
 namespace schedrig::host {
 
 // `--db` as given, or the lab's default store when empty.
 inline std::string db_path_or_default(const std::string& db) {
-  return db.empty() ? lab::default_db_path() : db;
+  return db.empty() ? store::default_db_path() : db;
 }
 
 // Opens `db` (or the default) read-only and returns read(store). A

@@ -11,7 +11,7 @@
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
 #include "host/collector/collector.h"
-#include "host/lab/lab.h"
+#include "host/store/default_db_path.h"
 #include "host/store/store.h"
 
 namespace schedrig::host {
@@ -48,7 +48,7 @@ void run_serve(const ServeOptions& o) {
   boost::asio::ip::tcp::endpoint endpoint;
   try {
     endpoint = collector::parse_listen_address(o.listen);
-    store = std::make_unique<store::Store>(o.db.empty() ? lab::default_db_path() : o.db);
+    store = std::make_unique<store::Store>(o.db.empty() ? store::default_db_path() : o.db);
   } catch (const std::exception& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }

@@ -17,6 +17,7 @@
 #include "host/cli/run_match.h"
 #include "host/report/report.h"
 #include "host/store/store.h"
+#include "host/store/store_error.h"
 
 namespace schedrig::host {
 namespace {
@@ -32,15 +33,6 @@ struct WatchOptions {
   double wait_s = 30;
   bool json = false;
 };
-
-// A store error that means "not created yet" rather than "not a store":
-// missing, no schema yet, or a schema the writer is still bringing up.
-bool store_not_ready(const std::string& what) {
-  for (const char* sign : {"no such file", "no schedrig schema", "needs upgrading"}) {
-    if (what.find(sign) != std::string::npos) return true;
-  }
-  return false;
-}
 
 // SIGINT and SIGTERM blocked, so they wait for sigtimedwait in
 // wait_or_interrupted instead of killing the process mid-line.
@@ -141,8 +133,8 @@ class NotYet : public CliError {
 std::string find_run_id(const store::Store& s, const WatchOptions& o) {
   const std::vector<std::string> ids = s.run_ids(o.run);
   if (ids.empty()) {
-    throw NotYet(kExitUsage, o.run.empty() ? "no runs in the store yet"
-                                           : fmt::format("no run matches '{}'", o.run));
+    throw NotYet(ErrorKind::kUsage, o.run.empty() ? "no runs in the store yet"
+                                                  : fmt::format("no run matches '{}'", o.run));
   }
   return o.run.empty() ? ids.back() : match_run_id(ids, o.run);
 }
@@ -180,6 +172,19 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
   }
 }
 
+// Opens the store read-only and follows the run. NotYet when the store is
+// missing or still being created (StoreError::not_ready); CliError (exit 2)
+// for any other StoreError.
+int watch_store(const WatchOptions& o, const sigset_t& stop_signals) {
+  try {
+    const store::Store s(db_path_or_default(o.db), store::Store::Mode::kReadOnly);
+    return watch(s, o, stop_signals);
+  } catch (const store::StoreError& e) {
+    if (e.not_ready()) throw NotYet(ErrorKind::kUsage, e.what());
+    throw CliError(ErrorKind::kUsage, e.what());
+  }
+}
+
 // Opens the store and follows the run, retrying while either is not there
 // yet, for up to o.wait_s (a store being created reads as missing, or as not
 // yet a schedrig store).
@@ -190,11 +195,8 @@ int watch_when_there(const WatchOptions& o) {
   for (;;) {
     std::string why;
     try {
-      return read_store(o.db, [&](const store::Store& s) { return watch(s, o, stop_signals); });
+      return watch_store(o, stop_signals);
     } catch (const NotYet& e) {
-      why = e.what();
-    } catch (const CliError& e) {
-      if (e.exit_code() != kExitUsage || !store_not_ready(e.what())) throw;
       why = e.what();
     }
     if (std::chrono::steady_clock::now() >= deadline) throw CliError(ErrorKind::kUsage, why);
@@ -214,7 +216,8 @@ void add_watch_command(CLI::App& app, int& exit_code) {
       "position/planned, case, variant, iteration, ops so far, idle %, runnable, ctxt/s, wait "
       "share, newidle/s, PSI, STARVED flag) and a line per iteration result (its primary "
       "metric). Reads the store while `schedrig serve` or `schedrig lab` writes it; exits 0 "
-      "once the run is no longer running (a finished run is shown whole), 130 on Ctrl-C");
+      "once the run is no longer running (a finished run is shown whole), " +
+          std::to_string(kExitInterrupted) + " on Ctrl-C");
   cmd->add_option("run", o->run, "run_id or a unique prefix of it (default: the newest run)");
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
   cmd->add_option("--poll-ms", o->poll_ms, "how often to look for new rows, ms (default 500)")

@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 
 #include "common/envelope_codec.h"
+#include "common/error.h"
 #include "common/ids.h"
 
 namespace schedrig::collector {
@@ -74,8 +75,9 @@ void AgentSession::do_read() {
 
 void AgentSession::on_read(beast::error_code ec) {
   if (ec == websocket::error::message_too_big) {
-    return finish(fmt::format("message over {} bytes: closed with 1009 (message too big)",
-                              kMaxEnvelopeBytes));
+    return finish(
+        fmt::format("message over {} bytes: closed with 1009 (message too big)", kMaxEnvelopeBytes),
+        log_level_for(ErrorKind::kPeerLimit));
   }
   if (ec == websocket::error::closed) return finish("agent closed the connection");
   if (ec == boost::asio::error::operation_aborted) return finish("closed by the collector");
@@ -188,14 +190,11 @@ void AgentSession::do_close() {
   ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code) {});
 }
 
-void AgentSession::finish(const std::string& reason) {
+void AgentSession::finish(const std::string& reason, const char* log_level) {
   if (finished_) return;
   finished_ = true;
-  if (reason.find("1009") != std::string::npos) {
-    spdlog::warn("{} ({}): {}", peer_, agent_id_.empty() ? "no agent id yet" : agent_id_, reason);
-  } else {
-    spdlog::info("{} ({}): {}", peer_, agent_id_.empty() ? "no agent id yet" : agent_id_, reason);
-  }
+  spdlog::log(spdlog::level::from_str(log_level), "{} ({}): {}", peer_,
+              agent_id_.empty() ? "no agent id yet" : agent_id_, reason);
   events_.on_closed(*this, agent_id_, reason);
 }
 

@@ -49,7 +49,9 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   void do_write();
   void on_write(boost::beast::error_code ec);
   void do_close();
-  void finish(const std::string& reason);
+  // Ends the session once: logs `reason` at `log_level` (an spdlog level
+  // name, log_level_for(kind) for an error) and tells the owner.
+  void finish(const std::string& reason, const char* log_level = "info");
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   boost::beast::flat_buffer buffer_;

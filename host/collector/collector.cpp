@@ -15,6 +15,7 @@ tcp::endpoint parse_listen_address(const std::string& text) {
   auto colon = text.rfind(':');
   if (colon == std::string::npos) {
     throw CollectorError(
+        ErrorKind::kUsage,
         fmt::format("listen address '{}': want ADDR:PORT, e.g. 127.0.0.1:7878", text));
   }
   std::string host = text.substr(0, colon);
@@ -25,12 +26,14 @@ tcp::endpoint parse_listen_address(const std::string& text) {
   auto [p, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (ec != std::errc() || p != port_text.data() + port_text.size() || port > 65535) {
     throw CollectorError(
+        ErrorKind::kUsage,
         fmt::format("listen address '{}': port '{}' is not in 0..65535", text, port_text));
   }
   boost::system::error_code bad;
   auto addr = asio::ip::make_address(host, bad);
   if (bad)
-    throw CollectorError(fmt::format("listen address '{}': '{}' is not an IP address", text, host));
+    throw CollectorError(ErrorKind::kUsage,
+                         fmt::format("listen address '{}': '{}' is not an IP address", text, host));
   return {addr, static_cast<unsigned short>(port)};
 }
 
@@ -39,9 +42,9 @@ Collector::Collector(asio::io_context& ioc, const tcp::endpoint& endpoint, store
     : ioc_(ioc), acceptor_(asio::make_strand(ioc)), store_(store), events_(events) {
   boost::system::error_code ec;
   auto fail = [&](const char* step) {
-    throw CollectorError(fmt::format("cannot listen on {}:{}: {}: {}",
-                                     endpoint.address().to_string(), endpoint.port(), step,
-                                     ec.message()));
+    throw CollectorError(ErrorKind::kUnreachable, fmt::format("cannot listen on {}:{}: {}: {}",
+                                                              endpoint.address().to_string(),
+                                                              endpoint.port(), step, ec.message()));
   };
   if (acceptor_.open(endpoint.protocol(), ec)) fail("open");
   if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");

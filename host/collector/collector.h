@@ -5,22 +5,24 @@
 
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include "common/error.h"
 #include "host/collector/agent_session.h"
 #include "host/collector/events.h"
 #include "host/store/store.h"
 
 namespace schedrig::collector {
 
-// The listen address cannot be used. what() names it and the reason.
-class CollectorError : public std::runtime_error {
+// The listen address cannot be used. what() names it and the reason; the
+// kind is kUsage for text that is no address, kUnreachable for an address
+// that cannot be bound.
+class CollectorError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  CollectorError(ErrorKind kind, const std::string& message) : Error(kind, message) {}
 };
 
 // Parses "ADDR:PORT" ("127.0.0.1:7878", "[::1]:0", "0.0.0.0:7878").

@@ -77,27 +77,35 @@ RunData collect(const store::RunRecord& run) {
   return d;
 }
 
+// The values of (case, variant, metric) as collected; nullptr when the run has none.
+const Collected* find_collected(const RunData& d, const std::string& case_name,
+                                const std::string& variant, const std::string& metric) {
+  auto c = d.by_case.find(case_name);
+  if (c == d.by_case.end()) return nullptr;
+  auto v = c->second.by_variant.find(variant);
+  if (v == c->second.by_variant.end()) return nullptr;
+  auto m = v->second.find(metric);
+  return m == v->second.end() ? nullptr : &m->second;
+}
+
+// `points` into side.iterations and side.values, in iteration order (a
+// stable sort keeps repeats of an iteration in the order stored).
+void fill_in_iteration_order(std::vector<std::pair<unsigned, double>> points, Side& side) {
+  std::stable_sort(points.begin(), points.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [iteration, value] : points) {
+    side.iterations.push_back(iteration);
+    side.values.push_back(value);
+  }
+}
+
 Side make_side(const RunData& d, const std::string& run_id, const std::string& case_name,
                const std::string& variant, const std::string& metric) {
   Side side;
   side.run_id = run_id;
   side.variant = variant;
-  auto c = d.by_case.find(case_name);
-  if (c != d.by_case.end()) {
-    auto v = c->second.by_variant.find(variant);
-    if (v != c->second.by_variant.end()) {
-      auto m = v->second.find(metric);
-      if (m != v->second.end()) {
-        auto points = m->second.points;
-        std::stable_sort(points.begin(), points.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (const auto& [iteration, value] : points) {
-          side.iterations.push_back(iteration);
-          side.values.push_back(value);
-        }
-      }
-    }
-  }
+  if (const Collected* found = find_collected(d, case_name, variant, metric))
+    fill_in_iteration_order(found->points, side);
   side.analysis = analysis::analyze_series(side.values);
   return side;
 }
@@ -157,6 +165,62 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// "KIND 'x' only in run ID" for every name of `mine` that `other` lacks.
+void only_in(std::vector<std::string>& out, const char* kind, const std::vector<std::string>& mine,
+             const std::vector<std::string>& other, const std::string& id) {
+  for (const auto& name : mine) {
+    if (!has(other, name)) out.push_back(fmt::format("{} '{}' only in run {}", kind, name, id));
+  }
+}
+
+// Cases, then variants, that only one of the two runs has: the reference's first.
+void list_unmatched(Table& t, const RunData& a, const std::string& a_id, const RunData& ref,
+                    const std::string& ref_id) {
+  only_in(t.unmatched, "case", ref.cases, a.cases, ref_id);
+  only_in(t.unmatched, "case", a.cases, ref.cases, a_id);
+  only_in(t.unmatched, "variant", ref.variants, a.variants, ref_id);
+  only_in(t.unmatched, "variant", a.variants, ref.variants, a_id);
+}
+
+// Both runs of a comparison across runs, and the one variant to keep ("" = all).
+struct CrossRun {
+  const RunData& run;
+  const RunData& reference;
+  const std::string& run_id;
+  const std::string& reference_id;
+  const std::string& only_variant;
+};
+
+// The rows of one case both runs have: per shared variant and per metric
+// either run has (the reference's first), skipping rows with no values on
+// either side.
+void add_case_rows(Table& t, const CrossRun& x, const std::string& case_name) {
+  auto rc = x.reference.by_case.find(case_name);
+  auto ac = x.run.by_case.find(case_name);
+  if (rc == x.reference.by_case.end() || ac == x.run.by_case.end()) return;
+  std::vector<std::string> metrics = rc->second.metrics;
+  for (const auto& m : ac->second.metrics) push_unique(metrics, m);
+  for (const auto& variant : x.reference.variants) {
+    if (!has(x.run.variants, variant)) continue;
+    if (!x.only_variant.empty() && variant != x.only_variant) continue;
+    for (const auto& metric : metrics) {
+      auto info =
+          rc->second.info.count(metric) ? rc->second.info.at(metric) : ac->second.info.at(metric);
+      Row row = make_row(case_name, metric, info);
+      row.variant = variant;
+      row.baseline = make_side(x.reference, x.reference_id, case_name, variant, metric);
+      Side side = make_side(x.run, x.run_id, case_name, variant, metric);
+      if (row.baseline.values.empty() && side.values.empty()) continue;
+      row.cells.push_back(make_cell(row, std::move(side), t));
+      t.rows.push_back(std::move(row));
+    }
+  }
+}
+
 }  // namespace
 
 std::string short_id(const std::string& run_id) { return run_id.substr(0, 8); }
@@ -203,59 +267,15 @@ Table compare_runs(const store::RunRecord& run, const store::RunRecord& referenc
   t.baseline_label = short_id(reference.run_id);
   t.columns = {short_id(run.run_id)};
   t.fingerprint_differences = fingerprint_differences(reference.fingerprint, run.fingerprint);
-  if (!options.baseline_variant.empty() &&
-      std::find(ref.variants.begin(), ref.variants.end(), options.baseline_variant) ==
-          ref.variants.end()) {
+  if (!options.baseline_variant.empty() && !has(ref.variants, options.baseline_variant)) {
     throw CompareError(fmt::format("run {} has no variant '{}' (variants: {})",
                                    short_id(reference.run_id), options.baseline_variant,
                                    join(ref.variants)));
   }
-  auto has = [](const std::vector<std::string>& v, const std::string& s) {
-    return std::find(v.begin(), v.end(), s) != v.end();
-  };
-  for (const auto& c : ref.cases) {
-    if (!has(a.cases, c)) {
-      t.unmatched.push_back(fmt::format("case '{}' only in run {}", c, short_id(reference.run_id)));
-    }
-  }
-  for (const auto& c : a.cases) {
-    if (!has(ref.cases, c)) {
-      t.unmatched.push_back(fmt::format("case '{}' only in run {}", c, short_id(run.run_id)));
-    }
-  }
-  for (const auto& v : ref.variants) {
-    if (!has(a.variants, v)) {
-      t.unmatched.push_back(
-          fmt::format("variant '{}' only in run {}", v, short_id(reference.run_id)));
-    }
-  }
-  for (const auto& v : a.variants) {
-    if (!has(ref.variants, v)) {
-      t.unmatched.push_back(fmt::format("variant '{}' only in run {}", v, short_id(run.run_id)));
-    }
-  }
+  list_unmatched(t, a, short_id(run.run_id), ref, short_id(reference.run_id));
+  const CrossRun x{a, ref, run.run_id, reference.run_id, options.baseline_variant};
   for (const auto& case_name : ref.cases) {
-    if (!has(a.cases, case_name)) continue;
-    auto rc = ref.by_case.find(case_name);
-    auto ac = a.by_case.find(case_name);
-    if (rc == ref.by_case.end() || ac == a.by_case.end()) continue;
-    std::vector<std::string> metrics = rc->second.metrics;
-    for (const auto& m : ac->second.metrics) push_unique(metrics, m);
-    for (const auto& variant : ref.variants) {
-      if (!has(a.variants, variant)) continue;
-      if (!options.baseline_variant.empty() && variant != options.baseline_variant) continue;
-      for (const auto& metric : metrics) {
-        auto info =
-            rc->second.info.count(metric) ? rc->second.info.at(metric) : ac->second.info.at(metric);
-        Row row = make_row(case_name, metric, info);
-        row.variant = variant;
-        row.baseline = make_side(ref, reference.run_id, case_name, variant, metric);
-        Side side = make_side(a, run.run_id, case_name, variant, metric);
-        if (row.baseline.values.empty() && side.values.empty()) continue;
-        row.cells.push_back(make_cell(row, std::move(side), t));
-        t.rows.push_back(std::move(row));
-      }
-    }
+    if (has(a.cases, case_name)) add_case_rows(t, x, case_name);
   }
   if (t.rows.empty()) {
     throw CompareError(fmt::format("runs {} and {} share no case and variant with results",

@@ -1,26 +1,27 @@
-// Comparison rows built from stored runs (DESIGN.md "Statistics",
-// "Identity"): within one run every variant against the baseline variant, or
+// Comparison rows built from stored runs (docs/architecture.md
+// "Statistics", "Identity"): within one run every variant against the baseline variant, or
 // one run against another (the same case names and variants), per case and
 // metric. The numbers come from host/analysis; this file only matches cases,
 // variants and metrics, and reads each metric's direction.
 #pragma once
 
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "host/analysis/series.h"
 #include "host/analysis/verdict.h"
 #include "host/store/records.h"
 
 namespace schedrig::compare {
 
-// Bad input for a comparison: an unknown baseline variant, runs without a
-// common case. The message names the run and what is missing.
-class CompareError : public std::runtime_error {
+// Bad input for a comparison (ErrorKind::kUsage, exit 2): an unknown
+// baseline variant, runs without a common case. The message names the run
+// and what is missing.
+class CompareError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit CompareError(const std::string& message) : Error(ErrorKind::kUsage, message) {}
 };
 
 struct CompareOptions {

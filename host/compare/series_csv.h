@@ -3,17 +3,18 @@
 #pragma once
 
 #include <istream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
+
 namespace schedrig::compare {
 
-// A CSV that cannot be used; the message starts with "NAME:LINE: " (or
-// "NAME: " for the file as a whole).
-class CsvError : public std::runtime_error {
+// A CSV that cannot be used (ErrorKind::kUsage, exit 2); the message starts
+// with "NAME:LINE: " (or "NAME: " for the file as a whole).
+class CsvError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit CsvError(const std::string& message) : Error(ErrorKind::kUsage, message) {}
 };
 
 // One variant's values in iteration order.

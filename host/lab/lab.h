@@ -6,6 +6,7 @@
 // summary per variant (with the quiet-box waits).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <ostream>
 #include <string>
@@ -17,23 +18,25 @@ namespace schedrig::lab {
 struct LabOptions {
   std::string plan_file;                      // "" = the built-in default plan
   bool quick = false;                         // 2 iterations x 0.5 s, no warm-up or cool-down
-  std::string db_path;                        // "" = default_db_path()
+  std::string db_path;                        // "" = store::default_db_path()
   std::string agent;                          // --agent PATH, "" = search
   std::map<std::string, std::string> labels;  // --label K=V
   std::string agent_log_level = "warn";
   double sample_hz = -1;  // --sample-hz, < 0 = the plan's (after --quick)
+  // How long the spawned agent has to connect and say Hello (not a flag).
+  std::chrono::milliseconds connect_timeout{30'000};
 };
 
 // The plan lab would run: --plan FILE or the built-in default, with --quick
 // and then --sample-hz applied. Throws PlanError.
 schedrig::v1::Plan lab_plan(const LabOptions& options);
 
-// default_state_dir()/schedrig.db (common/state_dir.h)
-std::string default_db_path();
-
-// Runs the lab; returns the exit code (0 ok, 1 the run failed or was aborted,
-// 3 the agent could not be started or never connected). Throws CliError for
-// bad input (exit 2).
+// Runs the lab; returns the exit code of how it ended (0 ok; else
+// exit_code_for the failure's ErrorKind: 1 the run failed or was aborted,
+// 2 the agent refused the plan, 3 the agent could not be started, never
+// connected or lacks a facility). SIGINT/SIGTERM (common/stop_signal.h) ask
+// the agent to abort the run. Throws CliError for bad input (exit 2) and
+// StoreError when the store cannot be used.
 int run_lab(const LabOptions& options, std::ostream& out);
 
 }  // namespace schedrig::lab

@@ -140,6 +140,7 @@ void refuse_newer_schema(sqlite::Db& db) {
   int current = read_schema_version(db);
   if (current > latest) {
     throw StoreError(
+        StoreError::Reason::kNewerSchema,
         fmt::format("store {}: schema version {} is newer than this build of schedrig knows ({}); "
                     "use a newer schedrig",
                     db.path(), current, latest));
@@ -154,6 +155,7 @@ void migrate_to(sqlite::Db& db, int version) {
   if (current >= version) return;
   if (db.read_only()) {
     throw StoreError(
+        StoreError::Reason::kOldSchema,
         fmt::format("store {}: schema version {} needs upgrading to {}, but the file is read-only",
                     db.path(), current, version));
   }

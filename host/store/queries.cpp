@@ -23,6 +23,7 @@ std::map<std::string, std::string> string_map(const sqlite::Db& db, const std::s
     for (const auto& [k, v] : j.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
   } catch (const nlohmann::json::exception& e) {
     throw StoreError(
+        StoreError::Reason::kBadContent,
         fmt::format("store {}: {} is not a JSON object: {}", db.path(), what, e.what()));
   }
   return out;
@@ -32,7 +33,8 @@ nlohmann::json plan_json(const sqlite::Db& db, const std::string& bytes,
                          const std::string& run_id) {
   v1::Plan plan;
   if (!plan.ParseFromString(bytes)) {
-    throw StoreError(fmt::format("store {}: plan of run {} does not decode as schedrig.v1.Plan",
+    throw StoreError(StoreError::Reason::kBadContent,
+                     fmt::format("store {}: plan of run {} does not decode as schedrig.v1.Plan",
                                  db.path(), run_id));
   }
   return plan_to_json(plan);

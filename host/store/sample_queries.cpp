@@ -60,10 +60,10 @@ std::vector<SampleRecord> load_samples(sqlite::Db& db, const std::string& run_id
     r.t_ns = st.column_int(6);
     v1::Sample s;
     if (!s.ParseFromString(st.column_blob(7))) {
-      throw StoreError(
-          fmt::format("store {}: sample {} of run {} does not decode as "
-                      "schedrig.v1.Sample",
-                      db.path(), r.id, r.run_id));
+      throw StoreError(StoreError::Reason::kBadContent,
+                       fmt::format("store {}: sample {} of run {} does not decode as "
+                                   "schedrig.v1.Sample",
+                                   db.path(), r.id, r.run_id));
     }
     r.interval_s = s.interval_s();
     r.ops_so_far = s.ops_so_far();

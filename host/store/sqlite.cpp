@@ -25,6 +25,19 @@ std::string sql_excerpt(std::string_view sql) {
   return out;
 }
 
+// The StoreError reason for SQLite's result code `rc` (primary or extended).
+StoreError::Reason reason_of(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return StoreError::Reason::kBusy;
+    case SQLITE_NOTADB:
+      return StoreError::Reason::kNotAStore;
+    default:
+      return StoreError::Reason::kSql;
+  }
+}
+
 }  // namespace
 
 Db::Db(const std::string& path, int flags) : path_(path) {
@@ -33,7 +46,8 @@ Db::Db(const std::string& path, int flags) : path_(path) {
     std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close_v2(db_);
     db_ = nullptr;
-    throw StoreError(fmt::format("store {}: cannot open: {}", path, message));
+    throw StoreError(StoreError::Reason::kCannotOpen,
+                     fmt::format("store {}: cannot open: {}", path, message));
   }
   sqlite3_extended_result_codes(db_, 1);
 }
@@ -58,7 +72,8 @@ bool Db::read_only() const { return sqlite3_db_readonly(db_, "main") == 1; }
 
 void Db::fail(std::string_view sql, std::string_view message) const {
   std::string why = message.empty() ? std::string(sqlite3_errmsg(db_)) : std::string(message);
-  throw StoreError(fmt::format("store {}: {} (in: {})", path_, why, sql_excerpt(sql)));
+  throw StoreError(reason_of(sqlite3_errcode(db_)),
+                   fmt::format("store {}: {} (in: {})", path_, why, sql_excerpt(sql)));
 }
 
 Statement::Statement(const Db& db, std::string_view sql) : db_(db), sql_(sql) {

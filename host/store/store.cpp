@@ -32,6 +32,7 @@ void set_wal(sqlite::Db& db) {
   std::string mode = st.step() ? st.column_text(0) : std::string();
   if (mode != "wal" && mode != "memory") {
     throw StoreError(
+        StoreError::Reason::kSql,
         fmt::format("store {}: cannot switch to WAL journal mode (got '{}')", db.path(), mode));
   }
 }
@@ -43,10 +44,10 @@ Store::Store(const std::string& path) : Store(path, Mode::kReadWrite) {}
 Store::Store(const std::string& path, Mode mode) : path_(path) {
   std::error_code ec;
   if (mode == Mode::kReadOnly && !std::filesystem::exists(path, ec)) {
-    throw StoreError(
-        fmt::format("store {}: no such file (run `schedrig lab` or `schedrig serve` "
-                    "first, or name the store with --db)",
-                    path));
+    throw StoreError(StoreError::Reason::kMissing,
+                     fmt::format("store {}: no such file (run `schedrig lab` or `schedrig serve` "
+                                 "first, or name the store with --db)",
+                                 path));
   }
   impl_ = std::make_unique<Impl>(path, mode == Mode::kReadOnly
                                            ? SQLITE_OPEN_READONLY
@@ -58,6 +59,7 @@ Store::Store(const std::string& path, Mode mode) : path_(path) {
   refuse_newer_schema(db);
   if (mode == Mode::kReadOnly && schema_version() == 0) {
     throw StoreError(
+        StoreError::Reason::kNoSchema,
         fmt::format("store {}: not a schedrig store (no schedrig schema in it)", path));
   }
   if (!db.read_only()) set_wal(db);
@@ -70,10 +72,12 @@ Store& Store::operator=(Store&&) noexcept = default;
 
 Store::Ingest Store::ingest(const v1::Envelope& env, std::string_view raw_bytes) {
   if (env.agent_id().empty() || env.instance_id().empty() || env.seq() == 0) {
-    throw StoreError(fmt::format(
-        "store {}: envelope ({}) lacks agent_id, instance_id or seq (agent '{}', instance '{}', "
-        "seq {})",
-        path_, body_name(env), env.agent_id(), env.instance_id(), env.seq()));
+    throw StoreError(
+        StoreError::Reason::kBadContent,
+        fmt::format("store {}: envelope ({}) lacks agent_id, instance_id or seq (agent '{}', "
+                    "instance '{}', "
+                    "seq {})",
+                    path_, body_name(env), env.agent_id(), env.instance_id(), env.seq()));
   }
   std::lock_guard lock(impl_->mu);
   sqlite::Transaction tx(impl_->db);

@@ -1,15 +1,64 @@
-// The one exception type of schedrig_store.
+// The one exception type of schedrig_store, with a reason a caller can act
+// on (common/error.h: no decision reads the message).
 #pragma once
 
-#include <stdexcept>
+#include <string>
+
+#include "common/error.h"
 
 namespace schedrig::store {
 
 // Anything the store cannot do: open, migrate, read or write the file.
 // what() is one line that names the database file, and the SQL and SQLite's
 // message where SQLite refused a statement.
-class StoreError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
+class StoreError : public Error {
+ public:
+  // Why, as far as a caller needs to tell (SQLite's result codes:
+  // https://sqlite.org/rescode.html).
+  enum class Reason {
+    kMissing,      // a read-only open of a file that does not exist
+    kCannotOpen,   // sqlite3_open_v2 refused the path
+    kNotAStore,    // not an SQLite file (SQLITE_NOTADB)
+    kNoSchema,     // an SQLite file without a schedrig schema (yet)
+    kOldSchema,    // an older schema that a read-only open cannot upgrade
+    kNewerSchema,  // written by a newer schedrig
+    kBusy,         // another connection holds the lock (SQLITE_BUSY, SQLITE_LOCKED)
+    kSql,          // SQLite refused a statement for another reason
+    kBadContent,   // a stored body does not decode, or an envelope lacks its ids
+  };
+
+  StoreError(Reason reason, const std::string& message)
+      : Error(kind_for(reason), message), reason_(reason) {}
+  Reason reason() const { return reason_; }
+
+  // True for a store that is not there yet: missing, or still being created
+  // by its writer (no schema yet, or a schema still being brought up).
+  bool not_ready() const {
+    return reason_ == Reason::kMissing || reason_ == Reason::kNoSchema ||
+           reason_ == Reason::kOldSchema;
+  }
+
+  // The ErrorKind of `reason`: a file that cannot be used as a store is bad
+  // input (kUsage); a store that fails while in use is kFailed.
+  static ErrorKind kind_for(Reason reason) {
+    switch (reason) {
+      case Reason::kBusy:
+      case Reason::kSql:
+      case Reason::kBadContent:
+        return ErrorKind::kFailed;
+      case Reason::kMissing:
+      case Reason::kCannotOpen:
+      case Reason::kNotAStore:
+      case Reason::kNoSchema:
+      case Reason::kOldSchema:
+      case Reason::kNewerSchema:
+        break;
+    }
+    return ErrorKind::kUsage;
+  }
+
+ private:
+  Reason reason_;
 };
 
 }  // namespace schedrig::store

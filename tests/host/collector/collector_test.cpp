@@ -192,5 +192,27 @@ TEST(ListenAddress, ParsesAndRefuses) {
   EXPECT_THROW(parse_listen_address("nohost:80"), CollectorError);
 }
 
+// The kind, not the text, says bad input (exit 2) from an unusable address (exit 3).
+TEST(ListenAddress, KindTellsBadTextFromAnAddressInUse) {
+  try {
+    parse_listen_address("localhost");
+    FAIL() << "expected CollectorError";
+  } catch (const CollectorError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    EXPECT_EQ(e.exit_code(), kExitUsage);
+  }
+  store::Store store(":memory:");
+  CollectorEvents events;
+  boost::asio::io_context ioc;
+  Collector first(ioc, parse_listen_address("127.0.0.1:0"), store, events);
+  try {
+    Collector second(ioc, first.local_endpoint(), store, events);
+    FAIL() << "expected CollectorError";
+  } catch (const CollectorError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+    EXPECT_EQ(e.exit_code(), kExitUnreachable);
+  }
+}
+
 }  // namespace
 }  // namespace schedrig::collector

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "host/compare/analyze_report.h"
+#include "host/compare/analyze_series.h"
 #include "host/compare/series_csv.h"
 
 namespace schedrig::compare {

@@ -6,13 +6,17 @@
 
 #include <gtest/gtest.h>
 
-#include "host/compare/compare_json.h"
-#include "host/compare/compare_text.h"
+#include "host/report/compare_json.h"
+#include "host/report/compare_text.h"
 #include "tests/host/compare/synthetic_run.h"
 #include "tests/host/store/temp_db.h"
 
 namespace schedrig::compare {
 namespace {
+
+using report::compare_json;
+using report::print_compare_csv;
+using report::print_compare_table;
 
 using analysis::Verdict;
 using testing::jitter;

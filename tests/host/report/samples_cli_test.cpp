@@ -235,6 +235,25 @@ TEST(SamplesCli, WatchJsonIsOneObjectPerLine) {
             (std::map<std::string, int>{{"sample", 6}, {"iteration", 3}, {"run_finished", 1}}));
 }
 
+// A store that does not exist yet is waited for (StoreError::Reason::kMissing),
+// then followed once it appears; a file that is no store is refused at once.
+TEST(SamplesCli, WatchWaitsForAMissingStoreThenFollowsIt) {
+  TempDir dir;
+  Watch watch(dir, {"--db", dir.file("schedrig.db"), "--poll-ms", "20", "--wait-s", "20"});
+  for (auto until = std::chrono::steady_clock::now() + 10s;
+       std::chrono::steady_clock::now() < until && !contains(watch.err(), "waiting for the run");
+       std::this_thread::sleep_for(10ms)) {
+  }
+  ASSERT_TRUE(contains(watch.err(), "waiting for the run")) << watch.err();
+  make_store(dir);
+  EXPECT_EQ(watch.exit_code(), 0) << watch.out() << watch.err();
+  EXPECT_TRUE(contains(watch.out(), std::string("run ") + kRun)) << watch.out();
+  std::ofstream(dir.file("garbage.db")) << std::string(4096, 'x');
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_usage_error("watch --wait-s 20 --db " + dir.file("garbage.db"), "not a database");
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
+}
+
 TEST(SamplesCli, WatchRefusesABadRunOrStore) {
   TempDir dir;
   const std::string db = make_store(dir);

@@ -1,12 +1,10 @@
 // `schedrig analyze FILE.csv`: the per-variant analysis and the comparisons
-// with the `baseline` variant, on raw numbers rather than stored runs.
+// with the `baseline` variant, on raw numbers rather than stored runs
+// (docs/architecture.md "Statistics"). host/report/analyze_report.h renders it.
 #pragma once
 
-#include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "host/analysis/series.h"
 #include "host/analysis/verdict.h"
@@ -23,6 +21,7 @@ struct AnalyzeOptions {
   double threshold_pct = 0;
 };
 
+// The analysis of one CSV: every series and each one's comparison with the baseline.
 struct AnalyzeReport {
   AnalyzeOptions options;
   std::vector<NamedSeries> series;                 // baseline first, then as in the file
@@ -35,14 +34,5 @@ struct AnalyzeReport {
 // ("NAME: no variant named 'baseline' (variants: ...)") when there is none.
 AnalyzeReport analyze_series_set(std::vector<NamedSeries> series, const AnalyzeOptions& options,
                                  const std::string& name);
-
-// {"method","lower_is_better","variants":[series_json...],
-//  "comparisons":[comparison_json...]} (compare_json.h for the members).
-nlohmann::json analyze_json(const AnalyzeReport& report);
-
-// A table of the variants (n, median, mean, min, max, CoV and the series in
-// words), a table of the comparisons (change with its mark, 95% CI, p, test,
-// verdict), notes and the legend.
-void print_analyze_text(const AnalyzeReport& report, std::ostream& out);
 
 }  // namespace schedrig::compare

@@ -1,8 +1,8 @@
-#include "agent/cli/stop_signal.h"
+#include "common/stop_signal.h"
 
 #include <signal.h>
 
-namespace schedrig::agent {
+namespace schedrig {
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -21,4 +21,4 @@ std::atomic<bool>& install_stop_signals() {
   return g_stop;
 }
 
-}  // namespace schedrig::agent
+}  // namespace schedrig

@@ -9,7 +9,7 @@
 #include "host/analysis/verdict.h"
 #include "host/compare/compare_table.h"
 
-namespace schedrig::compare {
+namespace schedrig::report {
 
 // Writes a header line naming the run(s) (and, across runs, which
 // fingerprint fields differ), the table, the legend, and notes for bimodal
@@ -17,7 +17,7 @@ namespace schedrig::compare {
 // "-0.22%", "+3.1% ?" (insufficient) or "-" (no values); "*" after the mark
 // flags a parametric result from few iterations (auto method), and
 // "bimodal"/"drift" follow when that series is one.
-void print_compare_table(const Table& table, std::ostream& out);
+void print_compare_table(const compare::Table& table, std::ostream& out);
 
 // The legend: marks, method, confidence and threshold, e.g.
 // "(I) improvement, (R) regression: significant at 95% confidence ...".
@@ -29,4 +29,4 @@ std::string format_interval(double lo_pct, double hi_pct);
 // CoV as "0.8%"; "-" when NaN.
 std::string format_cov(double cov_pct);
 
-}  // namespace schedrig::compare
+}  // namespace schedrig::report

@@ -1,22 +1,20 @@
-#include "host/compare/compare_json.h"
+#include "host/report/compare_json.h"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-namespace schedrig::compare {
-namespace {
+#include "host/report/results_csv.h"
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
+namespace schedrig::report {
+
+using compare::Cell;
+using compare::Row;
+using compare::short_id;
+using compare::Side;
+using compare::Table;
+
+namespace {
 
 std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : ""; }
 
@@ -148,14 +146,9 @@ void print_compare_csv(const Table& t, std::ostream& out) {
                                                c.parametric ? "true" : "false",
                                                std::string(analysis::to_string(c.verdict)),
                                                c.note};
-      std::string line;
-      for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (i > 0) line += ',';
-        line += csv_field(fields[i]);
-      }
-      out << line << '\n';
+      print_csv_row(fields, out);
     }
   }
 }
 
-}  // namespace schedrig::compare
+}  // namespace schedrig::report

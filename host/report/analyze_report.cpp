@@ -1,19 +1,21 @@
-#include "host/compare/analyze_report.h"
+#include "host/report/analyze_report.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "host/compare/compare_json.h"
-#include "host/compare/compare_text.h"
+#include "host/report/compare_json.h"
+#include "host/report/compare_text.h"
 #include "host/report/format.h"
 #include "host/report/text_table.h"
 
-namespace schedrig::compare {
+namespace schedrig::report {
+
+using compare::AnalyzeReport;
+using compare::kBaselineVariant;
 namespace {
 
-using Align = report::TextTable::Align;
+using Align = TextTable::Align;
 
 std::string p_text(double p) {
   if (!std::isfinite(p)) return "-";
@@ -22,34 +24,6 @@ std::string p_text(double p) {
 }
 
 }  // namespace
-
-AnalyzeReport analyze_series_set(std::vector<NamedSeries> series, const AnalyzeOptions& options,
-                                 const std::string& name) {
-  auto base = std::find_if(series.begin(), series.end(),
-                           [](const NamedSeries& s) { return s.name == kBaselineVariant; });
-  if (base == series.end()) {
-    std::string names;
-    for (const auto& s : series)
-      names = names.empty() ? s.name : fmt::format("{}, {}", names, s.name);
-    throw CsvError(
-        fmt::format("{}: no variant named '{}' (variants: {})", name, kBaselineVariant, names));
-  }
-  std::rotate(series.begin(), base, base + 1);  // baseline first, the others keep their order
-  AnalyzeReport r;
-  r.options = options;
-  r.series = std::move(series);
-  for (const auto& s : r.series) r.analyses.push_back(analysis::analyze_series(s.values));
-  analysis::CompareOptions o;
-  o.method = options.method;
-  o.higher_is_better = !options.lower_is_better;
-  o.threshold_pct = options.threshold_pct;
-  for (std::size_t i = 1; i < r.series.size(); ++i) {
-    analysis::Comparison c = analysis::compare_samples(r.series[0].values, r.series[i].values, o);
-    analysis::add_series_notes(c, r.analyses[0], r.analyses[i]);
-    r.comparisons.push_back(std::move(c));
-  }
-  return r;
-}
 
 nlohmann::json analyze_json(const AnalyzeReport& r) {
   nlohmann::json variants = nlohmann::json::array();
@@ -67,25 +41,24 @@ nlohmann::json analyze_json(const AnalyzeReport& r) {
 }
 
 void print_analyze_text(const AnalyzeReport& r, std::ostream& out) {
-  report::TextTable series({{"VARIANT"},
-                            {"n", Align::kRight},
-                            {"MEDIAN", Align::kRight},
-                            {"MEAN", Align::kRight},
-                            {"MIN", Align::kRight},
-                            {"MAX", Align::kRight},
-                            {"CoV", Align::kRight},
-                            {"SERIES"}});
+  TextTable series({{"VARIANT"},
+                    {"n", Align::kRight},
+                    {"MEDIAN", Align::kRight},
+                    {"MEAN", Align::kRight},
+                    {"MIN", Align::kRight},
+                    {"MAX", Align::kRight},
+                    {"CoV", Align::kRight},
+                    {"SERIES"}});
   for (std::size_t i = 0; i < r.series.size(); ++i) {
     const analysis::Summary& s = r.analyses[i].summary;
-    series.add_row({r.series[i].name, std::to_string(s.n), report::format_number(s.median),
-                    report::format_number(s.mean), report::format_number(s.min),
-                    report::format_number(s.max), format_cov(s.cov_pct),
-                    analysis::describe(r.analyses[i])});
+    series.add_row({r.series[i].name, std::to_string(s.n), format_number(s.median),
+                    format_number(s.mean), format_number(s.min), format_number(s.max),
+                    format_cov(s.cov_pct), analysis::describe(r.analyses[i])});
   }
   series.print(out);
   if (r.comparisons.empty()) return;
   out << '\n';
-  report::TextTable table(
+  TextTable table(
       {{"VARIANT"}, {"CHANGE"}, {"95% CI (%)"}, {"p", Align::kRight}, {"TEST"}, {"VERDICT"}});
   for (std::size_t i = 0; i < r.comparisons.size(); ++i) {
     const analysis::Comparison& c = r.comparisons[i];
@@ -114,4 +87,4 @@ void print_analyze_text(const AnalyzeReport& r, std::ostream& out) {
   }
 }
 
-}  // namespace schedrig::compare
+}  // namespace schedrig::report

@@ -1,4 +1,4 @@
-#include "host/compare/compare_text.h"
+#include "host/report/compare_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,12 +10,19 @@
 #include "host/report/format.h"
 #include "host/report/text_table.h"
 
-namespace schedrig::compare {
+namespace schedrig::report {
+
+using compare::Cell;
+using compare::Row;
+using compare::short_id;
+using compare::Side;
+using compare::Table;
+
 namespace {
 
 using analysis::Method;
 using analysis::Verdict;
-using Align = report::TextTable::Align;
+using Align = TextTable::Align;
 
 // " bimodal" / " drift" for a series that is one.
 std::string series_flag(const Side& side) {
@@ -26,7 +33,7 @@ std::string series_flag(const Side& side) {
 
 std::string baseline_cell(const Row& row) {
   if (row.baseline.values.empty()) return "-";
-  std::string value = report::format_number(row.baseline.analysis.summary.median);
+  std::string value = format_number(row.baseline.analysis.summary.median);
   if (!row.unit.empty()) value = fmt::format("{} {}", value, row.unit);
   return value + series_flag(row.baseline);
 }
@@ -188,7 +195,7 @@ void print_compare_table(const Table& t, std::ostream& out) {
   if (!t.against_run_id.empty()) print_fingerprint(t, out);
   out << '\n';
   const bool across = !t.against_run_id.empty();
-  std::vector<report::TextTable::Column> columns = {{"CASE"}};
+  std::vector<TextTable::Column> columns = {{"CASE"}};
   if (across) columns.push_back({"VARIANT"});
   columns.push_back({"METRIC"});
   columns.push_back({fmt::format("{} (base)", t.baseline_label), Align::kRight});
@@ -200,7 +207,7 @@ void print_compare_table(const Table& t, std::ostream& out) {
     columns.push_back({"n", Align::kRight});
     columns.push_back({"CoV", Align::kRight});
   }
-  report::TextTable table(std::move(columns));
+  TextTable table(std::move(columns));
   for (const auto& row : t.rows) {
     std::vector<std::string> cells = {row.case_name};
     if (across) cells.push_back(row.variant);
@@ -249,4 +256,4 @@ void print_compare_table(const Table& t, std::ostream& out) {
   }
 }
 
-}  // namespace schedrig::compare
+}  // namespace schedrig::report

@@ -13,7 +13,7 @@
 #include "host/analysis/verdict.h"
 #include "host/compare/compare_table.h"
 
-namespace schedrig::compare {
+namespace schedrig::report {
 
 // {"name","n","median","mean","min","max","cov_pct","bimodal",
 //  "drift":{"present","tau","change_pct"},
@@ -35,16 +35,16 @@ nlohmann::json comparison_json(const std::string& variant, const analysis::Compa
 // "against" and a row's "variant" are null within one run. A variant
 // without values for the metric has "n": 0 and a comparison of
 // "insufficient".
-nlohmann::json compare_json(const Table& table);
+nlohmann::json compare_json(const compare::Table& table);
 
 // One line per (case, metric, variant) with a header:
 // case,variant,metric,unit,direction,baseline_run,baseline_variant,
 // baseline_median,baseline_n,baseline_cov_pct,run,compared_variant,median,n,cov_pct,
 // change_pct,ci95_lo_pct,ci95_hi_pct,p_value,test,parametric,verdict,note
 // (RFC 4180 quoting where a field holds a comma, quote or newline).
-void print_compare_csv(const Table& table, std::ostream& out);
+void print_compare_csv(const compare::Table& table, std::ostream& out);
 
 // A JSON number, or null for NaN and infinities.
 nlohmann::json json_number(double v);
 
-}  // namespace schedrig::compare
+}  // namespace schedrig::report

@@ -1,0 +1,136 @@
+#include "host/lab/lab_driver.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "common/progress_line.h"
+
+namespace schedrig::lab {
+
+using namespace std::chrono_literals;
+
+ErrorKind kind_of_agent_error(v1::ErrorCode code) {
+  switch (code) {
+    case v1::ERROR_BAD_PLAN:
+      return ErrorKind::kUsage;
+    case v1::ERROR_FACILITY_UNAVAILABLE:
+      return ErrorKind::kUnreachable;
+    default:
+      return ErrorKind::kFailed;
+  }
+}
+
+LabDriver::LabDriver(v1::StartRun start, std::string token, std::ostream& out, std::size_t planned,
+                     std::chrono::milliseconds connect_timeout)
+    : start_(std::move(start)),
+      token_(std::move(token)),
+      out_(out),
+      planned_(planned),
+      connect_timeout_(connect_timeout),
+      connect_deadline_(std::chrono::steady_clock::now() + connect_timeout) {}
+
+void LabDriver::on_hello(const std::shared_ptr<collector::AgentSession>& session,
+                         const v1::Envelope& env) {
+  std::lock_guard lock(mu_);
+  if (connected_ || env.hello().token() != token_) {
+    spdlog::warn("{}: ignoring agent {}: not the agent this lab started", session->peer(),
+                 env.agent_id());
+    session->close();
+    return;
+  }
+  connected_ = true;
+  session_ = session;
+  own_ = session.get();
+  out_ << fmt::format(
+              "agent {} ({}, {}, {} PUs) connected; run {} starts: plan '{}', {} iterations\n",
+              env.agent_id(), env.hello().hostname(), env.hello().kernel_release(),
+              env.hello().allowed_pus(), start_.run_id(), start_.plan().name(), planned_)
+       << std::flush;
+  v1::Envelope cmd;
+  *cmd.mutable_start_run() = start_;
+  session->send(std::move(cmd));
+}
+
+void LabDriver::on_stored(const v1::Envelope& env) {
+  std::lock_guard lock(mu_);
+  if (env.has_iteration_result() && env.iteration_result().run_id() == start_.run_id()) {
+    print_progress(env.iteration_result());
+  } else if (env.has_run_finished() && env.run_finished().run_id() == start_.run_id()) {
+    finished_ = env.run_finished();
+    cv_.notify_all();
+  } else if (env.has_error() && env.error().run_id() == start_.run_id()) {
+    agent_error_kind_ = kind_of_agent_error(env.error().code());
+    failure_ =
+        LabFailure{"the agent rejected the run: " + env.error().message(), *agent_error_kind_};
+    cv_.notify_all();
+  }
+}
+
+void LabDriver::on_closed(const collector::AgentSession& session, const std::string& agent_id,
+                          const std::string& reason) {
+  std::lock_guard lock(mu_);
+  if (&session != own_) return;  // another client of the port: not our run
+  if (!finished_ && !failure_) {
+    failure_ =
+        LabFailure{fmt::format("agent {} disconnected: {}", agent_id, reason), ErrorKind::kFailed};
+  }
+  cv_.notify_all();
+}
+
+std::optional<LabFailure> LabDriver::wait(AgentProcess& agent,
+                                          std::chrono::steady_clock::time_point deadline,
+                                          const std::atomic<bool>& stop) {
+  std::unique_lock lock(mu_);
+  while (!finished_ && !failure_) {
+    cv_.wait_for(lock, 100ms);
+    if (finished_ || failure_) break;
+    if (auto failure = check(agent, deadline)) return failure;
+    if (stop.load()) abort_once(deadline);
+  }
+  return failure_;
+}
+
+std::optional<LabFailure> LabDriver::check(AgentProcess& agent,
+                                           std::chrono::steady_clock::time_point deadline) {
+  if (auto st = agent.poll()) {
+    return LabFailure{
+        fmt::format("schedrig-agent {} before the run finished", describe_status(*st)),
+        ErrorKind::kFailed};
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (!connected_ && now > connect_deadline_) {
+    return LabFailure{fmt::format("schedrig-agent did not connect within {:g} s",
+                                  std::chrono::duration<double>(connect_timeout_).count()),
+                      ErrorKind::kUnreachable};
+  }
+  if (now > deadline) return LabFailure{"the run did not finish in time", ErrorKind::kFailed};
+  return std::nullopt;
+}
+
+void LabDriver::abort_once(std::chrono::steady_clock::time_point& deadline) {
+  auto session = session_.lock();
+  if (!session || abort_sent_) return;
+  abort_sent_ = true;
+  deadline = std::min(deadline, std::chrono::steady_clock::now() + 30s);
+  out_ << "interrupted: asking the agent to abort the run\n" << std::flush;
+  v1::Envelope abort;
+  abort.mutable_abort()->set_run_id(start_.run_id());
+  abort.mutable_abort()->set_reason("interrupted by the user (SIGINT)");
+  session->send(std::move(abort));
+}
+
+std::optional<ErrorKind> LabDriver::agent_error_kind() const {
+  std::lock_guard lock(mu_);
+  return agent_error_kind_;
+}
+
+std::optional<v1::RunFinished> LabDriver::finished() const {
+  std::lock_guard lock(mu_);
+  return finished_;
+}
+
+void LabDriver::print_progress(const v1::IterationResult& r) {
+  out_ << progress_line(++done_, planned_, r) << "\n" << std::flush;
+}
+
+}  // namespace schedrig::lab

@@ -1,0 +1,88 @@
+// One `schedrig lab` run as the collector sees it: greets the agent the lab
+// started (its Hello echoes the lab's token), sends it the StartRun, prints a
+// progress line per stored IterationResult, and waits for the run's end
+// (docs/architecture.md "Wire protocol", "Command lines").
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "common/error.h"
+#include "host/collector/agent_session.h"
+#include "host/collector/events.h"
+#include "host/lab/agent_process.h"
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::lab {
+
+// Why a lab run ended without a RunFinished, and what kind of failure that
+// is (common/error.h gives its exit code).
+struct LabFailure {
+  std::string reason;  // one line, e.g. "schedrig-agent did not connect within 30 s"
+  ErrorKind kind = ErrorKind::kFailed;
+};
+
+// The ErrorKind of the agent's Error answer to the run: kUsage for a plan it
+// refused, kUnreachable for a facility it lacks, else kFailed.
+ErrorKind kind_of_agent_error(v1::ErrorCode code);
+
+// Drives one run through the collector's events. Thread-safe: the
+// collector's I/O thread calls the events, the lab's thread waits.
+class LabDriver : public collector::CollectorEvents {
+ public:
+  // `planned` is the number of schedule slots (progress lines "[i/planned]");
+  // the agent must connect within `connect_timeout`.
+  LabDriver(v1::StartRun start, std::string token, std::ostream& out, std::size_t planned,
+            std::chrono::milliseconds connect_timeout);
+
+  void on_hello(const std::shared_ptr<collector::AgentSession>& session,
+                const v1::Envelope& env) override;
+  void on_stored(const v1::Envelope& env) override;
+  void on_closed(const collector::AgentSession& session, const std::string& agent_id,
+                 const std::string& reason) override;
+
+  // Waits until the run ends, the agent dies, it never connects, or
+  // `deadline`; sends Abort once `stop` is set (SIGINT/SIGTERM,
+  // common/stop_signal.h). nullopt when RunFinished arrived.
+  std::optional<LabFailure> wait(AgentProcess& agent,
+                                 std::chrono::steady_clock::time_point deadline,
+                                 const std::atomic<bool>& stop);
+
+  // The kind of the Error the agent answered the run with, if it did.
+  std::optional<ErrorKind> agent_error_kind() const;
+
+  std::optional<v1::RunFinished> finished() const;
+
+ private:
+  // One check of the waiting loop: a failure, or nullopt to keep waiting.
+  std::optional<LabFailure> check(AgentProcess& agent,
+                                  std::chrono::steady_clock::time_point deadline);
+  // Sends Abort once, and gives the agent at most 30 s more.
+  void abort_once(std::chrono::steady_clock::time_point& deadline);
+  void print_progress(const v1::IterationResult& r);
+
+  v1::StartRun start_;
+  std::string token_;  // given to our agent; its Hello must echo it
+  std::ostream& out_;
+  std::size_t planned_;
+  std::size_t done_ = 0;
+  std::chrono::milliseconds connect_timeout_;
+  std::chrono::steady_clock::time_point connect_deadline_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::weak_ptr<collector::AgentSession> session_;  // the ioc owns sessions
+  const collector::AgentSession* own_ = nullptr;    // identity only
+  bool connected_ = false;
+  bool abort_sent_ = false;
+  std::optional<v1::RunFinished> finished_;
+  std::optional<LabFailure> failure_;
+  std::optional<ErrorKind> agent_error_kind_;
+};
+
+}  // namespace schedrig::lab

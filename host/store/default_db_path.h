@@ -1,0 +1,15 @@
+// The results store a host command uses when --db is not given
+// (docs/architecture.md "Command lines"): lab and serve write it, the read
+// commands read it.
+#pragma once
+
+#include <string>
+
+namespace schedrig::store {
+
+// default_state_dir()/schedrig.db (common/state_dir.h): /var/lib/schedrig as
+// root, else $XDG_STATE_HOME/schedrig. Creates the directory; throws
+// CliError (exit 2) naming it when it cannot be created.
+std::string default_db_path();
+
+}  // namespace schedrig::store
