@@ -1,4 +1,4 @@
-// Encoding and validating Envelope messages (DESIGN.md "Wire protocol").
+// Encoding and validating Envelope messages (docs/architecture.md "Wire protocol").
 // One Envelope per binary WebSocket message; bytes are protobuf-lite.
 #pragma once
 

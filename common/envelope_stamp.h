@@ -1,5 +1,5 @@
 // Stamping agent->host envelopes with their identity and sequence
-// (DESIGN.md "Identity", "Wire protocol"): protocol_version, agent_id,
+// (docs/architecture.md "Identity", "Wire protocol"): protocol_version, agent_id,
 // boot_id, instance_id, a seq strictly increasing from 1, and sent_at_ns.
 // Used by the live link and by offline files alike.
 #pragma once

@@ -1,4 +1,4 @@
-// Run labels from the command line (`--label kernel=6.19-rc3`, DESIGN.md
+// Run labels from the command line (`--label kernel=6.19-rc3`, docs/architecture.md
 // "Identity"): free KEY=VALUE pairs that travel with a run.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Offline envelope files (`schedrig-agent run --out F`, `schedrig import F`),
-// DESIGN.md "Wire protocol": the 8-byte magic "SCHEDRIG", a format version
+// docs/architecture.md "Wire protocol": the 8-byte magic "SCHEDRIG", a format version
 // byte, then each envelope as a base-128 varint length and its bytes.
 #pragma once
 

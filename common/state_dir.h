@@ -1,4 +1,4 @@
-// Where schedrig keeps state (DESIGN.md "Command lines"): /var/lib/schedrig
+// Where schedrig keeps state (docs/architecture.md "Command lines"): /var/lib/schedrig
 // as root, else $XDG_STATE_HOME/schedrig (default ~/.local/state/schedrig).
 #pragma once
 

@@ -1,5 +1,5 @@
 // schedrig-agent: runs on a lab box as root; maps the topology, runs pinned
-// workloads, and streams results to the host. See DESIGN.md "Command lines".
+// workloads, and streams results to the host. See docs/architecture.md "Command lines".
 #include <iostream>
 
 #include <CLI/CLI.hpp>

@@ -1,4 +1,4 @@
-// Kernel knobs schedrig may change (DESIGN.md "Knobs"): sched features
+// Kernel knobs schedrig may change (docs/architecture.md "Knobs"): sched features
 // (Documentation/scheduler/sched-debug.rst; /sys/kernel/debug/sched/features),
 // sysctls (Documentation/admin-guide/sysctl/kernel.rst; /proc/sys/kernel/*)
 // and debugfs sched tunables (/sys/kernel/debug/sched/*). One naming scheme

@@ -1,4 +1,4 @@
-// A plan's variants as knob settings (DESIGN.md "Plans, variants,
+// A plan's variants as knob settings (docs/architecture.md "Plans, variants,
 // iterations"): every variant sets every knob that any variant names; a knob
 // a variant leaves out gets its original (value "").
 #pragma once

@@ -1,5 +1,5 @@
 // Placement policies: which PUs a workload runs on, as plans and
-// `--placement P` spell it (DESIGN.md "Plan files", "Command lines"). The
+// `--placement P` spell it (docs/architecture.md "Plan files (YAML)", "Command lines"). The
 // result depends only on the Topology, so a policy gives the same cpulist on
 // the live machine and on its saved hwloc XML.
 #pragma once

@@ -1,4 +1,4 @@
-// Runner safety (DESIGN.md "Runner safety"): a watchdog thread that asks an
+// Runner safety (docs/architecture.md "Runner safety"): a watchdog thread that asks an
 // iteration's workload to stop when the run is stopped or when the
 // iteration overruns its limit (duration + grace).
 #pragma once

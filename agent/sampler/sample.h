@@ -1,6 +1,6 @@
 // What the sampler reports: one DerivedSample per interval between two
 // snapshots of /proc, and the summary of an iteration's samples
-// (issue #6; DESIGN.md "Results model": the sample summary).
+// (issue #6; docs/architecture.md "Results model": the sample summary).
 // Rates are per second of the interval; shares are percentages 0..100.
 #pragma once
 

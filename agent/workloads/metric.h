@@ -1,4 +1,4 @@
-// A measured value as workloads report it (DESIGN.md "Results model").
+// A measured value as workloads report it (docs/architecture.md "Results model").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Plan files (DESIGN.md "Plan files"): YAML in, a validated
+// Plan files (docs/architecture.md "Plan files (YAML)"): YAML in, a validated
 // schedrig::v1::Plan out. Shared by host (which sends it as StartRun) and
 // agent (`run --plan F`).
 #pragma once

@@ -1,4 +1,4 @@
-// The order a plan's iterations run in (DESIGN.md "Plans, variants,
+// The order a plan's iterations run in (docs/architecture.md "Plans, variants,
 // iterations"): interleaved rounds with the variant order rotating,
 // blocked, or shuffled with splitmix64 + Fisher-Yates (same on every build).
 #pragma once

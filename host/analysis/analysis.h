@@ -1,5 +1,5 @@
 // Everything schedrig_analysis offers: pure statistics over numbers
-// (DESIGN.md "Statistics"; formulas and sources in docs/statistics.md).
+// (docs/architecture.md "Statistics"; formulas and sources in docs/statistics.md).
 #pragma once
 
 #include "host/analysis/descriptive.h"

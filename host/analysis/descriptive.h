@@ -1,4 +1,4 @@
-// Descriptive statistics of one series of measurements (DESIGN.md
+// Descriptive statistics of one series of measurements (docs/architecture.md
 // "Statistics"). Pure functions over numbers; inputs are finite doubles in
 // iteration order, never reordered in place.
 #pragma once

@@ -1,6 +1,6 @@
 // A variant against its baseline, per case and metric: change of medians, a
 // 95% confidence interval for the change, a p-value and the verdict
-// (I)mprovement, (R)egression, none, or insufficient (DESIGN.md
+// (I)mprovement, (R)egression, none, or insufficient (docs/architecture.md
 // "Statistics"; the rules and their sources are in docs/statistics.md).
 #pragma once
 

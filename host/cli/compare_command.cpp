@@ -1,5 +1,5 @@
 // `schedrig compare RUN`: every variant of a run against its baseline, or
-// the run against another (--against), with verdicts (DESIGN.md
+// the run against another (--against), with verdicts (docs/architecture.md
 // "Statistics"; docs/statistics.md).
 #include <algorithm>
 #include <iostream>

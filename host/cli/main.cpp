@@ -1,5 +1,5 @@
 // schedrig: the host side. Collector (serve), results, and lab, the embedded
-// default that runs the main job on this machine. See DESIGN.md "Command lines".
+// default that runs the main job on this machine. See docs/architecture.md "Command lines".
 #include <iostream>
 
 #include <CLI/CLI.hpp>

@@ -71,7 +71,7 @@ void add_results_command(CLI::App& app, int& exit_code) {
                 "one line per sampler interval of RUN: time, case, variant, iteration, ops so "
                 "far, idle %, runnable, ctxt/s, wait share, newidle/s, PSI, STARVED flag");
   auto* json = cmd->add_flag("--json", o->json,
-                             "JSON in the shape of DESIGN.md's results model (with --samples: "
+                             "JSON in the shape of docs/architecture.md's results model (with --samples: "
                              "{\"samples\":[...]})");
   cmd->add_flag("--csv", o->csv, "CSV, one row per metric (with --samples: per sample)")
       ->excludes(json);

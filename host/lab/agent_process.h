@@ -1,5 +1,5 @@
 // The local schedrig-agent that `schedrig lab` spawns, and how it is found
-// (DESIGN.md "Command lines": --agent PATH, then $SCHEDRIG_AGENT, then beside
+// (docs/architecture.md "Command lines": --agent PATH, then $SCHEDRIG_AGENT, then beside
 // the schedrig executable).
 #pragma once
 

@@ -1,4 +1,4 @@
-// `schedrig results --json` (DESIGN.md "Results model").
+// `schedrig results --json` (docs/architecture.md "Results model").
 #pragma once
 
 #include <vector>

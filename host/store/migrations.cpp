@@ -14,7 +14,7 @@ struct Migration {
 // step {N+1, "ALTER TABLE ...; CREATE ..."}.
 constexpr Migration kMigrations[] = {
     {1, R"sql(
--- Every envelope as received (DESIGN.md "Wire protocol"): the source of truth.
+-- Every envelope as received (docs/architecture.md "Wire protocol"): the source of truth.
 CREATE TABLE envelopes (
   id             INTEGER PRIMARY KEY,
   agent_id       TEXT    NOT NULL,

@@ -1,5 +1,5 @@
 // Plain records the store hands out: runs with their iterations and metrics
-// (DESIGN.md "Results model"). No behaviour, no SQLite.
+// (docs/architecture.md "Results model"). No behaviour, no SQLite.
 #pragma once
 
 #include <map>
@@ -99,7 +99,7 @@ struct RunRecord {
   long long started_at_ns = 0;              // RunStarted's envelope sent_at_ns
   long long finished_at_ns = 0;             // RunFinished's envelope sent_at_ns; 0 while running
   std::vector<IterationRecord> iterations;  // in position order
-  // The system fingerprint from RunStarted (DESIGN.md "Identity"), flattened:
+  // The system fingerprint from RunStarted (docs/architecture.md "Identity"), flattened:
   // "kernel_release", "kernel_cmdline", "sched_features" (when set) and every
   // entry of its `fields` map by name. Empty when the run has none.
   std::map<std::string, std::string> fingerprint;

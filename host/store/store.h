@@ -1,4 +1,4 @@
-// The host's results store (DESIGN.md "Wire protocol", "Results model"): one
+// The host's results store (docs/architecture.md "Wire protocol", "Results model"): one
 // SQLite file in WAL mode. Every envelope is kept raw, unique on (agent_id,
 // instance_id, seq), and the agents/instances/runs/iterations/metrics/samples
 // tables are derived from it in the same transaction.

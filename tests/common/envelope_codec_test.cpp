@@ -1,4 +1,4 @@
-// encode_envelope / decode_envelope / body_name (DESIGN.md "Wire protocol").
+// encode_envelope / decode_envelope / body_name (docs/architecture.md "Wire protocol").
 #include <cstdint>
 #include <random>
 #include <string>

@@ -1,4 +1,4 @@
-// parse_plan_yaml / load_plan_file (DESIGN.md "Plan files (YAML)").
+// parse_plan_yaml / load_plan_file (docs/architecture.md "Plan files (YAML)").
 #include <unistd.h>
 
 #include <filesystem>
@@ -15,7 +15,7 @@ namespace {
 
 using v1::Plan;
 
-// The example plan of DESIGN.md "Plan files (YAML)", verbatim.
+// The example plan of docs/architecture.md "Plan files (YAML)", verbatim.
 constexpr const char* kDesignExample = R"(name: fork-vs-features        # free text
 iterations: 10                # per (case, variant)
 duration_s: 5                 # per iteration

@@ -1,4 +1,4 @@
-// The command-line contract (DESIGN.md "Command lines"): help, exit codes,
+// The command-line contract (docs/architecture.md "Command lines"): help, exit codes,
 // JSON shapes, and no stray processes after SIGINT.
 #include <signal.h>
 #include <spawn.h>

@@ -1,4 +1,4 @@
-// results_json: DESIGN.md's `results --json` shape, key for key.
+// results_json: docs/architecture.md's `results --json` shape, key for key.
 #include <set>
 
 #include <gtest/gtest.h>
@@ -22,7 +22,7 @@ TEST(ReportJson, HasExactlyTheDesignedKeysAndTypes) {
   ASSERT_EQ(j["runs"].size(), 1u);
 
   const nlohmann::json& run = j["runs"][0];
-  // DESIGN.md's keys plus the allowed additions (reason, started/finished_at_ns).
+  // docs/architecture.md's keys plus the allowed additions (reason, started/finished_at_ns).
   EXPECT_EQ(keys(run), (std::set<std::string>{"run_id", "agent_id", "hostname", "kernel_release",
                                               "pus", "labels", "plan", "status", "iterations",
                                               "reason", "started_at_ns", "finished_at_ns"}));
