@@ -73,7 +73,7 @@ class HostLink::Impl {
       ioc_.run();  // let the cancelled operations finish
       throw LinkError(ErrorKind::kUnreachable,
                       fmt::format("cannot reach {}: no WebSocket handshake within {:.3g} s", url,
-                                  timeout.count() / 1000.0));
+                                  static_cast<double>(timeout.count()) / 1000.0));
     }
     if (!failure->empty())
       throw LinkError(ErrorKind::kUnreachable, fmt::format("cannot reach {}: {}", url, *failure));

@@ -118,7 +118,8 @@ workloads::WorkloadResult run_watched(const PreparedCase& pc, const RunShared& s
   if (watchdog.fired()) {
     throw workloads::WorkloadError(fmt::format(
         "{}: overran its {:.3g} s by more than the {:.3g} s grace; stopped by the watchdog",
-        pc.workload->name, duration.count() / 1e9, grace.count() / 1e9));
+        pc.workload->name, static_cast<double>(duration.count()) / 1e9,
+        static_cast<double>(grace.count()) / 1e9));
   }
   return r;
 }

@@ -47,7 +47,9 @@ class LatencyHistogram {
   std::uint64_t count() const { return count_; }
   std::uint64_t min_ns() const { return count_ ? min_ : 0; }  // exact; 0 when empty
   std::uint64_t max_ns() const { return max_; }               // exact; 0 when empty
-  double mean_ns() const { return count_ ? static_cast<double>(sum_) / count_ : 0; }
+  double mean_ns() const {
+    return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0;
+  }
 
   // The q-quantile in ns, q in [0, 1] (0.5 = p50, 0.999 = p99.9): the
   // midpoint of the bucket holding the sample of rank max(1, ceil(q*n)),

@@ -23,8 +23,8 @@ void add_sched_delay(std::vector<Metric>& out, const std::string& who,
 void add_wait_share(std::vector<Metric>& out, const std::optional<SchedDelay>& a,
                     const std::optional<SchedDelay>& b) {
   if (!a && !b) return;
-  const double run = (a ? a->run_ns : 0) + (b ? b->run_ns : 0);
-  const double wait = (a ? a->wait_ns : 0) + (b ? b->wait_ns : 0);
+  const double run = static_cast<double>((a ? a->run_ns : 0) + (b ? b->run_ns : 0));
+  const double wait = static_cast<double>((a ? a->wait_ns : 0) + (b ? b->wait_ns : 0));
   out.push_back({"runqueue_wait_share", run + wait > 0 ? wait / (run + wait) : 0, "fraction",
                  D::kLowerIsBetter});
 }

@@ -39,9 +39,9 @@ nlohmann::json plan_to_json(const v1::Plan& plan) {
   for (const auto& v : plan.variants()) variants.push_back(variant_json(v));
   return {{"name", plan.name()},
           {"iterations", plan.iterations()},
-          {"duration_s", plan.duration_ns() / 1e9},
-          {"warmup_s", plan.warmup_ns() / 1e9},
-          {"cooldown_s", plan.cooldown_ns() / 1e9},
+          {"duration_s", static_cast<double>(plan.duration_ns()) / 1e9},
+          {"warmup_s", static_cast<double>(plan.warmup_ns()) / 1e9},
+          {"cooldown_s", static_cast<double>(plan.cooldown_ns()) / 1e9},
           {"order", order_name(plan.order())},
           {"seed", plan.seed()},
           {"sample_hz", plan.sample_hz()},

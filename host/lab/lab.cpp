@@ -30,8 +30,9 @@ namespace v1 = schedrig::v1;
 // When to give up on the run: twice its planned length plus a minute, in
 // double seconds so a long plan cannot overflow, capped at ten years.
 std::chrono::steady_clock::time_point run_deadline(const v1::Plan& plan, std::size_t slots) {
-  const double planned_s = (plan.duration_ns() + plan.warmup_ns() + plan.cooldown_ns()) / 1e9 *
-                           static_cast<double>(slots);
+  const double planned_s =
+      static_cast<double>(plan.duration_ns() + plan.warmup_ns() + plan.cooldown_ns()) / 1e9 *
+      static_cast<double>(slots);
   const double allowed_s = std::min(2 * planned_s + 60, 10 * 365 * 86400.0);
   return std::chrono::steady_clock::now() +
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(

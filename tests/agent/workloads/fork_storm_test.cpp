@@ -44,7 +44,7 @@ TEST(ForkStorm, ShortRunForksReapsEveryChildAndRecordsEachOne) {
   EXPECT_GT(r.bogo_ops, 0u);
   EXPECT_GE(r.duration_s, 0.3);
   EXPECT_LT(r.duration_s, 5.0);
-  EXPECT_NEAR(r.bogo_ops_per_s, r.bogo_ops / r.duration_s, 1e-6);
+  EXPECT_NEAR(r.bogo_ops_per_s, static_cast<double>(r.bogo_ops) / r.duration_s, 1e-6);
   EXPECT_EQ(r.fork_failures, 0u);
   // Every reaped child recorded its first PU, and only children that ran did.
   ASSERT_TRUE(r.recorded);

@@ -45,7 +45,7 @@ TEST(KvStore, ShortRunCountsOpsAndOrdersPercentiles) {
   EXPECT_GT(r.reads, 0u);  // 60 % reads
   EXPECT_GT(r.writes, 0u);
   EXPECT_GE(r.duration_s, 0.25);
-  EXPECT_NEAR(r.ops_per_s, r.ops / r.duration_s, r.ops_per_s * 0.01);
+  EXPECT_NEAR(r.ops_per_s, static_cast<double>(r.ops) / r.duration_s, r.ops_per_s * 0.01);
   EXPECT_EQ(r.op_latency.count(), r.ops);  // one sample per counted op
   const auto& h = r.op_latency;
   EXPECT_LE(h.quantile_ns(0.5), h.quantile_ns(0.9));

@@ -13,7 +13,8 @@ using H = LatencyHistogram;
 
 // Nearest-rank quantile of sorted samples: the sample of rank max(1, ceil(q n)).
 double exact_quantile(const std::vector<std::uint64_t>& sorted, double q) {
-  auto rank = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(q * sorted.size())));
+  auto rank = std::max<std::size_t>(
+      1, static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size()))));
   return static_cast<double>(sorted[std::min(rank, sorted.size()) - 1]);
 }
 

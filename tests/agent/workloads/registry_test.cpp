@@ -46,7 +46,8 @@ TEST(Registry, ForkDeclaresItsPrimaryMetricAndDefaults) {
   EXPECT_EQ(p.at("placement_stats"), "on");
 }
 
-// Plan parameter names are the documented ones (docs/architecture.md "Plan files (YAML)") (fork_max <-> --fork-max).
+// Plan parameter names are the documented ones (docs/architecture.md "Plan files (YAML)") (fork_max
+// <-> --fork-max).
 TEST(Registry, EveryWorkloadHasTheDesignParameterNamesAndValidDefaults) {
   EXPECT_EQ(all_workloads().size(), 3u);
   EXPECT_EQ(param_names(find_workload("fork")),
