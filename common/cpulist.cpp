@@ -1,7 +1,7 @@
 #include "common/cpulist.h"
+#include "common/parse_whole.h"
 
 #include <algorithm>
-#include <charconv>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -12,14 +12,12 @@ namespace {
 constexpr int kMaxCpu = 1 << 16;
 
 int parse_index(std::string_view text, std::string_view token, std::string_view part) {
-  int value = -1;
-  auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
-  if (part.empty() || ec != std::errc() || ptr != part.data() + part.size() || value < 0 ||
-      value >= kMaxCpu) {
+  const auto value = try_parse_whole<int>(part);
+  if (!value || *value < 0 || *value >= kMaxCpu) {
     throw std::invalid_argument(fmt::format(
         "cpulist '{}': bad token '{}' (want N, N-M or N-M:STRIDE, N < {})", text, token, kMaxCpu));
   }
-  return value;
+  return *value;
 }
 
 std::string_view trim(std::string_view s) {

@@ -1,12 +1,12 @@
 #include "agent/knobs/allowlist.h"
 
 #include <algorithm>
-#include <charconv>
 #include <climits>
 
 #include <fmt/format.h>
 
 #include "agent/knobs/knob.h"
+#include "common/parse_whole.h"
 
 namespace schedrig::knobs {
 
@@ -62,10 +62,8 @@ const TunableSpec* find_spec(const std::vector<TunableSpec>& list, const std::st
 }
 
 void check_value(const TunableSpec& spec, const std::string& value) {
-  long long v = 0;
-  auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  if (value.empty() || ec != std::errc() || p != value.data() + value.size() || v < spec.min ||
-      v > spec.max) {
+  const auto v = try_parse_whole<long long>(value);
+  if (!v || *v < spec.min || *v > spec.max) {
     throw KnobError(fmt::format("{}: value '{}' is not an integer in [{}, {}]", spec.name, value,
                                 spec.min, spec.max));
   }

@@ -1,6 +1,6 @@
 #include "agent/link/ws_url.h"
+#include "common/parse_whole.h"
 
-#include <charconv>
 
 #include <fmt/format.h>
 
@@ -29,10 +29,9 @@ WsUrl parse_ws_url(const std::string& url) {
     out.host = authority.substr(0, colon);
   }
   out.port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
-  int port = 0;
-  auto [p, ec] = std::from_chars(out.port.data(), out.port.data() + out.port.size(), port);
+  const auto port = try_parse_whole<int>(out.port);
   if (out.host.empty()) throw std::invalid_argument(fmt::format("URL '{}': no host", url));
-  if (ec != std::errc() || p != out.port.data() + out.port.size() || port < 1 || port > 65535) {
+  if (!port || *port < 1 || *port > 65535) {
     throw std::invalid_argument(
         fmt::format("URL '{}': port '{}' is not in 1..65535", url, out.port));
   }

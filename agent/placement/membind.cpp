@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -15,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/cpulist.h"
+#include "common/parse_whole.h"
 
 namespace schedrig::placement {
 namespace {
@@ -75,10 +75,9 @@ MemBind parse_membind(const std::string& text, const topology::Topology& t) {
   constexpr std::string_view kNode = "node:";
   if (text.starts_with(kNode)) {
     const std::string_view arg = std::string_view(text).substr(kNode.size());
-    unsigned n = 0;
-    const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
-    if (arg.empty() || ec != std::errc() || end != arg.data() + arg.size())
-      fail(text, fmt::format("'{}' is not a NUMA node number (want e.g. node:0)", arg));
+    const auto parsed = try_parse_whole<unsigned>(arg);
+    if (!parsed) fail(text, fmt::format("'{}' is not a NUMA node number (want e.g. node:0)", arg));
+    const unsigned n = *parsed;
     if (std::find(ids.begin(), ids.end(), static_cast<int>(n)) == ids.end()) {
       fail(text, fmt::format("no NUMA node {}; this machine has {} {} ({})", n, ids.size(),
                              ids.size() == 1 ? "node" : "nodes", format_cpulist(ids)));

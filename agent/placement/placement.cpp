@@ -2,7 +2,6 @@
 #include "agent/placement/placement.h"
 
 #include <algorithm>
-#include <charconv>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -11,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/cpulist.h"
+#include "common/parse_whole.h"
 
 namespace schedrig::placement {
 namespace {
@@ -27,13 +27,12 @@ std::string pus(std::size_t n) { return fmt::format("{} {}", n, n == 1 ? "PU" : 
 
 // The decimal number after "NAME:", or a PlacementError naming the policy.
 unsigned parse_number(const std::string& policy, std::string_view text, const char* what) {
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+  const auto value = try_parse_whole<unsigned>(text);
+  if (!value) {
     fail(policy, fmt::format("'{}' is not a {} (want a decimal number, e.g. {}:1)", text, what,
                              policy.substr(0, policy.find(':'))));
   }
-  return value;
+  return *value;
 }
 
 std::vector<int> intersect(const std::vector<int>& a, const std::vector<int>& b) {

@@ -1,10 +1,10 @@
 #include "agent/sampler/text_scan.h"
 
-#include <charconv>
 #include <stdexcept>
 #include <string>
 
 #include "agent/sampler/sampler_error.h"
+#include "common/parse_whole.h"
 
 namespace schedrig::sampler {
 
@@ -21,15 +21,15 @@ std::vector<std::string_view> split_fields(std::string_view line) {
 }
 
 bool parse_u64(std::string_view s, std::uint64_t& out) {
-  const auto* end = s.data() + s.size();
-  const auto r = std::from_chars(s.data(), end, out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == end;
+  const auto v = try_parse_whole<std::uint64_t>(s);
+  if (v) out = *v;
+  return v.has_value();
 }
 
 bool parse_double(std::string_view s, double& out) {
-  const auto* end = s.data() + s.size();
-  const auto r = std::from_chars(s.data(), end, out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == end;
+  const auto v = try_parse_whole<double>(s);
+  if (v) out = *v;
+  return v.has_value();
 }
 
 std::uint64_t require_u64(std::string_view s, std::string_view what) {

@@ -1,7 +1,6 @@
 // load_topology: points hwloc at the source, loads it, and turns hwloc's
 // failures into one-line TopologyErrors that name the source.
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -13,6 +12,7 @@
 #include "agent/topology/hwloc_handle.h"
 #include "agent/topology/topology.h"
 #include "agent/topology/topology_extract.h"
+#include "common/parse_whole.h"
 
 namespace schedrig::topology {
 namespace {
@@ -38,8 +38,9 @@ std::string xml_hint(const std::string& path) {
   const auto value_end = head.find('"', value_begin);
   if (value_end == std::string::npos) return "";
   const std::string version = head.substr(value_begin, value_end - value_begin);
-  unsigned major = 0;
-  std::from_chars(version.data(), version.data() + version.size(), major);
+  // "2.0" -> 2: the digits before the first dot (0 when there are none).
+  const unsigned major =
+      try_parse_whole<unsigned>(std::string_view(version).substr(0, version.find('.'))).value_or(0);
   const unsigned supported = hwloc_get_api_version() >> 16;
   if (major <= supported) return "";
   return fmt::format(" (XML version {}; this hwloc {}.x reads XML up to version {})", version,

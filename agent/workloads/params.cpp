@@ -1,6 +1,6 @@
 #include "agent/workloads/params.h"
+#include "common/parse_whole.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -21,13 +21,12 @@ long long param_int(const std::string& workload, const Params& p, const std::str
                     long long lo, long long hi, long long auto_value) {
   const std::string& text = lookup(workload, p, name);
   if (text == "auto" && auto_value >= 0) return auto_value;
-  long long v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi) {
+  const auto v = try_parse_whole<long long>(text);
+  if (!v || *v < lo || *v > hi) {
     throw ParamError(fmt::format("{}: parameter '{}' = '{}': must be an integer in [{}, {}]{}",
                                  workload, name, text, lo, hi, auto_value >= 0 ? " or auto" : ""));
   }
-  return v;
+  return *v;
 }
 
 double param_double(const std::string& workload, const Params& p, const std::string& name,
@@ -57,11 +56,8 @@ std::string param_membind(const std::string& workload, const Params& p, const st
   const std::string& text = lookup(workload, p, name);
   if (text == "local" || text == "interleave") return text;
   if (text.rfind("node:", 0) == 0) {
-    const char* b = text.data() + 5;
-    const char* e = text.data() + text.size();
-    int node = -1;
-    auto [ptr, ec] = std::from_chars(b, e, node);
-    if (b != e && ec == std::errc() && ptr == e && node >= 0 && node <= 1023) return text;
+    const auto node = try_parse_whole<int>(std::string_view(text).substr(5));
+    if (node && *node >= 0 && *node <= 1023) return text;
   }
   throw ParamError(fmt::format(
       "{}: parameter '{}' = '{}': must be local, interleave or node:N with N in [0, 1023]",

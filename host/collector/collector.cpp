@@ -1,6 +1,6 @@
 #include "host/collector/collector.h"
+#include "common/parse_whole.h"
 
-#include <charconv>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -22,9 +22,8 @@ tcp::endpoint parse_listen_address(const std::string& text) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
     host = host.substr(1, host.size() - 2);
   std::string port_text = text.substr(colon + 1);
-  unsigned port = 0;
-  auto [p, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc() || p != port_text.data() + port_text.size() || port > 65535) {
+  const auto port = try_parse_whole<unsigned>(port_text);
+  if (!port || *port > 65535) {
     throw CollectorError(
         ErrorKind::kUsage,
         fmt::format("listen address '{}': port '{}' is not in 0..65535", text, port_text));
@@ -34,7 +33,7 @@ tcp::endpoint parse_listen_address(const std::string& text) {
   if (bad)
     throw CollectorError(ErrorKind::kUsage,
                          fmt::format("listen address '{}': '{}' is not an IP address", text, host));
-  return {addr, static_cast<unsigned short>(port)};
+  return {addr, static_cast<unsigned short>(*port)};
 }
 
 Collector::Collector(asio::io_context& ioc, const tcp::endpoint& endpoint, store::Store& store,

@@ -1,8 +1,8 @@
 #include "host/compare/series_csv.h"
+#include "common/parse_whole.h"
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -68,41 +68,35 @@ std::vector<NamedSeries> parse_series_csv(std::istream& in, const std::string& n
                                  name, line_no, f.size()));
     }
     if (f[0].empty()) throw CsvError(fmt::format("{}:{}: the variant is empty", name, line_no));
-    unsigned long iteration = 0;
-    {
-      const char* b = f[1].data();
-      const char* e = b + f[1].size();
-      auto [p, ec] = std::from_chars(b, e, iteration);
-      if (f[1].empty() || ec != std::errc() || p != e || iteration < 1 ||
-          iteration > std::numeric_limits<unsigned>::max()) {
-        throw CsvError(
-            fmt::format("{}:{}: iteration '{}' is not a whole number >= 1", name, line_no, f[1]));
-      }
+    const auto iteration = try_parse_whole<unsigned>(f[1]);
+    if (!iteration || *iteration < 1) {
+      throw CsvError(
+          fmt::format("{}:{}: iteration '{}' is not a whole number >= 1", name, line_no, f[1]));
     }
     double value = 0;
     {
-      const char* b = f[2].data();
-      const char* e = b + f[2].size();
-      if (b != e && *b == '+') ++b;  // from_chars takes no leading '+'
-      auto [p, ec] = std::from_chars(b, e, value);
-      if (f[2].empty() || ec != std::errc() || p != e) {
+      // CSV writers put a '+' on positive numbers; from_chars takes none.
+      const std::string_view text = std::string_view(f[2]).substr(f[2].starts_with('+') ? 1 : 0);
+      const auto parsed = try_parse_whole<double>(text);
+      if (f[2].empty() || !parsed) {
         throw CsvError(fmt::format("{}:{}: value '{}' is not a number", name, line_no, f[2]));
       }
+      value = *parsed;
       if (!std::isfinite(value)) {
         throw CsvError(
             fmt::format("{}:{}: value '{}' is not a finite number", name, line_no, f[2]));
       }
     }
-    const auto key = std::make_pair(f[0], static_cast<unsigned>(iteration));
+    const auto key = std::make_pair(f[0], *iteration);
     if (auto seen = first.find(key); seen != first.end()) {
       throw CsvError(fmt::format("{}:{}: variant '{}' iteration {} already appears on line {}",
-                                 name, line_no, f[0], iteration, seen->second));
+                                 name, line_no, f[0], *iteration, seen->second));
     }
     first.emplace(key, line_no);
     auto [it, inserted] = index.emplace(f[0], out.size());
     if (inserted) out.push_back(NamedSeries{f[0], {}, {}});
     out[it->second].values.push_back(value);
-    out[it->second].iterations.push_back(static_cast<unsigned>(iteration));
+    out[it->second].iterations.push_back(*iteration);
   }
   if (out.empty()) {
     throw CsvError(fmt::format("{}: no data lines after the header", name));
