@@ -8,7 +8,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -19,8 +18,6 @@
 
 namespace schedrig::workloads {
 namespace {
-
-using namespace std::chrono_literals;
 
 struct alignas(64) Value {
   std::uint64_t w[8];
@@ -53,13 +50,6 @@ struct alignas(64) Executor {
   pid_t tid = 0;
   bool bound = false;      // apply_membind took (false: no NUMA support)
   std::string bind_error;  // why apply_membind threw; the executor then did not run
-};
-
-struct Shared {
-  alignas(64) std::atomic<std::uint32_t> go{0};
-  alignas(64) std::atomic<bool> stopping{false};
-  std::atomic<bool> closed{false};  // the window is over: stop counting, keep running
-  std::atomic<unsigned> ready{0};
 };
 
 // An anonymous private mapping, unmapped on every path.
@@ -122,7 +112,7 @@ void push(Executor& e, Client* c) {
       !e.head.compare_exchange_weak(old, c, std::memory_order_release, std::memory_order_relaxed));
 }
 
-void executor_main(Shared& s, Executor& e, const placement::MemBind& bind, Shard* shards,
+void executor_main(StartGate& s, Executor& e, const placement::MemBind& bind, Shard* shards,
                    unsigned n_shards, unsigned first_shard, unsigned shard_step,
                    std::uint64_t per_shard) {
   e.tid = current_tid();
@@ -165,7 +155,7 @@ void executor_main(Shared& s, Executor& e, const placement::MemBind& bind, Shard
   }
 }
 
-void client_main(Shared& s, Client& c, Executor& e, double read_ratio, std::uint64_t keys) {
+void client_main(StartGate& s, Client& c, Executor& e, double read_ratio, std::uint64_t keys) {
   c.tid = current_tid();
   s.ready.fetch_add(1);
   futex_wait_while(&s.go, 0);
@@ -199,6 +189,93 @@ void check_params(const KvParams& p) {
   }
 }
 
+// The shards over the table and every thread's state, shared by the threads.
+struct KvThreads {
+  StartGate gate;
+  std::unique_ptr<Shard[]> shards;
+  std::vector<std::unique_ptr<Executor>> executors;
+  std::vector<std::unique_ptr<Client>> clients;
+};
+
+// Carves `table` into p.shards shards of `per_shard` values and makes the
+// executors and the clients (each with its own random seed).
+void lay_out(const KvParams& p, const Mapping& table, std::uint64_t per_shard, KvThreads& kv) {
+  kv.shards.reset(new Shard[p.shards]);
+  for (unsigned s = 0; s < p.shards; ++s)
+    kv.shards[s].values = static_cast<Value*>(table.data()) + std::size_t{s} * per_shard;
+  for (unsigned i = 0; i < p.executors; ++i) kv.executors.push_back(std::make_unique<Executor>());
+  for (unsigned i = 0; i < p.clients; ++i) {
+    kv.clients.push_back(std::make_unique<Client>());
+    kv.clients.back()->rng = mix(0x5eed0000ULL + i) | 1;
+  }
+}
+
+// The thread group's stop_and_nudge: every thread returns soon.
+void nudge_all(KvThreads& kv) {
+  stop_and_open(kv.gate);
+  for (auto& e : kv.executors) futex_post(&e->futex);
+  for (auto& c : kv.clients) futex_post(&c->futex);
+}
+
+// Spawns the executors (executor i owns shards i, i + executors, ...) and
+// the clients (client i asks executor i % executors), all on p.cpus.
+void start_threads(const KvParams& p, const placement::MemBind& bind, std::uint64_t per_shard,
+                   KvThreads& kv, ThreadGroup& threads) {
+  for (unsigned i = 0; i < p.executors; ++i) {
+    threads.spawn(
+        p.cpus,
+        [&s = kv.gate, &e = *kv.executors[i], &bind, sh = kv.shards.get(), n = p.shards, i,
+         step = p.executors, per_shard] { executor_main(s, e, bind, sh, n, i, step, per_shard); },
+        fmt::format("kv: executor {}", i + 1));
+  }
+  for (unsigned i = 0; i < p.clients; ++i) {
+    threads.spawn(
+        p.cpus,
+        [&s = kv.gate, &c = *kv.clients[i], &e = *kv.executors[i % p.executors],
+         ratio = p.read_ratio, keys = p.keys] { client_main(s, c, e, ratio, keys); },
+        fmt::format("kv: client {}", i + 1));
+  }
+}
+
+// Waits until every thread is parked at the gate. Throws WorkloadError when
+// an executor could not bind its memory (it then did not run).
+void wait_ready(const KvParams& p, const KvThreads& kv) {
+  wait_until_ready(kv.gate, p.executors + p.clients);
+  for (auto& e : kv.executors) {
+    if (!e->bind_error.empty()) throw WorkloadError(fmt::format("kv: {}", e->bind_error));
+  }
+}
+
+// The timed window over the clients (first group) and executors (second);
+// live progress is the clients' operations so far.
+WindowResult run_window(const KvParams& p, KvThreads& kv, const std::atomic<bool>* stop) {
+  WindowGroups groups;
+  for (auto& c : kv.clients) groups.first.push_back(c->tid);
+  for (auto& e : kv.executors) groups.second.push_back(e->tid);
+  return run_timed_window(kv.gate.go, kv.gate.closed, groups, p.duration, stop, p.observer, [&] {
+    std::uint64_t ops = 0;
+    for (const auto& c : kv.clients) ops += c->ops.load(std::memory_order_relaxed);
+    return ops;
+  });
+}
+
+KvResult collect_result(const placement::MemBind& bind, const KvThreads& kv,
+                        const WindowResult& w) {
+  KvResult r;
+  r.membind = kv.executors.front()->bound ? bind.text : "none (no NUMA support)";
+  r.duration_s = w.duration_s;
+  r.client_delay = w.first_delay;
+  r.executor_delay = w.second_delay;
+  for (auto& c : kv.clients) {
+    r.ops += c->ops.load();
+    r.writes += c->writes.load();
+    r.op_latency.merge(c->latency);
+  }
+  r.reads = r.ops - r.writes;
+  r.ops_per_s = r.duration_s > 0 ? static_cast<double>(r.ops) / r.duration_s : 0;
+  return r;
+}
+
 }  // namespace
 
 placement::MemBind resolve_table_membind(const std::string& policy) {
@@ -217,71 +294,16 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   check_params(p);
   const std::uint64_t per_shard = (p.keys + p.shards - 1) / p.shards;
   Mapping table(per_shard * p.shards * sizeof(Value));
-  KvResult r;
   const placement::MemBind bind = resolve_table_membind(p.membind);
-
   // Declared before the thread group: destroyed after every thread is joined.
-  Shared shared;
-  std::unique_ptr<Shard[]> shards(new Shard[p.shards]);
-  for (unsigned s = 0; s < p.shards; ++s)
-    shards[s].values = static_cast<Value*>(table.data()) + std::size_t{s} * per_shard;
-  std::vector<std::unique_ptr<Executor>> executors;
-  std::vector<std::unique_ptr<Client>> clients;
-  for (unsigned i = 0; i < p.executors; ++i) executors.push_back(std::make_unique<Executor>());
-  for (unsigned i = 0; i < p.clients; ++i) {
-    clients.push_back(std::make_unique<Client>());
-    clients.back()->rng = mix(0x5eed0000ULL + i) | 1;
-  }
-  ThreadGroup threads([&] {
-    shared.stopping.store(true);
-    shared.go.store(1);
-    futex_wake_all(&shared.go);
-    for (auto& e : executors) futex_post(&e->futex);
-    for (auto& c : clients) futex_post(&c->futex);
-  });
-  for (unsigned i = 0; i < p.executors; ++i) {
-    threads.spawn(
-        p.cpus,
-        [&s = shared, &e = *executors[i], &bind, sh = shards.get(), n = p.shards, i,
-         step = p.executors, per_shard] { executor_main(s, e, bind, sh, n, i, step, per_shard); },
-        fmt::format("kv: executor {}", i + 1));
-  }
-  for (unsigned i = 0; i < p.clients; ++i) {
-    threads.spawn(
-        p.cpus,
-        [&s = shared, &c = *clients[i], &e = *executors[i % p.executors], ratio = p.read_ratio,
-         keys = p.keys] { client_main(s, c, e, ratio, keys); },
-        fmt::format("kv: client {}", i + 1));
-  }
-  const unsigned total = p.executors + p.clients;
-  while (shared.ready.load() < total) std::this_thread::sleep_for(100us);
-  for (auto& e : executors) {
-    if (!e->bind_error.empty()) throw WorkloadError(fmt::format("kv: {}", e->bind_error));
-  }
-  r.membind = executors.front()->bound ? bind.text : "none (no NUMA support)";
-
-  WindowGroups groups;
-  for (auto& c : clients) groups.first.push_back(c->tid);
-  for (auto& e : executors) groups.second.push_back(e->tid);
-  const WindowResult w =
-      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.observer, [&] {
-        std::uint64_t ops = 0;
-        for (const auto& c : clients) ops += c->ops.load(std::memory_order_relaxed);
-        return ops;
-      });
+  KvThreads kv;
+  lay_out(p, table, per_shard, kv);
+  ThreadGroup threads([&kv] { nudge_all(kv); });
+  start_threads(p, bind, per_shard, kv, threads);
+  wait_ready(p, kv);
+  const WindowResult w = run_window(p, kv, stop);
   threads.join_all();
-
-  r.duration_s = w.duration_s;
-  r.client_delay = w.first_delay;
-  r.executor_delay = w.second_delay;
-  for (auto& c : clients) {
-    r.ops += c->ops.load();
-    r.writes += c->writes.load();
-    r.op_latency.merge(c->latency);
-  }
-  r.reads = r.ops - r.writes;
-  r.ops_per_s = r.duration_s > 0 ? static_cast<double>(r.ops) / r.duration_s : 0;
-  return r;
+  return collect_result(bind, kv, w);
 }
 
 }  // namespace schedrig::workloads

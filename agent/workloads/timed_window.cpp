@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <thread>
+
 #include "agent/workloads/clock.h"
 #include "agent/workloads/futex.h"
 
@@ -21,6 +23,17 @@ void report_opened(const WindowGroups& groups, const WindowObserver& observer,
 }
 
 }  // namespace
+
+void wait_until_ready(const StartGate& gate, unsigned total) {
+  using namespace std::chrono_literals;
+  while (gate.ready.load() < total) std::this_thread::sleep_for(100us);
+}
+
+void stop_and_open(StartGate& gate) {
+  gate.stopping.store(true);
+  gate.go.store(1);
+  futex_wake_all(&gate.go);
+}
 
 WindowResult run_timed_window(std::atomic<std::uint32_t>& go, std::atomic<bool>& closed,
                               const WindowGroups& groups, std::chrono::nanoseconds duration,

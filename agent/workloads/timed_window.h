@@ -17,6 +17,23 @@
 
 namespace schedrig::workloads {
 
+// What every thread of a thread workload sees: the start futex the window
+// opens, the stop flag, the end of the window and how many threads are parked.
+struct StartGate {
+  alignas(64) std::atomic<std::uint32_t> go{0};
+  alignas(64) std::atomic<bool> stopping{false};
+  std::atomic<bool> closed{false};  // the window is over: stop counting, keep running
+  std::atomic<unsigned> ready{0};
+};
+
+// Polls `ready` every 100 us until `total` threads have counted themselves
+// in (each does so once, before it parks on `go`).
+void wait_until_ready(const StartGate& gate, unsigned total);
+
+// Sets `stopping` and opens `go` (waking its futex waiters): the part of a
+// ThreadGroup's stop_and_nudge every thread workload shares.
+void stop_and_open(StartGate& gate);
+
 // Both groups' thread ids, e.g. message threads and workers.
 struct WindowGroups {
   std::vector<pid_t> first;

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <memory>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -13,8 +12,6 @@
 
 namespace schedrig::workloads {
 namespace {
-
-using namespace std::chrono_literals;
 
 constexpr unsigned kMatrix = 16;  // one think op: a 16x16 matrix product
 
@@ -39,14 +36,6 @@ struct alignas(64) Worker {
   LatencyHistogram wakeup;
   LatencyHistogram request;
   std::array<std::uint64_t, 3 * kMatrix * kMatrix> m{};
-};
-
-// State every thread sees.
-struct Shared {
-  alignas(64) std::atomic<std::uint32_t> go{0};
-  alignas(64) std::atomic<bool> stopping{false};
-  std::atomic<bool> closed{false};  // the window is over: stop counting, keep running
-  std::atomic<unsigned> ready{0};
 };
 
 void think(Worker& w, unsigned ops) {
@@ -86,7 +75,7 @@ void wake_all(MessageThread& m) {
   }
 }
 
-void message_main(Shared& s, MessageThread& m) {
+void message_main(StartGate& s, MessageThread& m) {
   m.tid = current_tid();
   s.ready.fetch_add(1);
   futex_wait_while(&s.go, 0);
@@ -101,7 +90,7 @@ void message_main(Shared& s, MessageThread& m) {
   }
 }
 
-void worker_main(Shared& s, Worker& w, unsigned think_ops) {
+void worker_main(StartGate& s, Worker& w, unsigned think_ops) {
   w.tid = current_tid();
   s.ready.fetch_add(1);
   futex_wait_while(&s.go, 0);
@@ -136,6 +125,83 @@ void check_params(const WakeupParams& p) {
   }
 }
 
+// Every thread's state, shared by the threads.
+struct WakeupThreads {
+  StartGate gate;
+  std::vector<std::unique_ptr<MessageThread>> msgs;
+  std::vector<std::unique_ptr<Worker>> workers;
+};
+
+// Makes the message threads and workers_per_message workers for each
+// (worker i replies to message thread i / workers_per_message), their
+// matrices filled in.
+void make_threads(const WakeupParams& p, WakeupThreads& wt) {
+  const std::size_t n_workers = std::size_t{p.message_threads} * p.workers_per_message;
+  for (unsigned i = 0; i < p.message_threads; ++i)
+    wt.msgs.push_back(std::make_unique<MessageThread>());
+  for (std::size_t i = 0; i < n_workers; ++i) {
+    wt.workers.push_back(std::make_unique<Worker>());
+    wt.workers.back()->msg = wt.msgs[i / p.workers_per_message].get();
+    for (std::size_t k = 0; k < wt.workers.back()->m.size(); ++k)
+      wt.workers.back()->m[k] = k * 2654435761u;
+  }
+}
+
+// The thread group's stop_and_nudge: every thread returns soon.
+void nudge_all(WakeupThreads& wt) {
+  stop_and_open(wt.gate);
+  for (auto& m : wt.msgs) futex_post(&m->futex);
+  for (auto& w : wt.workers) futex_post(&w->futex);
+}
+
+// Spawns message thread i on the one PU split.message_cpus[i % size] and
+// every worker on split.worker_cpus.
+void start_threads(const WakeupParams& p, const CpuSplit& split, WakeupThreads& wt,
+                   ThreadGroup& threads) {
+  for (unsigned i = 0; i < p.message_threads; ++i) {
+    const int pu = split.message_cpus[i % split.message_cpus.size()];
+    threads.spawn(
+        {pu}, [&s = wt.gate, &m = *wt.msgs[i]] { message_main(s, m); },
+        fmt::format("wakeup: message thread {}", i + 1));
+  }
+  for (std::size_t i = 0; i < wt.workers.size(); ++i) {
+    threads.spawn(
+        split.worker_cpus,
+        [&s = wt.gate, &w = *wt.workers[i], ops = p.think_ops] { worker_main(s, w, ops); },
+        fmt::format("wakeup: worker {}", i + 1));
+  }
+}
+
+// The timed window over the message threads (first group) and workers
+// (second); live progress is the workers' requests so far.
+WindowResult run_window(const WakeupParams& p, WakeupThreads& wt, const std::atomic<bool>* stop) {
+  WindowGroups groups;
+  for (auto& m : wt.msgs) groups.first.push_back(m->tid);
+  for (auto& w : wt.workers) groups.second.push_back(w->tid);
+  return run_timed_window(wt.gate.go, wt.gate.closed, groups, p.duration, stop, p.observer, [&] {
+    std::uint64_t requests = 0;
+    for (const auto& w : wt.workers) requests += w->requests.load(std::memory_order_relaxed);
+    return requests;
+  });
+}
+
+WakeupResult collect_result(const CpuSplit& split, const WakeupThreads& wt,
+                            const WindowResult& window) {
+  WakeupResult r;
+  r.duration_s = window.duration_s;
+  r.message_delay = window.first_delay;
+  r.worker_delay = window.second_delay;
+  for (auto& w : wt.workers) {
+    r.requests += w->requests.load();
+    r.wakeup_latency.merge(w->wakeup);
+    r.request_latency.merge(w->request);
+  }
+  r.requests_per_s = r.duration_s > 0 ? static_cast<double>(r.requests) / r.duration_s : 0;
+  r.message_cpus = split.message_cpus;
+  r.worker_cpus = split.worker_cpus;
+  return r;
+}
+
 }  // namespace
 
 CpuSplit split_cpus(const std::vector<int>& cpus, unsigned message_threads) {
@@ -152,68 +218,17 @@ CpuSplit split_cpus(const std::vector<int>& cpus, unsigned message_threads) {
 
 WakeupResult run_wakeup_storm(const WakeupParams& p, const std::atomic<bool>* stop) {
   check_params(p);
-  CpuSplit split = p.message_cpus.empty() ? split_cpus(p.cpus, p.message_threads)
-                                          : CpuSplit{p.message_cpus, p.worker_cpus};
-  const std::size_t n_workers = std::size_t{p.message_threads} * p.workers_per_message;
-
+  const CpuSplit split = p.message_cpus.empty() ? split_cpus(p.cpus, p.message_threads)
+                                                : CpuSplit{p.message_cpus, p.worker_cpus};
   // Declared before the thread group: destroyed after every thread is joined.
-  Shared shared;
-  std::vector<std::unique_ptr<MessageThread>> msgs;
-  std::vector<std::unique_ptr<Worker>> workers;
-  for (unsigned i = 0; i < p.message_threads; ++i)
-    msgs.push_back(std::make_unique<MessageThread>());
-  for (std::size_t i = 0; i < n_workers; ++i) {
-    workers.push_back(std::make_unique<Worker>());
-    workers.back()->msg = msgs[i / p.workers_per_message].get();
-    for (std::size_t k = 0; k < workers.back()->m.size(); ++k)
-      workers.back()->m[k] = k * 2654435761u;
-  }
-  ThreadGroup threads([&] {
-    shared.stopping.store(true);
-    shared.go.store(1);
-    futex_wake_all(&shared.go);
-    for (auto& m : msgs) futex_post(&m->futex);
-    for (auto& w : workers) futex_post(&w->futex);
-  });
-  for (unsigned i = 0; i < p.message_threads; ++i) {
-    const int pu = split.message_cpus[i % split.message_cpus.size()];
-    threads.spawn(
-        {pu}, [&s = shared, &m = *msgs[i]] { message_main(s, m); },
-        fmt::format("wakeup: message thread {}", i + 1));
-  }
-  for (std::size_t i = 0; i < n_workers; ++i) {
-    threads.spawn(
-        split.worker_cpus,
-        [&s = shared, &w = *workers[i], ops = p.think_ops] { worker_main(s, w, ops); },
-        fmt::format("wakeup: worker {}", i + 1));
-  }
-  const unsigned total = p.message_threads + static_cast<unsigned>(n_workers);
-  while (shared.ready.load() < total) std::this_thread::sleep_for(100us);
-
-  WindowGroups groups;
-  for (auto& m : msgs) groups.first.push_back(m->tid);
-  for (auto& w : workers) groups.second.push_back(w->tid);
-  const WindowResult window =
-      run_timed_window(shared.go, shared.closed, groups, p.duration, stop, p.observer, [&] {
-        std::uint64_t requests = 0;
-        for (const auto& w : workers) requests += w->requests.load(std::memory_order_relaxed);
-        return requests;
-      });
+  WakeupThreads wt;
+  make_threads(p, wt);
+  ThreadGroup threads([&wt] { nudge_all(wt); });
+  start_threads(p, split, wt, threads);
+  wait_until_ready(wt.gate, static_cast<unsigned>(wt.msgs.size() + wt.workers.size()));
+  const WindowResult window = run_window(p, wt, stop);
   threads.join_all();
-
-  WakeupResult r;
-  r.duration_s = window.duration_s;
-  r.message_delay = window.first_delay;
-  r.worker_delay = window.second_delay;
-  for (auto& w : workers) {
-    r.requests += w->requests.load();
-    r.wakeup_latency.merge(w->wakeup);
-    r.request_latency.merge(w->request);
-  }
-  r.requests_per_s = r.duration_s > 0 ? static_cast<double>(r.requests) / r.duration_s : 0;
-  r.message_cpus = split.message_cpus;
-  r.worker_cpus = split.worker_cpus;
-  return r;
+  return collect_result(split, wt, window);
 }
 
 }  // namespace schedrig::workloads

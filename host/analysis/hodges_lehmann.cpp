@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -43,79 +44,107 @@ std::vector<double> differences_between(std::span<const double> x, std::span<con
   return out;
 }
 
-// The order statistics k_first..k_last (1-based, a short run) of the
-// differences: bisection on the value until (lo, hi] holds them and few
-// others, then those few listed and selected.
-std::vector<double> order_statistics(std::span<const double> x, std::span<const double> y,
-                                     std::uint64_t k_first, std::uint64_t k_last) {
+// m * n, the number of differences. Throws std::invalid_argument unless
+// 1 <= k_first <= k_last <= m * n.
+std::uint64_t check_ranks(std::span<const double> x, std::span<const double> y,
+                          std::uint64_t k_first, std::uint64_t k_last) {
   const std::uint64_t mn = static_cast<std::uint64_t>(x.size()) * y.size();
   if (k_first < 1 || k_last > mn || k_first > k_last) {
     throw std::invalid_argument(
         fmt::format("kth_pairwise_difference: k {}..{} outside 1..{}", k_first, k_last, mn));
   }
-  double lo = y.front() - x.back();  // smallest difference
-  double hi = y.back() - x.front();  // largest difference
-  std::uint64_t count_lo = count_at_most(x, y, lo);
-  std::vector<double> out;
-  if (count_lo >= k_last) return std::vector<double>(k_last - k_first + 1, lo);
-  // Invariant: count(<= lo) < k_first (or lo is the minimum and holds
-  // k_first..), k_last <= count(<= hi).
-  std::uint64_t count_hi = mn;
+  return mn;
+}
+
+// A value range (lo, hi] of the differences and how many are <= each end.
+// Invariant: count(<= lo) < k_first (or lo is the minimum and holds
+// k_first..), k_last <= count(<= hi).
+struct Bracket {
+  double lo = 0;
+  double hi = 0;
+  std::uint64_t count_lo = 0;
+  std::uint64_t count_hi = 0;
+  bool adjacent = false;  // no value between lo and hi: (lo, hi] holds only hi
+};
+
+// From the smallest to the largest difference.
+Bracket full_bracket(std::span<const double> x, std::span<const double> y, std::uint64_t mn) {
+  Bracket b;
+  b.lo = y.front() - x.back();
+  b.hi = y.back() - x.front();
+  b.count_lo = count_at_most(x, y, b.lo);
+  b.count_hi = mn;
+  return b;
+}
+
+// Interpolates on the counts (the differences are dense near the middle,
+// so a guess lands close), aiming alternately just below k_first and just
+// above k_last; every third step bisects, so the worst case is a few times
+// plain bisection.
+double next_guess(const Bracket& b, unsigned step, std::uint64_t k_first, std::uint64_t k_last,
+                  std::uint64_t list_limit) {
+  if (step % 3 == 2) return b.lo + (b.hi - b.lo) / 2;
+  const double span = static_cast<double>(b.count_hi - b.count_lo);
+  const double slack = static_cast<double>(list_limit) / 3;
+  const double target =
+      step % 3 == 0 ? static_cast<double>(k_first) - slack : static_cast<double>(k_last) + slack;
+  const double frac =
+      std::clamp((target - static_cast<double>(b.count_lo)) / span, 1.0 / 64, 63.0 / 64);
+  return b.lo + (b.hi - b.lo) * frac;
+}
+
+// Narrows `b` until it holds at most a few more differences than the run
+// k_first..k_last, or until lo and hi are adjacent. Returns a count c with
+// k_first <= c < k_last when a guess splits the run instead (b then stays
+// as it was before that guess).
+std::optional<std::uint64_t> narrow(std::span<const double> x, std::span<const double> y,
+                                    std::uint64_t k_first, std::uint64_t k_last, Bracket& b) {
   const std::uint64_t list_limit = 2 * (x.size() + y.size()) + 64;
-  bool adjacent = false;
-  for (unsigned step = 0; count_hi - count_lo > list_limit; ++step) {
-    // Interpolate on the counts (the differences are dense near the
-    // middle, so a guess lands close), aiming alternately just below
-    // k_first and just above k_last; every third step bisects, so the
-    // worst case is a few times plain bisection.
-    double mid = lo + (hi - lo) / 2;
-    if (step % 3 != 2) {
-      const double span = static_cast<double>(count_hi - count_lo);
-      const double slack = static_cast<double>(list_limit) / 3;
-      const double target = step % 3 == 0 ? static_cast<double>(k_first) - slack
-                                          : static_cast<double>(k_last) + slack;
-      const double frac =
-          std::clamp((target - static_cast<double>(count_lo)) / span, 1.0 / 64, 63.0 / 64);
-      mid = lo + (hi - lo) * frac;
-    }
-    if (!(mid > lo && mid < hi)) {
-      adjacent = true;  // (lo, hi] holds only the value hi
+  for (unsigned step = 0; b.count_hi - b.count_lo > list_limit; ++step) {
+    const double mid = next_guess(b, step, k_first, k_last, list_limit);
+    if (!(mid > b.lo && mid < b.hi)) {
+      b.adjacent = true;
       break;
     }
     const std::uint64_t c = count_at_most(x, y, mid);
     if (c >= k_last) {
-      hi = mid;
-      count_hi = c;
+      b.hi = mid;
+      b.count_hi = c;
     } else if (c < k_first) {
-      lo = mid;
-      count_lo = c;
+      b.lo = mid;
+      b.count_lo = c;
     } else {
-      // mid splits the run: finish each end on its own.
-      const std::vector<double> a = order_statistics(x, y, k_first, c);
-      const std::vector<double> b = order_statistics(x, y, c + 1, k_last);
-      out.assign(a.begin(), a.end());
-      out.insert(out.end(), b.begin(), b.end());
-      return out;
+      return c;
     }
   }
+  return std::nullopt;
+}
+
+// The order statistics k_first..k_last out of a narrowed bracket: those
+// <= lo (only when lo is the minimum itself), hi when lo and hi are
+// adjacent, else the differences in (lo, hi] listed once and selected.
+std::vector<double> select_in_bracket(std::span<const double> x, std::span<const double> y,
+                                      std::uint64_t k_first, std::uint64_t k_last,
+                                      const Bracket& b) {
+  std::vector<double> out;
   std::vector<double> rest;
   bool listed = false;
   for (std::uint64_t k = k_first; k <= k_last; ++k) {
-    if (k <= count_lo) {
-      out.push_back(lo);  // only when lo is the minimum itself
+    if (k <= b.count_lo) {
+      out.push_back(b.lo);
       continue;
     }
-    if (adjacent) {
-      out.push_back(hi);
+    if (b.adjacent) {
+      out.push_back(b.hi);
       continue;
     }
     if (!listed) {
-      rest = differences_between(x, y, lo, hi);
+      rest = differences_between(x, y, b.lo, b.hi);
       listed = true;
     }
-    const std::uint64_t rank = k - count_lo;   // 1-based within (lo, hi]
-    if (rest.empty() || rank > rest.size()) {  // rounding slack: cannot happen in practice
-      out.push_back(hi);
+    const std::uint64_t rank = k - b.count_lo;  // 1-based within (lo, hi]
+    if (rest.empty() || rank > rest.size()) {   // rounding slack: cannot happen in practice
+      out.push_back(b.hi);
       continue;
     }
     auto nth = rest.begin() + static_cast<std::ptrdiff_t>(rank - 1);
@@ -123,6 +152,24 @@ std::vector<double> order_statistics(std::span<const double> x, std::span<const 
     out.push_back(*nth);
   }
   return out;
+}
+
+// The order statistics k_first..k_last (1-based, a short run) of the
+// differences: bisection on the value until (lo, hi] holds them and few
+// others, then those few listed and selected.
+std::vector<double> order_statistics(std::span<const double> x, std::span<const double> y,
+                                     std::uint64_t k_first, std::uint64_t k_last) {
+  const std::uint64_t mn = check_ranks(x, y, k_first, k_last);
+  Bracket b = full_bracket(x, y, mn);
+  if (b.count_lo >= k_last) return std::vector<double>(k_last - k_first + 1, b.lo);
+  if (const auto c = narrow(x, y, k_first, k_last, b)) {
+    // c splits the run: finish each end on its own.
+    std::vector<double> out = order_statistics(x, y, k_first, *c);
+    const std::vector<double> rest = order_statistics(x, y, *c + 1, k_last);
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+  }
+  return select_in_bracket(x, y, k_first, k_last, b);
 }
 
 }  // namespace

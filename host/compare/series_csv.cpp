@@ -40,79 +40,112 @@ std::vector<std::string> split(const std::string& line) {
   }
 }
 
-}  // namespace
-
-std::vector<NamedSeries> parse_series_csv(std::istream& in, const std::string& name) {
+// Reads the first line (a UTF-8 byte order mark dropped) and throws CsvError
+// unless it is the header 'variant,iteration,value'.
+void read_header(std::istream& in, const std::string& name) {
   std::string line;
-  std::size_t line_no = 0;
   if (!std::getline(in, line)) {
     throw CsvError(
         fmt::format("{}:1: empty file; expected the header 'variant,iteration,value'", name));
   }
-  ++line_no;
   if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   const std::vector<std::string> header = split(line);
   if (header != std::vector<std::string>{"variant", "iteration", "value"}) {
     throw CsvError(fmt::format("{}:1: the header must be 'variant,iteration,value', not '{}'", name,
                                trim(line)));
   }
+}
+
+// One data line.
+struct CsvRow {
+  std::string variant;
+  unsigned iteration = 0;
+  double value = 0;
+};
+
+// `text` as a finite number (a leading '+' allowed); throws CsvError naming
+// `where` (file:line) otherwise.
+double parse_value(const std::string& text, const std::string& where) {
+  // CSV writers put a '+' on positive numbers; from_chars takes none.
+  const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
+  const auto parsed = try_parse_whole<double>(digits);
+  if (text.empty() || !parsed) {
+    throw CsvError(fmt::format("{}: value '{}' is not a number", where, text));
+  }
+  if (!std::isfinite(*parsed)) {
+    throw CsvError(fmt::format("{}: value '{}' is not a finite number", where, text));
+  }
+  return *parsed;
+}
+
+// Line `line_no` of `name` as variant (non-empty), iteration (a whole
+// number >= 1) and value (finite); throws CsvError naming the line.
+CsvRow parse_row(const std::string& line, const std::string& name, std::size_t line_no) {
+  const std::vector<std::string> f = split(line);
+  if (f.size() != 3) {
+    throw CsvError(fmt::format("{}:{}: expected 3 fields (variant,iteration,value), found {}", name,
+                               line_no, f.size()));
+  }
+  if (f[0].empty()) throw CsvError(fmt::format("{}:{}: the variant is empty", name, line_no));
+  const auto iteration = try_parse_whole<unsigned>(f[1]);
+  if (!iteration || *iteration < 1) {
+    throw CsvError(
+        fmt::format("{}:{}: iteration '{}' is not a whole number >= 1", name, line_no, f[1]));
+  }
+  const double value = parse_value(f[2], fmt::format("{}:{}", name, line_no));
+  return CsvRow{f[0], *iteration, value};
+}
+
+// Line of the first appearance of each (variant, iteration).
+using FirstLines = std::map<std::pair<std::string, unsigned>, std::size_t>;
+
+// Records `row` as seen on `line_no`; throws CsvError when its variant and
+// iteration already appeared.
+void check_duplicate(const CsvRow& row, const std::string& name, std::size_t line_no,
+                     FirstLines& first) {
+  const auto key = std::make_pair(row.variant, row.iteration);
+  if (auto seen = first.find(key); seen != first.end()) {
+    throw CsvError(fmt::format("{}:{}: variant '{}' iteration {} already appears on line {}", name,
+                               line_no, row.variant, row.iteration, seen->second));
+  }
+  first.emplace(key, line_no);
+}
+
+// Values and iterations reordered by iteration.
+void sort_by_iteration(NamedSeries& s) {
+  std::vector<std::size_t> order(s.values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return s.iterations[a] < s.iterations[b]; });
+  NamedSeries sorted{s.name, {}, {}};
+  for (std::size_t i : order) {
+    sorted.values.push_back(s.values[i]);
+    sorted.iterations.push_back(s.iterations[i]);
+  }
+  s = std::move(sorted);
+}
+
+}  // namespace
+
+std::vector<NamedSeries> parse_series_csv(std::istream& in, const std::string& name) {
+  read_header(in, name);
   std::vector<NamedSeries> out;
-  std::map<std::string, std::size_t> index;                       // variant -> out index
-  std::map<std::pair<std::string, unsigned>, std::size_t> first;  // -> line number
-  while (std::getline(in, line)) {
-    ++line_no;
+  std::map<std::string, std::size_t> index;  // variant -> out index
+  FirstLines first;
+  std::string line;
+  for (std::size_t line_no = 2; std::getline(in, line); ++line_no) {
     if (trim(line).empty()) continue;
-    const std::vector<std::string> f = split(line);
-    if (f.size() != 3) {
-      throw CsvError(fmt::format("{}:{}: expected 3 fields (variant,iteration,value), found {}",
-                                 name, line_no, f.size()));
-    }
-    if (f[0].empty()) throw CsvError(fmt::format("{}:{}: the variant is empty", name, line_no));
-    const auto iteration = try_parse_whole<unsigned>(f[1]);
-    if (!iteration || *iteration < 1) {
-      throw CsvError(
-          fmt::format("{}:{}: iteration '{}' is not a whole number >= 1", name, line_no, f[1]));
-    }
-    double value = 0;
-    {
-      // CSV writers put a '+' on positive numbers; from_chars takes none.
-      const std::string_view text = std::string_view(f[2]).substr(f[2].starts_with('+') ? 1 : 0);
-      const auto parsed = try_parse_whole<double>(text);
-      if (f[2].empty() || !parsed) {
-        throw CsvError(fmt::format("{}:{}: value '{}' is not a number", name, line_no, f[2]));
-      }
-      value = *parsed;
-      if (!std::isfinite(value)) {
-        throw CsvError(
-            fmt::format("{}:{}: value '{}' is not a finite number", name, line_no, f[2]));
-      }
-    }
-    const auto key = std::make_pair(f[0], *iteration);
-    if (auto seen = first.find(key); seen != first.end()) {
-      throw CsvError(fmt::format("{}:{}: variant '{}' iteration {} already appears on line {}",
-                                 name, line_no, f[0], *iteration, seen->second));
-    }
-    first.emplace(key, line_no);
-    auto [it, inserted] = index.emplace(f[0], out.size());
-    if (inserted) out.push_back(NamedSeries{f[0], {}, {}});
-    out[it->second].values.push_back(value);
-    out[it->second].iterations.push_back(*iteration);
+    const CsvRow row = parse_row(line, name, line_no);
+    check_duplicate(row, name, line_no, first);
+    auto [it, inserted] = index.emplace(row.variant, out.size());
+    if (inserted) out.push_back(NamedSeries{row.variant, {}, {}});
+    out[it->second].values.push_back(row.value);
+    out[it->second].iterations.push_back(row.iteration);
   }
   if (out.empty()) {
     throw CsvError(fmt::format("{}: no data lines after the header", name));
   }
-  for (NamedSeries& s : out) {  // iteration order
-    std::vector<std::size_t> order(s.values.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return s.iterations[a] < s.iterations[b]; });
-    NamedSeries sorted{s.name, {}, {}};
-    for (std::size_t i : order) {
-      sorted.values.push_back(s.values[i]);
-      sorted.iterations.push_back(s.iterations[i]);
-    }
-    s = std::move(sorted);
-  }
+  for (NamedSeries& s : out) sort_by_iteration(s);
   return out;
 }
 

@@ -141,6 +141,87 @@ std::string cell_remarks(const analysis::Comparison& c) {
   return out;
 }
 
+// CASE, VARIANT (across runs only), METRIC, then the baseline's and each
+// column's value, CI, n and CoV.
+std::vector<TextTable::Column> table_columns(const Table& t, bool across) {
+  std::vector<TextTable::Column> columns = {{"CASE"}};
+  if (across) columns.push_back({"VARIANT"});
+  columns.push_back({"METRIC"});
+  columns.push_back({fmt::format("{} (base)", t.baseline_label), Align::kRight});
+  columns.push_back({"n", Align::kRight});
+  columns.push_back({"CoV", Align::kRight});
+  for (const auto& name : t.columns) {
+    columns.push_back({name});
+    columns.push_back({"95% CI (%)"});
+    columns.push_back({"n", Align::kRight});
+    columns.push_back({"CoV", Align::kRight});
+  }
+  return columns;
+}
+
+// One row's cells, in table_columns' order.
+std::vector<std::string> row_cells(const Row& row, Method method, bool across) {
+  std::vector<std::string> cells = {row.case_name};
+  if (across) cells.push_back(row.variant);
+  cells.push_back(row.metric);
+  cells.push_back(baseline_cell(row));
+  cells.push_back(n_cell(row.baseline));
+  cells.push_back(format_cov(row.baseline.analysis.summary.cov_pct));
+  for (const auto& cell : row.cells) {
+    cells.push_back(change_cell(cell, method));
+    cells.push_back(
+        cell.present ? format_interval(cell.comparison.ci_lo_pct, cell.comparison.ci_hi_pct) : "-");
+    cells.push_back(n_cell(cell.side));
+    cells.push_back(format_cov(cell.side.analysis.summary.cov_pct));
+  }
+  return cells;
+}
+
+void print_rows(const Table& t, std::ostream& out) {
+  const bool across = !t.against_run_id.empty();
+  TextTable table(table_columns(t, across));
+  for (const auto& row : t.rows) table.add_row(row_cells(row, t.method, across));
+  table.print(out);
+}
+
+// A row's notes: a bimodal or drifting side in words, and each cell's
+// remarks the table does not show (cell_remarks).
+void add_row_notes(const Table& t, const Row& row, bool across, std::vector<std::string>& notes) {
+  const std::string where =
+      across ? fmt::format("{} / {} / {}", row.case_name, row.variant, row.metric)
+             : fmt::format("{} / {}", row.case_name, row.metric);
+  const auto words = [](const Side& side) { return analysis::describe(side.analysis); };
+  if (row.baseline.analysis.modes.bimodal || row.baseline.analysis.drift.present) {
+    notes.push_back(fmt::format("{} / {}: {}", where,
+                                across ? short_id(row.baseline.run_id) : row.baseline.variant,
+                                words(row.baseline)));
+  }
+  for (std::size_t i = 0; i < row.cells.size(); ++i) {
+    const Cell& cell = row.cells[i];
+    const std::string who = t.columns[i];
+    if (cell.side.analysis.modes.bimodal || cell.side.analysis.drift.present) {
+      notes.push_back(fmt::format("{} / {}: {}", where, who, words(cell.side)));
+    }
+    const std::string remarks = cell_remarks(cell.comparison);
+    if (!remarks.empty()) notes.push_back(fmt::format("{} / {}: {}", where, who, remarks));
+  }
+}
+
+// Every row's notes, then the unmatched lines.
+std::vector<std::string> collect_notes(const Table& t) {
+  const bool across = !t.against_run_id.empty();
+  std::vector<std::string> notes;
+  for (const auto& row : t.rows) add_row_notes(t, row, across, notes);
+  for (const auto& u : t.unmatched) notes.push_back(u);
+  return notes;
+}
+
+void print_notes(const std::vector<std::string>& notes, std::ostream& out) {
+  if (notes.empty()) return;
+  out << "notes:\n";
+  for (const auto& n : notes) out << "  " << n << '\n';
+}
+
 }  // namespace
 
 std::string format_interval(double lo_pct, double hi_pct) {
@@ -194,66 +275,9 @@ void print_compare_table(const Table& t, std::ostream& out) {
   out << header_line(t);
   if (!t.against_run_id.empty()) print_fingerprint(t, out);
   out << '\n';
-  const bool across = !t.against_run_id.empty();
-  std::vector<TextTable::Column> columns = {{"CASE"}};
-  if (across) columns.push_back({"VARIANT"});
-  columns.push_back({"METRIC"});
-  columns.push_back({fmt::format("{} (base)", t.baseline_label), Align::kRight});
-  columns.push_back({"n", Align::kRight});
-  columns.push_back({"CoV", Align::kRight});
-  for (const auto& name : t.columns) {
-    columns.push_back({name});
-    columns.push_back({"95% CI (%)"});
-    columns.push_back({"n", Align::kRight});
-    columns.push_back({"CoV", Align::kRight});
-  }
-  TextTable table(std::move(columns));
-  for (const auto& row : t.rows) {
-    std::vector<std::string> cells = {row.case_name};
-    if (across) cells.push_back(row.variant);
-    cells.push_back(row.metric);
-    cells.push_back(baseline_cell(row));
-    cells.push_back(n_cell(row.baseline));
-    cells.push_back(format_cov(row.baseline.analysis.summary.cov_pct));
-    for (const auto& cell : row.cells) {
-      cells.push_back(change_cell(cell, t.method));
-      cells.push_back(cell.present
-                          ? format_interval(cell.comparison.ci_lo_pct, cell.comparison.ci_hi_pct)
-                          : "-");
-      cells.push_back(n_cell(cell.side));
-      cells.push_back(format_cov(cell.side.analysis.summary.cov_pct));
-    }
-    table.add_row(std::move(cells));
-  }
-  table.print(out);
+  print_rows(t, out);
   out << '\n' << legend(t.method, t.confidence, t.threshold_pct);
-
-  std::vector<std::string> notes;
-  for (const auto& row : t.rows) {
-    const std::string where =
-        across ? fmt::format("{} / {} / {}", row.case_name, row.variant, row.metric)
-               : fmt::format("{} / {}", row.case_name, row.metric);
-    const auto words = [](const Side& side) { return analysis::describe(side.analysis); };
-    if (row.baseline.analysis.modes.bimodal || row.baseline.analysis.drift.present) {
-      notes.push_back(fmt::format("{} / {}: {}", where,
-                                  across ? short_id(row.baseline.run_id) : row.baseline.variant,
-                                  words(row.baseline)));
-    }
-    for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      const Cell& cell = row.cells[i];
-      const std::string who = t.columns[i];
-      if (cell.side.analysis.modes.bimodal || cell.side.analysis.drift.present) {
-        notes.push_back(fmt::format("{} / {}: {}", where, who, words(cell.side)));
-      }
-      const std::string remarks = cell_remarks(cell.comparison);
-      if (!remarks.empty()) notes.push_back(fmt::format("{} / {}: {}", where, who, remarks));
-    }
-  }
-  for (const auto& u : t.unmatched) notes.push_back(u);
-  if (!notes.empty()) {
-    out << "notes:\n";
-    for (const auto& n : notes) out << "  " << n << '\n';
-  }
+  print_notes(collect_notes(t), out);
 }
 
 }  // namespace schedrig::report
