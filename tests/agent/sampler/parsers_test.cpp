@@ -7,7 +7,7 @@
 #include "agent/sampler/schedstat.h"
 #include "agent/sampler/task_schedstat.h"
 #include "agent/sampler/vmstat.h"
-#include "tests/agent/sampler/fixture.h"
+#include "tests/support/fixtures.h"
 
 namespace schedrig::sampler {
 namespace {
