@@ -141,8 +141,8 @@ class NotYet : public CliError {
 std::string find_run_id(const store::Store& s, const WatchOptions& o) {
   const std::vector<std::string> ids = s.run_ids(o.run);
   if (ids.empty()) {
-    throw NotYet(kExitUsage, o.run.empty() ? "no runs in the store yet"
-                                           : fmt::format("no run matches '{}'", o.run));
+    throw NotYet(ErrorKind::kUsage, o.run.empty() ? "no runs in the store yet"
+                                                  : fmt::format("no run matches '{}'", o.run));
   }
   return o.run.empty() ? ids.back() : match_run_id(ids, o.run);
 }
