@@ -8,7 +8,7 @@
 #include "agent/sampler/schedstat.h"
 #include "agent/sampler/vmstat.h"
 #include "common/procfs/task_schedstat.h"
-#include "tests/agent/sampler/fixture.h"
+#include "tests/support/fixtures.h"
 
 namespace schedrig::sampler {
 namespace {

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/fixtures.h"
 #include "tests/support/run_command.h"
 
 namespace schedrig {
@@ -75,8 +76,9 @@ TEST(TopologyCli, EveryProfileAgreesWithLstopo) {
 
 TEST(TopologyCli, EveryFixtureAgreesWithLstopo) {
   if (!have_lstopo()) GTEST_SKIP() << "lstopo-no-graphics not installed (Debian package hwloc)";
-  const auto files = xml_files(std::filesystem::path(SCHEDRIG_FIXTURES) / "topologies");
-  if (files.empty()) GTEST_SKIP() << "fixtures not found: " << SCHEDRIG_FIXTURES << "/topologies";
+  SCHEDRIG_REQUIRE_FIXTURE(testing::fixture_path("topologies"));
+  const auto files = xml_files(testing::fixture_path("topologies"));
+  ASSERT_FALSE(files.empty()) << testing::fixture_path("topologies") << " has no XML topology";
   for (const std::string& xml : files) expect_agrees_with_lstopo(xml);
 }
 

@@ -10,16 +10,14 @@
 
 #include "agent/topology/topology.h"
 #include "common/cpulist.h"
+#include "tests/support/fixtures.h"
 
 namespace schedrig::topology {
 namespace {
 
 std::string fixture(const std::string& name) {
-  return std::string(SCHEDRIG_FIXTURES) + "/topologies/" + name;
+  return testing::fixture_path("topologies/" + name).string();
 }
-
-#define SKIP_IF_ABSENT(path) \
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "fixture not found: " << (path)
 
 Topology load_xml(const std::string& path) { return load_topology({Source::Kind::kXml, path}); }
 
@@ -44,7 +42,7 @@ bool all_llcs(const Topology& t, unsigned level, unsigned shared_by) {
 
 TEST(TopologyXml, Epyc7742Nps4) {
   const std::string path = fixture("amd-epyc7742-2s-smt_nps4_256pu.v2.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 2u);
   EXPECT_EQ(t.cores, 128u);
@@ -81,7 +79,7 @@ TEST(TopologyXml, Epyc7742Nps4) {
 
 TEST(TopologyXml, Epyc7402Nps1ThreeCoreCcx) {
   const std::string path = fixture("amd-epyc7402-2s-smt_nps1_96pu.v2.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 2u);
   EXPECT_EQ(t.numa_nodes.size(), 2u);
@@ -98,7 +96,7 @@ TEST(TopologyXml, Epyc7402Nps1ThreeCoreCcx) {
 // sibling's cpuset; Linux gives them an empty cpulist).
 TEST(TopologyXml, XeonMaxHbmNodesAreMemoryOnly) {
   const std::string path = fixture("intel-xeonmax9462-2s-snc4-hbm-flat_16numa_128pu.v2.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 2u);
   EXPECT_EQ(t.cores, 64u);
@@ -134,7 +132,7 @@ TEST(TopologyXml, XeonMaxHbmNodesAreMemoryOnly) {
 // front of every node, which is no CPU cache.
 TEST(TopologyXml, XeonGold6230Snc2WithMemCache) {
   const std::string path = fixture("intel-xeon-gold6230-2s-snc2-smt_80pu_optane-memcache.v2.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 2u);
   EXPECT_EQ(t.cores, 40u);
@@ -157,7 +155,7 @@ TEST(TopologyXml, XeonGold6230Snc2WithMemCache) {
 TEST(TopologyXml, KunpengDerivedFourL3NoSmt) {
   const std::string path =
       fixture("huawei-kunpeng920-2s_128pu_cluster4.DERIVED-by-hwloc-2.9.0.v2.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 2u);  // P#36 and P#8442: counted, never indexed
   EXPECT_EQ(t.cores, 128u);
@@ -184,7 +182,7 @@ TEST(TopologyXml, KunpengDerivedFourL3NoSmt) {
 
 TEST(TopologyXml, ThunderX2V1Smt4) {
   const std::string path = fixture("cavium-thunderx2-2s-smt4_256pu.v1.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 2u);
   EXPECT_EQ(t.numa_nodes.size(), 2u);
@@ -198,7 +196,7 @@ TEST(TopologyXml, ThunderX2V1Smt4) {
 // XML v1 without any NUMANode: hwloc 2.9 adds one covering everything.
 TEST(TopologyXml, SilverV1WithoutNumaNodeGetsOne) {
   const std::string path = fixture("intel-xeon-silver4215-1s-smt_16pu_small.v1.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 1u);
   EXPECT_EQ(t.cores, 8u);
@@ -212,7 +210,7 @@ TEST(TopologyXml, SilverV1WithoutNumaNodeGetsOne) {
 // cpuset 0x905b of complete_cpuset 0xffff: 7 of 16 PUs online.
 TEST(TopologyXml, OfflinePusAreNotOnline) {
   const std::string path = fixture("intel-xeon-4s-2c-2t_offline-cpus.v2.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(format_cpulist(t.online_cpus), "0-1,3-4,6,12,15");
   EXPECT_EQ(format_cpulist(t.offline_pus), "2,5,7-11,13-14");
@@ -234,7 +232,7 @@ TEST(TopologyXml, OfflinePusAreNotOnline) {
 
 TEST(TopologyXml, Gb10TwoL3NoSmt) {
   const std::string path = fixture("nvidia-dgx-spark-gb10_1numa_20pu.v2.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   const Topology t = load_xml(path);
   EXPECT_EQ(t.packages, 1u);
   EXPECT_EQ(t.numa_nodes.size(), 1u);
@@ -251,7 +249,7 @@ TEST(TopologyXml, Gb10TwoL3NoSmt) {
 
 TEST(TopologyXml, XmlVersion3IsRefusedNamingTheFile) {
   const std::string path = fixture("nvidia-dgx-spark-gb10_1numa_20pu.v3.xml");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   try {
     load_xml(path);
     FAIL() << "no TopologyError";
@@ -274,7 +272,7 @@ TEST(TopologyXml, AMissingFileIsRefusedNamingThePath) {
 
 TEST(TopologyXml, AFileThatIsNoTopologyIsRefused) {
   const std::string path = fixture("../README.md");
-  SKIP_IF_ABSENT(path);
+  SCHEDRIG_REQUIRE_FIXTURE(path);
   try {
     load_xml(path);
     FAIL() << "no TopologyError";

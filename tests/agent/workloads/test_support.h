@@ -34,8 +34,16 @@ inline std::vector<int> allowed_cpus() {
 // True when this process has no child at all (not even a zombie).
 inline bool no_children_left() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
 
-// Threads of this process right now (entries of /proc/self/task).
+// Threads of this process right now (entries of /proc/self/task). The first
+// call starts and joins one thread, so a sanitizer runtime's background
+// thread (ThreadSanitizer starts one with the first pthread_create) is there
+// before any count is taken.
 inline int thread_count() {
+  static const bool runtime_threads_started = [] {
+    std::thread([] {}).join();
+    return true;
+  }();
+  (void)runtime_threads_started;
   int n = 0;
   if (DIR* d = ::opendir("/proc/self/task")) {
     while (dirent* e = ::readdir(d)) n += e->d_name[0] != '.';

@@ -7,6 +7,7 @@
 
 #include "host/compare/analyze_series.h"
 #include "host/compare/series_csv.h"
+#include "tests/support/fixtures.h"
 
 namespace schedrig::compare {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 using analysis::StatTest;
 using analysis::Verdict;
 
-const std::string kDir = SCHEDRIG_FIXTURES "/ab-runs/";
+const std::string kDir = testing::fixture_path("ab-runs/").string();
 
 // The report for one fixture; variants by name through find().
 struct Fixture {
@@ -46,9 +47,7 @@ Fixture load(const std::string& name, std::size_t skip_first = 0) {
 
 class AbFixtures : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!std::filesystem::is_directory(kDir)) GTEST_SKIP() << kDir << " is absent";
-  }
+  void SetUp() override { SCHEDRIG_REQUIRE_FIXTURE(kDir); }
 };
 
 // "big improvements": ~5000 -> ~8600 -> ~10450 tps, tight runs, n = 3.

@@ -155,7 +155,7 @@ TEST(StoreSamples, IterationsCarryTheirSummaryAndQuietWait) {
   // not sampled.
   Store plain(tmp.file("plain.db"));
   ingest_all(plain, schedrig::testing::sample_run());
-  const IterationRecord& old = plain.runs().at(0).iterations.at(0);
+  const IterationRecord old = plain.runs().at(0).iterations.at(0);  // a copy: runs() is a temporary
   EXPECT_EQ(old.sample_summary.samples, 0u);
   EXPECT_TRUE(old.sample_summary.stats.empty());
   EXPECT_EQ(old.quiet_wait_s, 0.0);
