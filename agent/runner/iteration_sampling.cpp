@@ -91,7 +91,12 @@ workloads::WindowObserver IterationSampling::observer() {
             std::lock_guard lock(state_->mu);
             state_->ops_so_far = w.ops_so_far;
           },
-          [this] { state_->close(); }};
+          [this] {
+            state_->close();
+            // The measured window is over: no sample after it (a slow
+            // teardown, such as under a sanitizer, would add some).
+            if (sampler_) sampler_->stop();
+          }};
 }
 
 void IterationSampling::start() {

@@ -37,6 +37,8 @@ class IterationSampling {
   IterationSampling& operator=(const IterationSampling&) = delete;
 
   // For workloads::RunContext::observer; valid while this object lives.
+  // When the window closes, sampling stops: no sample is taken after the
+  // measured window, however long the workload takes to wind down.
   workloads::WindowObserver observer();
   // Starts sampling (samples every 1/hz s from about now).
   void start();
