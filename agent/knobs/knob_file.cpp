@@ -53,7 +53,7 @@ std::string read_knob_file(const std::string& path) {
 void write_knob_file(const std::string& path, const std::string& text) {
   // O_TRUNC as a shell redirection does: ignored by procfs/debugfs, needed
   // for the plain files of a fake root.
-  Fd f{::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC)};
+  Fd f{::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)};
   if (f.fd < 0) fail("cannot open for writing", path, errno);
   ssize_t n;
   do {
@@ -68,10 +68,10 @@ void write_knob_file(const std::string& path, const std::string& text) {
 
 Access probe_access(const std::string& path) {
   Access a;
-  Fd r{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  Fd r{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)};
   a.readable = r.fd >= 0;
   if (!a.readable) a.errno_value = errno;
-  Fd w{::open(path.c_str(), O_WRONLY | O_CLOEXEC)};
+  Fd w{::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW)};
   a.writable = w.fd >= 0;
   if (!a.writable && a.errno_value == 0) a.errno_value = errno;
   return a;

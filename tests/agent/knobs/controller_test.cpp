@@ -194,6 +194,27 @@ TEST(KnobController, SecondWriterWaitsForTheLockThenFails) {
   EXPECT_NO_THROW(KnobLock(root.root(), 100ms));
 }
 
+// ROOT/run/lock is world-writable on a real box: a link planted at the lock
+// path must not make the root agent open (and write its pid into) its target.
+TEST(KnobController, LockPlantedAsASymlinkIsRefusedAndItsTargetUntouched) {
+  FakeRoot root;
+  schedrig::testing::TempDir outside;
+  std::ofstream(outside.file("victim")) << "precious\n";
+  std::filesystem::create_directories(root.path("run/lock"));
+  std::filesystem::create_symlink(outside.file("victim"),
+                                  root.path("run/lock/schedrig-knobs.lock"));
+  try {
+    KnobLock lock(root.root(), 100ms);
+    FAIL() << "expected KnobError";
+  } catch (const KnobError& e) {
+    EXPECT_NE(std::string(e.what()).find("schedrig-knobs.lock"), std::string::npos) << e.what();
+  }
+  std::ifstream in(outside.file("victim"));
+  std::string v;
+  in >> v;
+  EXPECT_EQ(v, "precious");
+}
+
 TEST(KnobController, ConsoleSetIsKeptThenRestoredByTheNextStart) {
   FakeRoot root;
   {
