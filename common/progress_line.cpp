@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/number_format.h"
+#include "common/printable.h"
 
 namespace schedrig {
 
@@ -25,8 +26,8 @@ std::string progress_line(std::size_t done, std::size_t planned, const v1::Itera
   std::string line =
       fmt::format("[{:>{}}/{}] {} / {} / iteration {}: {}", done, std::to_string(planned).size(),
                   planned, r.case_name(), r.variant(), r.iteration(), value);
-  return line + iteration_flags(r.quiet_gave_up(), r.quiet_wait_s(),
-                                r.sample_summary().starved_intervals());
+  return printable(line) + iteration_flags(r.quiet_gave_up(), r.quiet_wait_s(),
+                                           r.sample_summary().starved_intervals());
 }
 
 }  // namespace schedrig

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "common/cli_error.h"
+#include "common/printable.h"
 #include "host/cli/commands.h"
 #include "host/collector/collector.h"
 #include "host/store/default_db_path.h"
@@ -27,15 +28,16 @@ struct ServeOptions {
 class ServeEvents : public collector::CollectorEvents {
  public:
   void on_stored(const schedrig::v1::Envelope& env) override {
+    const std::string agent = printable(env.agent_id());
     if (env.has_hello()) {
-      spdlog::info("agent {}: hello from {} ({})", env.agent_id(), env.hello().hostname(),
-                   env.hello().kernel_release());
+      spdlog::info("agent {}: hello from {} ({})", agent, printable(env.hello().hostname()),
+                   printable(env.hello().kernel_release()));
     } else if (env.has_run_started()) {
-      spdlog::info("agent {}: run {} started", env.agent_id(), env.run_started().run_id());
+      spdlog::info("agent {}: run {} started", agent, printable(env.run_started().run_id()));
     } else if (env.has_run_finished()) {
-      spdlog::info("agent {}: run {} finished", env.agent_id(), env.run_finished().run_id());
+      spdlog::info("agent {}: run {} finished", agent, printable(env.run_finished().run_id()));
     } else if (env.has_error()) {
-      spdlog::warn("agent {}: error: {}", env.agent_id(), env.error().message());
+      spdlog::warn("agent {}: error: {}", agent, printable(env.error().message()));
     }
   }
 };

@@ -8,6 +8,7 @@
 #include "common/envelope_codec.h"
 #include "common/error.h"
 #include "common/ids.h"
+#include "common/printable.h"
 
 namespace schedrig::collector {
 
@@ -41,7 +42,8 @@ void AgentSession::on_read_request(beast::error_code ec) {
   if (ec) return finish(fmt::format("HTTP request: {}", ec.message()));
   if (!websocket::is_upgrade(request_) || request_.target() != "/agent") {
     spdlog::warn("{}: refused HTTP {} {} (agents connect with a WebSocket upgrade on /agent)",
-                 peer_, std::string(request_.method_string()), std::string(request_.target()));
+                 peer_, printable(std::string(request_.method_string())),
+                 printable(std::string(request_.target())));
     auto res = std::make_shared<http::response<http::string_body>>(http::status::not_found,
                                                                    request_.version());
     res->set(http::field::content_type, "text/plain");
@@ -113,7 +115,7 @@ void AgentSession::store_and_ack(const Envelope& env, const std::string& bytes) 
   agent_id_ = env.agent_id();
   std::uint64_t& last = last_seq_[env.instance_id()];
   if (env.seq() <= last) {
-    spdlog::debug("{}: seq {} after {} (replay)", agent_id_, env.seq(), last);
+    spdlog::debug("{}: seq {} after {} (replay)", printable(agent_id_), env.seq(), last);
   }
   store::Store::Ingest outcome;
   for (int attempt = 1;; ++attempt) {
@@ -121,8 +123,8 @@ void AgentSession::store_and_ack(const Envelope& env, const std::string& bytes) 
       outcome = store_.ingest(env, bytes);
       break;
     } catch (const std::exception& e) {
-      spdlog::error("{}: cannot store {} seq {} (attempt {} of {}): {}", agent_id_, body_name(env),
-                    env.seq(), attempt, kStoreAttempts, e.what());
+      spdlog::error("{}: cannot store {} seq {} (attempt {} of {}): {}", printable(agent_id_),
+                    body_name(env), env.seq(), attempt, kStoreAttempts, e.what());
       if (attempt < kStoreAttempts) continue;  // a busy store: its own timeout paced us
       // Acks are cumulative, so nothing after this seq may be acked: stop
       // taking envelopes and close, so the agent ends the run (and restores
@@ -194,7 +196,7 @@ void AgentSession::finish(const std::string& reason, const char* log_level) {
   if (finished_) return;
   finished_ = true;
   spdlog::log(spdlog::level::from_str(log_level), "{} ({}): {}", peer_,
-              agent_id_.empty() ? "no agent id yet" : agent_id_, reason);
+              agent_id_.empty() ? "no agent id yet" : printable(agent_id_), printable(reason));
   events_.on_closed(*this, agent_id_, reason);
 }
 

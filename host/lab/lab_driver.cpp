@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "common/printable.h"
 #include "common/progress_line.h"
 
 namespace schedrig::lab {
@@ -34,7 +35,7 @@ void LabDriver::on_hello(const std::shared_ptr<collector::AgentSession>& session
   std::lock_guard lock(mu_);
   if (connected_ || env.hello().token() != token_) {
     spdlog::warn("{}: ignoring agent {}: not the agent this lab started", session->peer(),
-                 env.agent_id());
+                 printable(env.agent_id()));
     session->close();
     return;
   }
@@ -43,8 +44,9 @@ void LabDriver::on_hello(const std::shared_ptr<collector::AgentSession>& session
   own_ = session.get();
   out_ << fmt::format(
               "agent {} ({}, {}, {} PUs) connected; run {} starts: plan '{}', {} iterations\n",
-              env.agent_id(), env.hello().hostname(), env.hello().kernel_release(),
-              env.hello().allowed_pus(), start_.run_id(), start_.plan().name(), planned_)
+              printable(env.agent_id()), printable(env.hello().hostname()),
+              printable(env.hello().kernel_release()), env.hello().allowed_pus(), start_.run_id(),
+              start_.plan().name(), planned_)
        << std::flush;
   v1::Envelope cmd;
   *cmd.mutable_start_run() = start_;
@@ -72,7 +74,8 @@ void LabDriver::on_closed(const collector::AgentSession& session, const std::str
   if (&session != own_) return;  // another client of the port: not our run
   if (!finished_ && !failure_) {
     failure_ =
-        LabFailure{fmt::format("agent {} disconnected: {}", agent_id, reason), ErrorKind::kFailed};
+        LabFailure{fmt::format("agent {} disconnected: {}", printable(agent_id), printable(reason)),
+                   ErrorKind::kFailed};
   }
   cv_.notify_all();
 }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "common/printable.h"
 #include "host/report/format.h"
 #include "host/report/text_table.h"
 
@@ -105,10 +106,13 @@ void print_fingerprint(const Table& t, std::ostream& out) {
     const bool long_words =
         d.reference.find(' ') != std::string::npos || d.run.find(' ') != std::string::npos;
     if (long_words && !d.reference.empty() && !d.run.empty()) {
-      out << fmt::format("  {}:{}\n", d.field, token_difference(d.reference, d.run));
+      out << printable(fmt::format("  {}:{}", d.field, token_difference(d.reference, d.run)))
+          << '\n';
     } else {
-      out << fmt::format("  {}: {} -> {}\n", d.field, d.reference.empty() ? "-" : d.reference,
-                         d.run.empty() ? "-" : d.run);
+      out << printable(fmt::format("  {}: {} -> {}", d.field,
+                                   d.reference.empty() ? "-" : d.reference,
+                                   d.run.empty() ? "-" : d.run))
+          << '\n';
     }
   }
 }
@@ -219,7 +223,7 @@ std::vector<std::string> collect_notes(const Table& t) {
 void print_notes(const std::vector<std::string>& notes, std::ostream& out) {
   if (notes.empty()) return;
   out << "notes:\n";
-  for (const auto& n : notes) out << "  " << n << '\n';
+  for (const auto& n : notes) out << "  " << printable(n) << '\n';
 }
 
 }  // namespace
@@ -272,7 +276,7 @@ std::string legend(Method method, double confidence, double threshold_pct) {
 }
 
 void print_compare_table(const Table& t, std::ostream& out) {
-  out << header_line(t);
+  out << printable(header_line(t));
   if (!t.against_run_id.empty()) print_fingerprint(t, out);
   out << '\n';
   print_rows(t, out);

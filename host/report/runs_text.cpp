@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/printable.h"
 #include "host/report/format.h"
 #include "host/report/text_table.h"
 
@@ -45,14 +46,14 @@ void print_run_detail(const store::RunRecord& run, std::ostream& out) {
   std::string agent = run.agent_id;
   if (!run.hostname.empty() && run.hostname != run.agent_id) agent += " (" + run.hostname + ")";
   out << fmt::format("run       {}\n", run.run_id);
-  out << fmt::format("agent     {}\n", agent);
-  out << fmt::format("kernel    {}\n", or_dash(run.kernel_release));
+  out << fmt::format("agent     {}\n", printable(agent));
+  out << fmt::format("kernel    {}\n", printable(or_dash(run.kernel_release)));
   out << fmt::format("PUs       {}\n", run.pus);
-  out << fmt::format("plan      {}\n", or_dash(plan_name(run)));
-  out << fmt::format("labels    {}\n", or_dash(format_labels(run.labels)));
+  out << fmt::format("plan      {}\n", printable(or_dash(plan_name(run))));
+  out << fmt::format("labels    {}\n", printable(or_dash(format_labels(run.labels))));
   out << fmt::format("status    {} ({}/{} iterations)\n", run.status, run.iterations.size(),
                      run.planned_iterations);
-  if (!run.reason.empty()) out << fmt::format("reason    {}\n", run.reason);
+  if (!run.reason.empty()) out << fmt::format("reason    {}\n", printable(run.reason));
   out << fmt::format("started   {}\n", format_utc(run.started_at_ns));
   out << fmt::format("finished  {}\n", format_utc(run.finished_at_ns));
   out << '\n';

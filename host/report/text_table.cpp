@@ -1,4 +1,5 @@
 #include "host/report/text_table.h"
+#include "common/printable.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -15,6 +16,7 @@ void TextTable::add_row(std::vector<std::string> cells) {
         fmt::format("table row has {} cells for {} columns", cells.size(), columns_.size()));
   }
   cells.resize(columns_.size());
+  for (auto& cell : cells) cell = printable(cell);  // remote strings: no raw control bytes
   rows_.push_back(std::move(cells));
 }
 
@@ -25,8 +27,9 @@ std::string TextTable::format_line(const std::vector<Column>& columns,
   for (std::size_t c = 0; c < cells.size(); ++c) {
     if (c > 0) line += "  ";
     const std::size_t width = c < widths.size() ? widths[c] : 0;
-    std::string pad(width > cells[c].size() ? width - cells[c].size() : 0, ' ');
-    line += columns.at(c).align == Align::kRight ? pad + cells[c] : cells[c] + pad;
+    const std::string cell = printable(cells[c]);
+    std::string pad(width > cell.size() ? width - cell.size() : 0, ' ');
+    line += columns.at(c).align == Align::kRight ? pad + cell : cell + pad;
   }
   line.erase(line.find_last_not_of(' ') + 1);
   return line;
