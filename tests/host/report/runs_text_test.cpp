@@ -44,6 +44,29 @@ TEST(ReportText, RunsTableHasOneLinePerRun) {
   EXPECT_EQ(rows[1].find("fork-vs-features"), rows[2].find("fork-vs-features"));
 }
 
+// Agent ids, hostnames, labels and reasons come from the network: an ESC
+// sequence or a CR/LF in one must reach the terminal as visible text.
+TEST(ReportText, RemoteStringsArePrintedWithoutControlBytes) {
+  auto runs = schedrig::testing::stored_runs();
+  runs[0].agent_id = "bad\x1b]0;title\aid";
+  runs[0].hostname = "host\r\nFAKE LINE";
+  runs[0].labels = {{"tag", "a\x1b[2Jb"}};
+  runs[0].reason = "gone\x9b";
+  std::ostringstream table;
+  print_runs_table(runs, table);
+  std::ostringstream detail;
+  print_run_detail(runs[0], detail);
+  for (const std::string& text : {table.str(), detail.str()}) {
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\a'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\r'), std::string::npos) << text;
+  }
+  EXPECT_TRUE(contains(table.str(), "bad\\e]0;title\\x07id")) << table.str();
+  EXPECT_TRUE(contains(table.str(), "tag=a\\e[2Jb")) << table.str();
+  EXPECT_TRUE(contains(detail.str(), "host\\r\\nFAKE LINE")) << detail.str();
+  EXPECT_EQ(lines(table.str()).size(), 2u) << table.str();
+}
+
 TEST(ReportText, RunDetailShowsHeaderAndPrimaryMetricFormatted) {
   auto runs = schedrig::testing::stored_runs();
   std::ostringstream out;
