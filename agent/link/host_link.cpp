@@ -16,6 +16,7 @@
 
 #include "agent/link/ws_url.h"
 #include "common/envelope_codec.h"
+#include "common/printable.h"
 
 namespace schedrig::link {
 
@@ -214,8 +215,9 @@ class HostLink::Impl {
   void fail(const char* what, beast::error_code ec) {
     std::string reason;
     if (ec == websocket::error::closed) {
-      reason = fmt::format("host closed the connection ({} {})", ws_.reason().code,
-                           std::string(ws_.reason().reason.data(), ws_.reason().reason.size()));
+      const std::string why(ws_.reason().reason.data(), ws_.reason().reason.size());
+      reason = fmt::format("host closed the connection ({}{}{})", ws_.reason().code,
+                           why.empty() ? "" : " ", printable(why));
     } else {
       reason = fmt::format("{}: {}", what, ec.message());
     }
