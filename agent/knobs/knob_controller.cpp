@@ -216,6 +216,7 @@ void KnobController::apply(const std::vector<KnobSetting>& settings) {
       for (const auto& e : journal_->entries) {
         if (e.original.name == s.name) want = e.original.value;
       }
+      validate_entry(root_, {s.kind, s.name, want});  // the journal may be a planted one
     }
     if (read_value(s) != want) write_value(s, want);
   }

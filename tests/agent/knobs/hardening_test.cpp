@@ -68,6 +68,19 @@ TEST(KnobHardening, RestoreRefusesEntriesASetWouldRefuse) {
   EXPECT_FALSE(fs::exists(k.journal_file()));
 }
 
+// A variant's "" (the journaled original) is validated too: a planted
+// journal entry cannot reach the kernel through apply either.
+TEST(KnobHardening, ApplyOfTheOriginalRefusesAPlantedOutOfRangeValue) {
+  FakeRoot root;
+  plant_journal(root, {{KnobKind::kSysctl, "kernel.numa_balancing", "99999"}});
+  {
+    KnobController k(root.root(), root.state_dir());
+    EXPECT_THROW(k.apply({{KnobKind::kSysctl, "kernel.numa_balancing", ""}}), KnobError);
+    EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
+  }
+  EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
+}
+
 TEST(KnobHardening, KnobsRestoreCommandRefusesATamperedJournal) {
   FakeRoot root;
   root.put("proc/sys/kernel/core_pattern", "core\n");
