@@ -127,8 +127,10 @@ void restore(const KnobsOptions& o) {
     return;
   }
   if (restored.empty())
-    std::cout << fmt::format("nothing to restore ({} absent or from an earlier boot)\n",
-                             k.journal_file());
+    std::cout << fmt::format(
+        "nothing restored ({} absent, from an earlier boot, of another --root, or all its "
+        "entries refused; see the log)\n",
+        k.journal_file());
   for (const auto& e : restored)
     std::cout << fmt::format("restored {}={}\n", e.original.name, e.original.value);
 }

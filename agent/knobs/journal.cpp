@@ -6,16 +6,19 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "common/procfs/read_file.h"
 
 namespace schedrig::knobs {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A journal lists at most a few dozen knobs: far below this.
+constexpr std::size_t kJournalMaxBytes = 1 << 20;
 
 [[noreturn]] void fail(const std::string& what, const std::string& file) {
   throw KnobError(fmt::format("journal {}: {}: {}", file, what, std::strerror(errno)));
@@ -52,6 +55,31 @@ nlohmann::json to_json(const Journal& j) {
           {"entries", entries}};
 }
 
+// Writes `text` to a fresh `tmp` (a stale one, or a link planted there, is
+// unlinked first; O_EXCL|O_NOFOLLOW never follow one) and fsyncs it.
+void write_new_file(const std::string& tmp, const std::string& text) {
+  if (::unlink(tmp.c_str()) != 0 && errno != ENOENT) fail("remove stale", tmp);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) fail("create", tmp);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      errno = err;
+      fail("write", tmp);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  errno = err;
+  if (rc != 0) fail("fsync", tmp);
+}
+
 }  // namespace
 
 std::string journal_path(const std::string& state_dir) { return state_dir + "/knobs-journal.json"; }
@@ -64,27 +92,20 @@ void write_journal(const std::string& file, const Journal& journal) {
     throw KnobError(
         fmt::format("journal {}: cannot create {}: {}", file, dir.string(), ec.message()));
   const std::string tmp = file + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << to_json(journal).dump(2) << "\n";
-    out.flush();
-    if (!out) fail("write", tmp);
-  }
-  fsync_path(tmp, O_RDONLY);
+  write_new_file(tmp, to_json(journal).dump(2) + "\n");
   if (::rename(tmp.c_str(), file.c_str()) != 0) fail("rename", tmp);
   fsync_path(dir.string(), O_RDONLY | O_DIRECTORY);
 }
 
 std::optional<Journal> read_journal(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) {
-    if (errno == ENOENT) return std::nullopt;
-    fail("read", file);
+  int err = 0;
+  auto text = procfs::try_read_small_file(file, &err, kJournalMaxBytes);
+  if (!text) {
+    if (err == ENOENT) return std::nullopt;
+    throw KnobError(fmt::format("journal {}: read: {}", file, std::strerror(err)));
   }
-  std::stringstream text;
-  text << in.rdbuf();
   try {
-    auto j = nlohmann::json::parse(text.str());
+    auto j = nlohmann::json::parse(*text);
     Journal out;
     out.boot_id = j.at("boot_id").get<std::string>();
     out.root = procfs::Root::from_flag(j.at("root").get<std::string>());

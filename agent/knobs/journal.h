@@ -2,6 +2,8 @@
 // original values and the kernel boot_id go to STATE_DIR/knobs-journal.json,
 // written atomically (temporary file, fsync, rename, fsync of the directory)
 // so a crash at any point leaves either the old or the new journal whole.
+// Neither the temporary file nor the journal is opened through a symlink
+// (O_NOFOLLOW; the temporary file O_EXCL, mode 0600).
 #pragma once
 
 #include <optional>
@@ -34,7 +36,8 @@ std::string journal_path(const std::string& state_dir);
 void write_journal(const std::string& file, const Journal& journal);
 
 // The journal in `file`, or nullopt when there is none. Throws KnobError
-// naming the file when it exists but cannot be parsed.
+// naming the file when it exists but cannot be read (a symlink: ELOOP; over
+// 1 MiB: EFBIG) or parsed.
 std::optional<Journal> read_journal(const std::string& file);
 
 // Removes the journal (and fsyncs the directory). Missing is fine.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -58,11 +59,44 @@ Capability probe_one(const procfs::Root& root, KnobSetting knob) {
   return c;
 }
 
+// Checks a journaled original as a set would (allowlisted name, value in
+// range; a feature's "on"/"off" and its name in the features file), so a
+// tampered journal cannot make the restore write anything a set could not.
+// Throws KnobError naming the entry.
+void validate_entry(const procfs::Root& root, const KnobSetting& k) {
+  if (k.kind == KnobKind::kFeature) {
+    if (k.value != "on" && k.value != "off") {
+      throw KnobError(fmt::format("feature {}: value '{}' is neither on nor off", k.name, k.value));
+    }
+    if (parse_knob(k.name, true).kind != KnobKind::kFeature) {
+      throw KnobError(fmt::format("feature '{}' is not a feature name", k.name));
+    }
+    return FeaturesFile(root).check_known(k.name);
+  }
+  const auto& list = k.kind == KnobKind::kSysctl ? sysctl_allowlist() : debugfs_allowlist();
+  const TunableSpec* spec = find_spec(list, k.name);
+  if (!spec)
+    throw KnobError(fmt::format("{} '{}' is not on the allowlist", kind_name(k.kind), k.name));
+  check_value(*spec, k.value);
+}
+
 }  // namespace
 
-std::vector<std::string> restore_entries(const Journal& journal) {
+std::vector<std::string> restore_entries(const Journal& journal,
+                                         std::vector<std::string>* refused) {
   std::vector<std::string> failures;
   for (auto it = journal.entries.rbegin(); it != journal.entries.rend(); ++it) {
+    try {
+      validate_entry(journal.root, it->original);
+    } catch (const KnobUnavailable& e) {
+      failures.push_back(e.what());  // the features file cannot be read: retry later
+      continue;
+    } catch (const KnobError& e) {
+      spdlog::warn("journal entry {} {}='{}' refused, not restored: {}",
+                   kind_name(it->original.kind), it->original.name, it->original.value, e.what());
+      if (refused) refused->push_back(it->original.name);
+      continue;
+    }
     try {
       write_on(journal.root, it->original, it->original.value);
     } catch (const KnobError& e) {
@@ -87,6 +121,13 @@ KnobController::~KnobController() {
 std::vector<JournalEntry> KnobController::recover() {
   auto found = read_journal(journal_file_);
   if (!found) return {};
+  if (found->root != root_) {
+    spdlog::warn(
+        "journal {} is for {}, not {} (this --root): left in place, not applied; restore it with "
+        "`schedrig-agent knobs restore --root '{}'`",
+        journal_file_, found->root.describe(), root_.describe(), found->root.flag_text());
+    return {};
+  }
   if (found->boot_id != boot_id_for(found->root)) {
     spdlog::warn(
         "journal {} is from boot {}, not this one: a reboot already reset its {} knobs; discarded",
@@ -95,17 +136,21 @@ std::vector<JournalEntry> KnobController::recover() {
     return {};
   }
   KnobLock lock(found->root, 30s);
-  auto failures = restore_entries(*found);
+  std::vector<std::string> refused;
+  auto failures = restore_entries(*found, &refused);
   if (!failures.empty()) {
     throw KnobUnavailable(
         fmt::format("restoring from {} failed: {}", journal_file_, fmt::join(failures, "; ")), EIO);
   }
+  std::vector<JournalEntry> restored;
   for (const auto& e : found->entries) {
-    spdlog::info("restored {} to its original {} (journal {}, pid {})", e.original.name,
-                 knob_text(e.original), journal_file_, found->pid);
+    if (std::find(refused.begin(), refused.end(), e.original.name) != refused.end()) continue;
+    spdlog::info("restored {} to its original {} on {} (journal {}, pid {})", e.original.name,
+                 knob_text(e.original), root_.describe(), journal_file_, found->pid);
+    restored.push_back(e);
   }
   remove_journal(journal_file_);
-  return found->entries;
+  return restored;
 }
 
 std::vector<Capability> KnobController::probe() const {
@@ -171,6 +216,7 @@ void KnobController::apply(const std::vector<KnobSetting>& settings) {
       for (const auto& e : journal_->entries) {
         if (e.original.name == s.name) want = e.original.value;
       }
+      validate_entry(root_, {s.kind, s.name, want});  // the journal may be a planted one
     }
     if (read_value(s) != want) write_value(s, want);
   }

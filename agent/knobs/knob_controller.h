@@ -39,9 +39,11 @@ class KnobController {
   KnobController(const KnobController&) = delete;
   KnobController& operator=(const KnobController&) = delete;
 
-  // Agent start-up: a journal of this boot is restored (values verified,
-  // journal removed) and its entries returned; one of another boot is logged
-  // and discarded (a reboot already reset the knobs). Throws KnobError when a
+  // Agent start-up: a journal of this root and boot is restored (entries
+  // validated as a set would be, values verified, journal removed) and the
+  // restored entries returned; one of another boot is logged and discarded
+  // (a reboot already reset the knobs); one of another root is logged and
+  // left in place, never applied here. Throws KnobError when a
   // restore fails (the journal is kept for the next try).
   std::vector<JournalEntry> recover();
 
@@ -87,7 +89,11 @@ class KnobController {
 };
 
 // Restores `journal` under its root without a controller (used by recover
-// and `knobs restore`). Returns the knobs that failed, with reasons.
-std::vector<std::string> restore_entries(const Journal& journal);
+// and `knobs restore`). Each entry is validated as a set would be
+// (allowlisted name, value in range, feature known to the features file);
+// an invalid one is logged, not written, and its name added to `*refused`.
+// Returns the knobs that failed to restore, with reasons.
+std::vector<std::string> restore_entries(const Journal& journal,
+                                         std::vector<std::string>* refused = nullptr);
 
 }  // namespace schedrig::knobs

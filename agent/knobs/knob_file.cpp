@@ -1,10 +1,12 @@
 #include "agent/knobs/knob_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -37,9 +39,37 @@ struct Fd {
                         err);
 }
 
+// Opens `path` with O_NONBLOCK (a FIFO planted as a knob must not block the
+// agent) and refuses anything but a regular file: /proc/sys, debugfs and the
+// fake features file all are. Returns the fd, or -1 with errno set (EINVAL
+// for a file that is not regular).
+int open_regular(const std::string& path, int flags) {
+  int fd = ::open(path.c_str(), flags | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  return fd;
+}
+
+[[noreturn]] void not_regular(const std::string& path) {
+  throw KnobUnavailable(fmt::format("{} is not a regular file; refused", path), EINVAL);
+}
+
 }  // namespace
 
 std::string read_knob_file(const std::string& path) {
+  // The shared reader opens without O_NONBLOCK: refuse a FIFO or device
+  // before it (the file itself is never followed: O_NOFOLLOW).
+  std::error_code ec;
+  const auto st = std::filesystem::symlink_status(path, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) &&
+      !std::filesystem::is_symlink(st)) {
+    not_regular(path);
+  }
   std::string out;
   try {
     out = procfs::read_small_file(path, kKnobMaxBytes);
@@ -53,7 +83,8 @@ std::string read_knob_file(const std::string& path) {
 void write_knob_file(const std::string& path, const std::string& text) {
   // O_TRUNC as a shell redirection does: ignored by procfs/debugfs, needed
   // for the plain files of a fake root.
-  Fd f{::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)};
+  Fd f{open_regular(path, O_WRONLY | O_TRUNC)};
+  if (f.fd < 0 && errno == EINVAL) not_regular(path);
   if (f.fd < 0) fail("cannot open for writing", path, errno);
   ssize_t n;
   do {
@@ -68,10 +99,10 @@ void write_knob_file(const std::string& path, const std::string& text) {
 
 Access probe_access(const std::string& path) {
   Access a;
-  Fd r{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)};
+  Fd r{open_regular(path, O_RDONLY)};
   a.readable = r.fd >= 0;
   if (!a.readable) a.errno_value = errno;
-  Fd w{::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW)};
+  Fd w{open_regular(path, O_WRONLY)};
   a.writable = w.fd >= 0;
   if (!a.writable && a.errno_value == 0) a.errno_value = errno;
   return a;

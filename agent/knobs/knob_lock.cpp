@@ -24,13 +24,22 @@ KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait) {
   if (fd_ < 0) throw KnobError(fmt::format("cannot open lock {}: {}", path, std::strerror(errno)));
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK || std::chrono::steady_clock::now() >= deadline) {
+    if (errno != EWOULDBLOCK) {
+      const int err = errno;
+      ::close(fd_);
+      fd_ = -1;
+      throw KnobError(fmt::format("cannot lock {}: {}", path, std::strerror(err)));
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
       char holder[32] = {};
       ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
       ::close(fd_);
       fd_ = -1;
-      throw KnobError(fmt::format("another schedrig process (pid {}) is changing knobs; lock {}",
-                                  n > 0 ? std::string(holder, strcspn(holder, "\n")) : "?", path));
+      // Held by someone else: the knob cannot be reached now (exit 3).
+      throw KnobUnavailable(
+          fmt::format("another schedrig process (pid {}) is changing knobs; lock {}",
+                      n > 0 ? std::string(holder, strcspn(holder, "\n")) : "?", path),
+          EWOULDBLOCK);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

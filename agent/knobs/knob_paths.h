@@ -13,11 +13,14 @@
 namespace schedrig::knobs {
 
 // The features file to use: the new path if it exists, else the old one if
-// that exists, else the new path (so errors name it).
+// that exists, else the new path (so errors name it). Refuses (KnobError) a
+// path that, once symlinks are resolved, leaves canonical(ROOT)/sys/kernel/debug.
 std::string features_path(const procfs::Root& root);
 
 // The file of `setting` under `root`. Refuses (KnobError) a path that, once
-// symlinks are resolved, leaves ROOT/proc/sys or ROOT/sys/kernel/debug.
+// symlinks are resolved, leaves canonical(ROOT)/proc/sys or
+// canonical(ROOT)/sys/kernel/debug (a link anywhere under ROOT that points
+// out of it, ROOT/proc -> /proc, is refused).
 std::string knob_path(const procfs::Root& root, const KnobSetting& setting);
 
 // The per-root writer lock file: ROOT/run/lock/schedrig-knobs.lock.

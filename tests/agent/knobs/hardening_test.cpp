@@ -1,0 +1,273 @@
+// The knob agent against a hostile tree (it runs as root): a tampered
+// journal, a journal of another root, links out of the root, an empty or
+// missing --root, a link planted at the journal's temporary file, a held
+// lock, and a FIFO as a knob file. Everything runs on fake roots.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "agent/knobs/journal.h"
+#include "agent/knobs/knob_controller.h"
+#include "agent/knobs/knob_file.h"
+#include "agent/knobs/knob_lock.h"
+#include "agent/knobs/knob_paths.h"
+#include "tests/agent/knobs/fake_root.h"
+#include "tests/support/run_command.h"
+
+namespace schedrig::knobs {
+namespace {
+
+namespace fs = std::filesystem;
+using schedrig::testing::bin;
+using schedrig::testing::run_command;
+using schedrig::testing::TempDir;
+using testing::FakeRoot;
+using namespace std::chrono_literals;
+
+const std::string kBootId = "11111111-2222-4333-8444-555555555555";  // FakeRoot's
+const std::string kAutogroup = "proc/sys/kernel/sched_autogroup_enabled";
+const KnobSetting kAutogroupOff{KnobKind::kSysctl, "kernel.sched_autogroup_enabled", "0"};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::string v;
+  std::getline(in, v);
+  return v;
+}
+
+// A journal for `root` listing `entries` as originals, as a tampered file would.
+void plant_journal(const FakeRoot& root, const std::vector<KnobSetting>& entries) {
+  Journal j{kBootId, root.root(), 1, 4242, {}};
+  for (const auto& e : entries) j.entries.push_back({e, "ignored"});
+  write_journal(journal_path(root.state_dir()), j);
+}
+
+std::string agent(const std::string& args) { return bin("schedrig-agent") + " " + args + " 2>&1"; }
+
+TEST(KnobHardening, RestoreRefusesEntriesASetWouldRefuse) {
+  FakeRoot root;
+  root.put("proc/sys/kernel/core_pattern", "core\n");
+  plant_journal(root, {{KnobKind::kSysctl, "kernel.core_pattern", "|/tmp/x %p"},
+                       {KnobKind::kSysctl, "kernel.numa_balancing", "99999"},
+                       {KnobKind::kDebugfs, "sched/../../../etc/x", "1"},
+                       {KnobKind::kFeature, "NI_RANDOM", "maybe"},
+                       {KnobKind::kSysctl, "kernel.sched_autogroup_enabled", "0"}});
+  KnobController k(root.root(), root.state_dir());
+  auto restored = k.recover();
+  ASSERT_EQ(restored.size(), 1u);
+  EXPECT_EQ(restored[0].original.name, "kernel.sched_autogroup_enabled");
+  EXPECT_EQ(root.get("proc/sys/kernel/core_pattern"), "core");
+  EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
+  EXPECT_EQ(root.get(kAutogroup), "0");  // the valid entry still restores
+  EXPECT_FALSE(fs::exists(k.journal_file()));
+}
+
+// A variant's "" (the journaled original) is validated too: a planted
+// journal entry cannot reach the kernel through apply either.
+TEST(KnobHardening, ApplyOfTheOriginalRefusesAPlantedOutOfRangeValue) {
+  FakeRoot root;
+  plant_journal(root, {{KnobKind::kSysctl, "kernel.numa_balancing", "99999"}});
+  {
+    KnobController k(root.root(), root.state_dir());
+    EXPECT_THROW(k.apply({{KnobKind::kSysctl, "kernel.numa_balancing", ""}}), KnobError);
+    EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
+  }
+  EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
+}
+
+TEST(KnobHardening, KnobsRestoreCommandRefusesATamperedJournal) {
+  FakeRoot root;
+  root.put("proc/sys/kernel/core_pattern", "core\n");
+  plant_journal(root, {{KnobKind::kSysctl, "kernel.core_pattern", "|/tmp/x %p"},
+                       {KnobKind::kSysctl, "kernel.numa_balancing", "99999"}});
+  auto r =
+      run_command(agent("knobs restore --root " + root.dir() + " --state-dir " + root.state_dir()));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("kernel.core_pattern"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("kernel.numa_balancing"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("refused"), std::string::npos) << r.output;
+  EXPECT_EQ(root.get("proc/sys/kernel/core_pattern"), "core");
+  EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
+}
+
+TEST(KnobHardening, JournalOfAnotherRootIsLeftInPlaceNotApplied) {
+  FakeRoot r1, other;
+  const std::string state = r1.state_dir();
+  {
+    KnobController k(r1.root(), state);
+    k.apply({{KnobKind::kSysctl, "kernel.numa_balancing", "3"}});
+    k.keep_journal();
+  }
+  {
+    KnobController k(other.root(), state);
+    EXPECT_TRUE(k.recover().empty());
+    EXPECT_TRUE(fs::exists(k.journal_file()));
+  }
+  EXPECT_EQ(r1.get("proc/sys/kernel/numa_balancing"), "3");  // not restored from elsewhere
+  EXPECT_EQ(other.get("proc/sys/kernel/numa_balancing"), "1");
+  KnobController own(r1.root(), state);
+  EXPECT_EQ(own.recover().size(), 1u);
+  EXPECT_EQ(r1.get("proc/sys/kernel/numa_balancing"), "1");
+}
+
+TEST(KnobHardening, ConnectWithAnotherRootNamesBothRootsAndRestoresNeither) {
+  FakeRoot r1, other;
+  const std::string state = r1.state_dir();
+  ASSERT_EQ(run_command(agent("knobs set kernel.numa_balancing=3 --root " + r1.dir() +
+                              " --state-dir " + state))
+                .exit_code,
+            0);
+  auto r = run_command("timeout 10 " + agent("connect ws://127.0.0.1:1/agent --root " +
+                                             other.dir() + " --state-dir " + state));
+  EXPECT_NE(r.output.find(r1.dir()), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(other.dir()), std::string::npos) << r.output;
+  EXPECT_EQ(r1.get("proc/sys/kernel/numa_balancing"), "3");
+  EXPECT_TRUE(fs::exists(journal_path(state)));
+}
+
+// An outside tree standing in for the live /proc and /sys (the live knobs
+// are never touched): ROOT/proc or ROOT/sys/kernel/debug links into it.
+TEST(KnobHardening, ASymlinkedAncestorLeavingTheRootIsRefused) {
+  FakeRoot root;
+  TempDir outside;
+  fs::create_directories(outside.file("proc/sys/kernel"));
+  std::ofstream(outside.file("proc/sys/kernel/sched_autogroup_enabled")) << "1\n";
+  fs::remove_all(root.path("proc"));
+  fs::create_symlink(outside.file("proc"), root.path("proc"));
+  KnobController k(root.root(), root.state_dir());
+  EXPECT_THROW(knob_path(root.root(), kAutogroupOff), KnobError);
+  EXPECT_THROW(k.current({kAutogroupOff}), KnobError);
+  EXPECT_THROW(k.apply({kAutogroupOff}), KnobError);
+  EXPECT_EQ(slurp(outside.file("proc/sys/kernel/sched_autogroup_enabled")), "1");
+
+  fs::create_directories(outside.file("debug/sched"));
+  std::ofstream(outside.file("debug/sched/features")) << "NI_RANDOM\n";
+  fs::remove_all(root.path("sys/kernel/debug"));
+  fs::create_symlink(outside.file("debug"), root.path("sys/kernel/debug"));
+  try {
+    features_path(root.root());
+    FAIL() << "expected KnobError";
+  } catch (const KnobError& e) {
+    EXPECT_NE(std::string(e.what()).find("resolves outside"), std::string::npos) << e.what();
+  }
+}
+
+TEST(KnobHardening, LiveRootPathsAreAccepted) {
+  EXPECT_EQ(knob_path(procfs::Root::live(), kAutogroupOff),
+            "/proc/sys/kernel/sched_autogroup_enabled");
+  EXPECT_NO_THROW(knob_path(procfs::Root::live(), {KnobKind::kDebugfs, "sched/base_slice_ns", ""}));
+}
+
+TEST(KnobHardening, EmptyOrMissingRootIsAUsageError) {
+  auto empty = run_command(agent("knobs get kernel.numa_balancing --root ''"));
+  EXPECT_EQ(empty.exit_code, 2) << empty.output;
+  EXPECT_NE(empty.output.find("--root ''"), std::string::npos) << empty.output;
+  auto missing = run_command(agent("knobs set kernel.numa_balancing=0 --root /nonexistent/fake"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("/nonexistent/fake"), std::string::npos) << missing.output;
+  FakeRoot root;
+  std::ofstream(root.path("plain-file")) << "x\n";
+  auto file =
+      run_command(agent("knobs get kernel.numa_balancing --root " + root.path("plain-file")));
+  EXPECT_EQ(file.exit_code, 2) << file.output;
+  auto ok = run_command(agent("knobs get kernel.numa_balancing --root " + root.dir()));
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_NE(ok.output.find("kernel.numa_balancing=1"), std::string::npos) << ok.output;
+  auto help = run_command(agent("knobs set --help"));
+  EXPECT_NE(help.output.find("live machine"), std::string::npos) << help.output;
+}
+
+TEST(KnobHardening, JournalTempFileLinkIsNotFollowed) {
+  FakeRoot root;
+  TempDir outside;
+  std::ofstream(outside.file("victim")) << "precious\n";
+  fs::create_directories(root.state_dir());
+  fs::create_symlink(outside.file("victim"), journal_path(root.state_dir()) + ".tmp");
+  {
+    KnobController k(root.root(), root.state_dir());
+    k.apply({kAutogroupOff});
+    k.keep_journal();
+  }
+  EXPECT_EQ(slurp(outside.file("victim")), "precious");
+  EXPECT_FALSE(fs::is_symlink(journal_path(root.state_dir()) + ".tmp"));
+  auto j = read_journal(journal_path(root.state_dir()));
+  ASSERT_TRUE(j);
+  EXPECT_EQ(j->entries.size(), 1u);
+  EXPECT_EQ(fs::status(journal_path(root.state_dir())).permissions() & fs::perms::others_read,
+            fs::perms::none);
+}
+
+TEST(KnobHardening, JournalReadRefusesALinkAndAnOversizeFile) {
+  FakeRoot root;
+  const std::string file = journal_path(root.state_dir());
+  fs::create_directories(root.state_dir());
+  plant_journal(root, {kAutogroupOff});
+  fs::rename(file, root.path("elsewhere.json"));
+  fs::create_symlink(root.path("elsewhere.json"), file);
+  EXPECT_THROW(read_journal(file), KnobError);
+  fs::remove(file);
+  std::ofstream(file) << std::string((1 << 20) + 10, ' ');
+  EXPECT_THROW(read_journal(file), KnobError);
+}
+
+TEST(KnobHardening, ALockHeldByAnotherProcessIsUnavailable) {
+  FakeRoot root;
+  const std::string path = lock_path(root.root());
+  fs::create_directories(fs::path(path).parent_path());
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  try {
+    KnobLock lock(root.root(), 50ms);
+    FAIL() << "expected KnobUnavailable";
+  } catch (const KnobUnavailable& e) {
+    EXPECT_EQ(e.errno_value(), EWOULDBLOCK);
+    EXPECT_NE(std::string(e.what()).find("schedrig-knobs.lock"), std::string::npos) << e.what();
+  }
+  ::close(fd);
+  EXPECT_NO_THROW(KnobLock(root.root(), 50ms));
+}
+
+TEST(KnobHardening, AFifoAsAKnobIsRefusedWithoutBlocking) {
+  FakeRoot root;
+  const std::string path = root.path(kAutogroup);
+  fs::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  ::alarm(20);  // a regression would block forever in open(2)
+  Access a = probe_access(path);
+  EXPECT_FALSE(a.readable);
+  EXPECT_FALSE(a.writable);
+  EXPECT_EQ(a.errno_value, EINVAL);
+  KnobController k(root.root(), root.state_dir());
+  try {
+    k.check({kAutogroupOff});
+    FAIL() << "expected KnobUnavailable";
+  } catch (const KnobUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  // With a reader on the FIFO the open succeeds; fstat still refuses it.
+  int reader = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  try {
+    write_knob_file(path, "0");
+    FAIL() << "expected KnobUnavailable";
+  } catch (const KnobUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+  char buf[8];
+  EXPECT_EQ(::read(reader, buf, sizeof buf), 0);  // nothing was written into it
+  ::close(reader);
+  EXPECT_THROW(read_knob_file(path), KnobUnavailable);
+  EXPECT_THROW(k.apply({kAutogroupOff}), KnobError);
+  ::alarm(0);
+}
+
+}  // namespace
+}  // namespace schedrig::knobs
