@@ -90,5 +90,37 @@ TEST(WaitUntilQuiet, UnparsableProcStatThrowsInsteadOfGivingUp) {
   }
 }
 
+// /proc/stat a directory: the open refuses it, and the message says why.
+TEST(WaitUntilQuiet, ADirectoryAsProcStatSaysEisdir) {
+  schedrig::testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("proc/stat"));
+  try {
+    wait_until_quiet(procfs::Root::under(dir.path()), 0, 0.1, 0.1);
+    FAIL() << "expected SamplerError";
+  } catch (const SamplerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+    EXPECT_EQ(e.errno_value(), EISDIR);
+    EXPECT_NE(std::string(e.what()).find("EISDIR"), std::string::npos) << e.what();
+  }
+}
+
+// /proc/stat over the 4 MiB bound: every read fails with EFBIG, and the
+// give-up message keeps that reason.
+TEST(WaitUntilQuiet, AnOversizedProcStatSaysEfbig) {
+  schedrig::testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("proc"));
+  std::ofstream(dir.file("proc/stat")) << "procs_running 1\n";
+  std::filesystem::resize_file(dir.file("proc/stat"), (std::size_t{4} << 20) + 1);
+  try {
+    wait_until_quiet(procfs::Root::under(dir.path()), 0, 0.1, 0.1);
+    FAIL() << "expected SamplerError";
+  } catch (const SamplerError& e) {
+    EXPECT_EQ(e.errno_value(), EFBIG);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no procs_running line"), std::string::npos) << what;
+    EXPECT_NE(what.find("EFBIG"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 }  // namespace schedrig::sampler
