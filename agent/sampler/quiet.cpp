@@ -1,6 +1,5 @@
 // wait_until_quiet(): the quiet-box check before an iteration (sampler.h).
 #include <chrono>
-#include <cstring>
 #include <optional>
 #include <thread>
 
@@ -51,8 +50,8 @@ QuietResult wait_until_quiet(const procfs::Root& root, unsigned max_runnable, do
                              double limit_s, const std::atomic<bool>* stop) {
   procfs::FileReader stat(root.path(kProcStat));
   if (!stat.ok()) {
-    throw SamplerError(ErrorKind::kUnreachable,
-                       stat.path() + ": " + procfs::errno_text(stat.error()), stat.error());
+    throw SamplerError(ErrorKind::kUnreachable, stat.path() + ": " + stat.error_text(),
+                       stat.error());
   }
   const auto start = std::chrono::steady_clock::now();
   auto quiet_since = start;

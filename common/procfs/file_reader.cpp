@@ -99,13 +99,17 @@ bool FileReader::read(std::string_view& text) {
   }
 }
 
+std::string FileReader::error_text() const {
+  if (not_regular_) return "not a regular file: " + errno_text(errno_);
+  if (errno_ == EFBIG) return "larger than " + std::to_string(max_bytes_) + " bytes";
+  return errno_text(errno_);
+}
+
 std::string_view FileReader::read_or_throw() {
   std::string_view text;
   if (!read(text)) {
-    if (not_regular_) throw ReadError(path_, errno_, "not a regular file: " + errno_text(errno_));
-    if (errno_ == EFBIG) {
-      throw ReadError(path_, errno_, "larger than " + std::to_string(max_bytes_) + " bytes");
-    }
+    // EFBIG and a refused file type carry their own detail; others the errno.
+    if (not_regular_ || errno_ == EFBIG) throw ReadError(path_, errno_, error_text());
     throw ReadError(path_, errno_);
   }
   return text;

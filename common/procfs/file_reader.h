@@ -40,6 +40,11 @@ class FileReader {
   // over the bound). The view is valid until the next read.
   bool read(std::string_view& text);
 
+  // Why the last open/read failed, for a message: "not a regular file:
+  // Invalid argument (EINVAL)" for a refused FIFO, socket or device, "larger
+  // than N bytes" for EFBIG, else errno_text(error()) (read_error.h).
+  std::string error_text() const;
+
   // As read(), but throws ReadError (common/procfs/read_error.h) naming the
   // path and the errno (also when the open failed).
   std::string_view read_or_throw();

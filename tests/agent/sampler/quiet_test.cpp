@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -9,6 +12,7 @@
 #include "agent/sampler/fake_proc.h"
 #include "agent/sampler/sampler.h"
 #include "tests/support/run_command.h"
+#include "tests/support/time_limit.h"
 
 namespace schedrig::sampler {
 namespace {
@@ -120,6 +124,25 @@ TEST(WaitUntilQuiet, AnOversizedProcStatSaysEfbig) {
     EXPECT_NE(what.find("no procs_running line"), std::string::npos) << what;
     EXPECT_NE(what.find("EFBIG"), std::string::npos) << what;
   }
+}
+
+// /proc/stat a FIFO in a fake tree: refused at once, never waited on.
+TEST(WaitUntilQuiet, AFifoAsProcStatIsRefusedWithoutBlocking) {
+  schedrig::testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("proc"));
+  ASSERT_EQ(::mkfifo(dir.file("proc/stat").c_str(), 0600), 0);
+  int err = 0;
+  std::string what;
+  ASSERT_TRUE(schedrig::testing::finishes_within(std::chrono::seconds(5), [&] {
+    try {
+      wait_until_quiet(procfs::Root::under(dir.path()), 0, 0.1, 0.1);
+    } catch (const SamplerError& e) {
+      err = e.errno_value();
+      what = e.what();
+    }
+  })) << "a FIFO /proc/stat blocked";
+  EXPECT_EQ(err, EINVAL);
+  EXPECT_NE(what.find("not a regular file"), std::string::npos) << what;
 }
 
 }  // namespace

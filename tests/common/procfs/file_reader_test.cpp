@@ -207,6 +207,7 @@ TEST(ProcfsFileReader, ACharacterDeviceIsRefused) {
   FileReader f("/dev/null");
   EXPECT_FALSE(f.ok());
   EXPECT_EQ(f.error(), EINVAL);
+  EXPECT_EQ(f.error_text(), "not a regular file: Invalid argument (EINVAL)");
 }
 
 }  // namespace
