@@ -24,9 +24,11 @@ enum class ParseStatus {
 template <class T>
 ParseStatus parse_whole_status(std::string_view text, T& value) {
   const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  T parsed{};
+  auto [ptr, ec] = std::from_chars(text.data(), end, parsed);
   if (ec == std::errc::result_out_of_range) return ParseStatus::kOutOfRange;
   if (text.empty() || ec != std::errc{} || ptr != end) return ParseStatus::kNotANumber;
+  value = parsed;
   return ParseStatus::kOk;
 }
 
