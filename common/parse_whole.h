@@ -12,13 +12,31 @@
 
 namespace schedrig {
 
+// How a whole-string parse went: why a text is not a T, as far as a caller
+// needs to tell (the wording of its message).
+enum class ParseStatus {
+  kOk,
+  kNotANumber,  // empty, not a number, or trailing text
+  kOutOfRange,  // a number, but not one T can hold ("1e400", "99999999999")
+};
+
+// Parses all of `text` into `value` (set only on kOk).
+template <class T>
+ParseStatus parse_whole_status(std::string_view text, T& value) {
+  const char* end = text.data() + text.size();
+  T parsed{};
+  auto [ptr, ec] = std::from_chars(text.data(), end, parsed);
+  if (ec == std::errc::result_out_of_range) return ParseStatus::kOutOfRange;
+  if (text.empty() || ec != std::errc{} || ptr != end) return ParseStatus::kNotANumber;
+  value = parsed;
+  return ParseStatus::kOk;
+}
+
 // `text` as a T when all of it is one number in T's range, else nullopt.
 template <class T>
 std::optional<T> try_parse_whole(std::string_view text) {
   T value{};
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
+  if (parse_whole_status(text, value) != ParseStatus::kOk) return std::nullopt;
   return value;
 }
 
@@ -27,17 +45,16 @@ std::optional<T> try_parse_whole(std::string_view text) {
 template <class T>
 T parse_whole(std::string_view text, std::string_view what) {
   T value{};
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec == std::errc::result_out_of_range) {
-    throw std::invalid_argument(std::string(what) + ": '" + std::string(text) +
-                                "' is out of range");
+  switch (parse_whole_status(text, value)) {
+    case ParseStatus::kOk:
+      return value;
+    case ParseStatus::kOutOfRange:
+      throw std::invalid_argument(std::string(what) + ": '" + std::string(text) +
+                                  "' is out of range");
+    case ParseStatus::kNotANumber:
+      break;
   }
-  if (text.empty() || ec != std::errc{} || ptr != end) {
-    throw std::invalid_argument(std::string(what) + ": '" + std::string(text) +
-                                "' is not a number");
-  }
-  return value;
+  throw std::invalid_argument(std::string(what) + ": '" + std::string(text) + "' is not a number");
 }
 
 }  // namespace schedrig

@@ -27,12 +27,16 @@ std::string pus(std::size_t n) { return fmt::format("{} {}", n, n == 1 ? "PU" : 
 
 // The decimal number after "NAME:", or a PlacementError naming the policy.
 unsigned parse_number(const std::string& policy, std::string_view text, const char* what) {
-  const auto value = try_parse_whole<unsigned>(text);
-  if (!value) {
+  unsigned value = 0;
+  const ParseStatus status = parse_whole_status(text, value);
+  if (status == ParseStatus::kOutOfRange) {
+    fail(policy, fmt::format("{} '{}' is out of range", what, text));
+  }
+  if (status != ParseStatus::kOk) {
     fail(policy, fmt::format("'{}' is not a {} (want a decimal number, e.g. {}:1)", text, what,
                              policy.substr(0, policy.find(':'))));
   }
-  return *value;
+  return value;
 }
 
 std::vector<int> intersect(const std::vector<int>& a, const std::vector<int>& b) {

@@ -55,7 +55,11 @@ std::string microcode(const procfs::Root& root) {
     rest.remove_prefix(std::min(rest.size(), line.size() + 1));
     if (line.rfind("microcode", 0) == 0) {
       auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+      if (colon == std::string::npos) continue;
+      // "microcode :" with no value: fall back to the sysfs file.
+      const auto value = line.find_first_not_of(" \t", colon + 1);
+      if (value == std::string::npos) break;
+      return line.substr(value);
     }
   }
   std::string v = read_line(root.path("sys/devices/system/cpu/cpu0/microcode/version"));

@@ -2,7 +2,6 @@
 
 #include <time.h>
 
-#include <cstring>
 #include <string>
 
 #include "agent/sampler/source_status.h"
@@ -19,7 +18,7 @@ std::int64_t clock_ns(clockid_t clock) {
 // "cannot open /proc/stat: No such file or directory", kUnreachable.
 SamplerError unreachable(const char* what, const procfs::FileReader& file) {
   return SamplerError(ErrorKind::kUnreachable,
-                      std::string(what) + " " + file.path() + ": " + std::strerror(file.error()),
+                      std::string(what) + " " + file.path() + ": " + file.error_text(),
                       file.error());
 }
 

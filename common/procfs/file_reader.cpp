@@ -1,6 +1,7 @@
 #include "common/procfs/file_reader.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,12 +19,29 @@ constexpr std::size_t kInitialBuffer = 4096;
 // smaller (the extra byte tells a file of exactly max_bytes from a longer one).
 std::size_t initial_size(std::size_t max_bytes) { return std::min(kInitialBuffer, max_bytes + 1); }
 
+// 0 when the open file is a regular file; else the errno to report:
+// EISDIR for a directory, EINVAL for a FIFO, socket or device.
+int file_type_error(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return errno;
+  if (S_ISREG(st.st_mode)) return 0;
+  return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+}
+
 }  // namespace
 
 FileReader::FileReader(const std::filesystem::path& path, std::size_t max_bytes)
     : path_(path.string()), max_bytes_(max_bytes), buf_(initial_size(max_bytes), '\0') {
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd_ < 0) errno_ = errno;
+  // O_NONBLOCK: a FIFO planted in a fake tree opens at once instead of
+  // waiting for a writer; it is then refused as not a regular file.
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd_ < 0) {
+    errno_ = errno;
+    return;
+  }
+  errno_ = file_type_error(fd_);
+  not_regular_ = errno_ == EINVAL;
+  if (errno_ != 0) close();
 }
 
 FileReader::~FileReader() { close(); }
@@ -33,6 +51,7 @@ FileReader::FileReader(FileReader&& other) noexcept
       max_bytes_(other.max_bytes_),
       fd_(std::exchange(other.fd_, -1)),
       errno_(other.errno_),
+      not_regular_(other.not_regular_),
       buf_(std::move(other.buf_)) {}
 
 FileReader& FileReader::operator=(FileReader&& other) noexcept {
@@ -42,6 +61,7 @@ FileReader& FileReader::operator=(FileReader&& other) noexcept {
     max_bytes_ = other.max_bytes_;
     fd_ = std::exchange(other.fd_, -1);
     errno_ = other.errno_;
+    not_regular_ = other.not_regular_;
     buf_ = std::move(other.buf_);
   }
   return *this;
@@ -79,12 +99,17 @@ bool FileReader::read(std::string_view& text) {
   }
 }
 
+std::string FileReader::error_text() const {
+  if (not_regular_) return "not a regular file: " + errno_text(errno_);
+  if (errno_ == EFBIG) return "larger than " + std::to_string(max_bytes_) + " bytes";
+  return errno_text(errno_);
+}
+
 std::string_view FileReader::read_or_throw() {
   std::string_view text;
   if (!read(text)) {
-    if (errno_ == EFBIG) {
-      throw ReadError(path_, errno_, "larger than " + std::to_string(max_bytes_) + " bytes");
-    }
+    // EFBIG and a refused file type carry their own detail; others the errno.
+    if (not_regular_ || errno_ == EFBIG) throw ReadError(path_, errno_, error_text());
     throw ReadError(path_, errno_);
   }
   return text;

@@ -13,6 +13,7 @@
 #include "host/cli/commands.h"
 #include "host/store/default_db_path.h"
 #include "host/store/store.h"
+#include "host/store/store_error.h"
 
 namespace schedrig::host {
 namespace {
@@ -26,6 +27,23 @@ struct ImportCounts {
   std::size_t stored = 0;
   std::size_t duplicates = 0;
 };
+
+// A store that failed while importing (busy, a refused statement): said as
+// a store failure of the StoreError's own kind (exit 1), not a bad record.
+CliError store_failure(const store::StoreError& e, const std::string& file, std::size_t index,
+                       const ImportCounts& n) {
+  return CliError(e.kind(), fmt::format("{} (importing {} at record {}; {} envelopes stored "
+                                        "before it)",
+                                        e.what(), file, index, n.stored));
+}
+
+// A record that cannot be read, decoded or stored as given: bad input (exit 2).
+CliError bad_record(const std::string& why, const std::string& file, std::size_t index,
+                    const ImportCounts& n) {
+  return CliError(
+      ErrorKind::kUsage,
+      fmt::format("{}: record {}: {} ({} envelopes stored before it)", file, index, why, n.stored));
+}
 
 // Ingests every record; throws CliError naming the file and record number
 // at the first bad one (what came before stays stored).
@@ -46,10 +64,13 @@ ImportCounts import_records(std::istream& in, const std::string& file, store::St
         ++n.duplicates;
       }
     }
+  } catch (const store::StoreError& e) {
+    // An envelope without its ids is a bad record; anything else is the store.
+    if (e.reason() != store::StoreError::Reason::kBadContent)
+      throw store_failure(e, file, index, n);
+    throw bad_record(e.what(), file, index, n);
   } catch (const std::runtime_error& e) {
-    throw CliError(ErrorKind::kUsage,
-                   fmt::format("{}: record {}: {} ({} envelopes stored before it)", file, index,
-                               e.what(), n.stored));
+    throw bad_record(e.what(), file, index, n);
   }
   return n;
 }
@@ -61,7 +82,7 @@ void run_import(const ImportOptions& o) {
   try {
     store = std::make_unique<store::Store>(o.db.empty() ? store::default_db_path() : o.db);
   } catch (const store::StoreError& e) {
-    throw CliError(ErrorKind::kUsage, e.what());
+    throw CliError(e.kind(), e.what());
   }
   ImportCounts n = import_records(in, o.file, *store);
   std::cout << fmt::format("imported {}: {} envelopes stored, {} already there; into {}\n", o.file,

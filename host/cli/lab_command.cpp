@@ -50,7 +50,7 @@ void add_lab_command(CLI::App& app, int& exit_code) {
     try {
       exit_code = lab::run_lab(*o, std::cout);
     } catch (const store::StoreError& e) {
-      throw CliError(ErrorKind::kUsage, e.what());
+      throw CliError(e.kind(), e.what());
     }
   });
 }

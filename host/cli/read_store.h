@@ -17,15 +17,16 @@ inline std::string db_path_or_default(const std::string& db) {
 }
 
 // Opens `db` (or the default) read-only and returns read(store). A
-// StoreError (missing file, not a schedrig store, bad schema) becomes a
-// CliError with exit code 2 and the store's message.
+// StoreError becomes a CliError with the store's message and its own kind
+// (StoreError::kind_for): exit 2 for a missing file, not a schedrig store
+// or a bad schema; exit 1 for a busy (locked) store or a failed statement.
 template <class Read>
 auto read_store(const std::string& db, Read&& read) {
   try {
     store::Store store(db_path_or_default(db), store::Store::Mode::kReadOnly);
     return std::forward<Read>(read)(store);
   } catch (const store::StoreError& e) {
-    throw CliError(ErrorKind::kUsage, e.what());
+    throw CliError(e.kind(), e.what());
   }
 }
 

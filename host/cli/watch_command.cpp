@@ -173,15 +173,15 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
 }
 
 // Opens the store read-only and follows the run. NotYet when the store is
-// missing or still being created (StoreError::not_ready); CliError (exit 2)
-// for any other StoreError.
+// missing or still being created (StoreError::not_ready); CliError of the
+// StoreError's own kind (StoreError::kind_for) for any other.
 int watch_store(const WatchOptions& o, const sigset_t& stop_signals) {
   try {
     const store::Store s(db_path_or_default(o.db), store::Store::Mode::kReadOnly);
     return watch(s, o, stop_signals);
   } catch (const store::StoreError& e) {
     if (e.not_ready()) throw NotYet(ErrorKind::kUsage, e.what());
-    throw CliError(ErrorKind::kUsage, e.what());
+    throw CliError(e.kind(), e.what());
   }
 }
 

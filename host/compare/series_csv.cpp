@@ -1,14 +1,19 @@
 #include "host/compare/series_csv.h"
 #include "common/parse_whole.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -63,19 +68,30 @@ struct CsvRow {
   double value = 0;
 };
 
+// `text` without the '+' CSV writers put on positive numbers (from_chars
+// takes none); only a '+' before a digit or '.' is one, so "+-5" stays bad.
+std::string_view without_plus(std::string_view text) {
+  const bool plus = text.size() >= 2 && text[0] == '+' &&
+                    (std::isdigit(static_cast<unsigned char>(text[1])) || text[1] == '.');
+  return text.substr(plus ? 1 : 0);
+}
+
 // `text` as a finite number (a leading '+' allowed); throws CsvError naming
-// `where` (file:line) otherwise.
+// `where` (file:line) otherwise: not a number, out of range ("1e400",
+// "1e-400"), or not finite ("inf", "nan").
 double parse_value(const std::string& text, const std::string& where) {
-  // CSV writers put a '+' on positive numbers; from_chars takes none.
-  const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
-  const auto parsed = try_parse_whole<double>(digits);
-  if (text.empty() || !parsed) {
+  double value = 0;
+  const ParseStatus status = parse_whole_status(without_plus(text), value);
+  if (status == ParseStatus::kOutOfRange) {
+    throw CsvError(fmt::format("{}: value '{}' is out of range", where, text));
+  }
+  if (text.empty() || status != ParseStatus::kOk) {
     throw CsvError(fmt::format("{}: value '{}' is not a number", where, text));
   }
-  if (!std::isfinite(*parsed)) {
+  if (!std::isfinite(value)) {
     throw CsvError(fmt::format("{}: value '{}' is not a finite number", where, text));
   }
-  return *parsed;
+  return value;
 }
 
 // Line `line_no` of `name` as variant (non-empty), iteration (a whole
@@ -109,6 +125,36 @@ void check_duplicate(const CsvRow& row, const std::string& name, std::size_t lin
                                line_no, row.variant, row.iteration, seen->second));
   }
   first.emplace(key, line_no);
+}
+
+// Closes an fd when it goes out of scope.
+struct FdCloser {
+  int fd;
+  ~FdCloser() { ::close(fd); }
+};
+
+// The bytes of the regular file at `path`. Opened O_NONBLOCK and checked
+// with fstat, so a FIFO fails at once instead of waiting for a writer, and
+// a directory is said to be one; CsvError otherwise.
+std::string read_regular_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw CsvError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  const FdCloser closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    throw CsvError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  }
+  if (S_ISDIR(st.st_mode)) throw CsvError(fmt::format("{}: is a directory, not a CSV file", path));
+  if (!S_ISREG(st.st_mode)) throw CsvError(fmt::format("{}: not a regular file", path));
+  std::string bytes;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw CsvError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    if (n == 0) return bytes;
+    bytes.append(buf, static_cast<std::size_t>(n));
+  }
 }
 
 // Values and iterations reordered by iteration.
@@ -150,8 +196,7 @@ std::vector<NamedSeries> parse_series_csv(std::istream& in, const std::string& n
 }
 
 std::vector<NamedSeries> read_series_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw CsvError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::istringstream in(read_regular_file(path));
   return parse_series_csv(in, path);
 }
 

@@ -39,5 +39,21 @@ TEST(ParseWhole, ErrorNamesWhatAndTheValue) {
   }
 }
 
+// parse_whole_status tells out of range from not a number, for doubles too.
+TEST(ParseWhole, StatusTellsOutOfRangeFromNotANumber) {
+  double d = 7;
+  EXPECT_EQ(parse_whole_status("1e400", d), ParseStatus::kOutOfRange);
+  EXPECT_EQ(parse_whole_status("1e-400", d), ParseStatus::kOutOfRange);
+  EXPECT_EQ(parse_whole_status("1e4x", d), ParseStatus::kNotANumber);
+  EXPECT_EQ(parse_whole_status("", d), ParseStatus::kNotANumber);
+  EXPECT_EQ(d, 7);  // untouched unless kOk
+  EXPECT_EQ(parse_whole_status("2.5", d), ParseStatus::kOk);
+  EXPECT_EQ(d, 2.5);
+  unsigned u = 0;
+  EXPECT_EQ(parse_whole_status("99999999999", u), ParseStatus::kOutOfRange);
+  EXPECT_EQ(parse_whole_status("-1", u), ParseStatus::kNotANumber);
+  EXPECT_FALSE(try_parse_whole<double>("1e400").has_value());
+}
+
 }  // namespace
 }  // namespace schedrig

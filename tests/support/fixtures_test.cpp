@@ -3,6 +3,9 @@
 // fails when $CI is set (checked through fixture_probe in a subprocess).
 #include "tests/support/fixtures.h"
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -10,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/run_command.h"
+#include "tests/support/time_limit.h"
 
 namespace schedrig::testing {
 namespace {
@@ -109,6 +113,46 @@ TEST(Fixtures, PresentFixturePassesUnderCi) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("[       OK ] FixtureProbe.NeedsProcStat"), std::string::npos)
       << r.output;
+}
+
+// SCHEDRIG_FIXTURES naming a file: the message says the root is no directory.
+TEST(Fixtures, ARootThatIsAFileIsSaidToBeOne) {
+  const TempDir dir;
+  run_command("touch " + dir.file("root"));
+  const ScopedEnv root("SCHEDRIG_FIXTURES", dir.file("root"));
+  const auto message = missing_fixture(fixture_path("procfs/proc_stat.txt"));
+  ASSERT_TRUE(message.has_value());
+  EXPECT_NE(message->find("fixture root " + dir.file("root")), std::string::npos) << *message;
+  EXPECT_NE(message->find("not a directory"), std::string::npos) << *message;
+  const ScopedEnv real("SCHEDRIG_FIXTURES", dir.path());
+  EXPECT_EQ(missing_fixture(fixture_path("x")).value().find("not a directory"), std::string::npos);
+}
+
+// A fixture that is a directory: read as nothing, and the file check names it.
+TEST(Fixtures, ADirectoryIsNotAFixtureFile) {
+  const TempDir dir;
+  run_command("mkdir " + dir.file("d") + " && touch " + dir.file("f"));
+  const ScopedEnv root("SCHEDRIG_FIXTURES", dir.path());
+  EXPECT_FALSE(read_fixture("d").has_value());
+  const auto message = missing_fixture_file(fixture_path("d"));
+  ASSERT_TRUE(message.has_value());
+  EXPECT_NE(message->find("fixture is not a regular file: " + dir.file("d")), std::string::npos)
+      << *message;
+  EXPECT_FALSE(missing_fixture_file(fixture_path("f")).has_value());
+  EXPECT_NE(missing_fixture_file(fixture_path("none")).value().find("fixture missing"),
+            std::string::npos);
+}
+
+// A FIFO fixture is refused at once, not waited on for a writer.
+TEST(Fixtures, AFifoFixtureDoesNotBlock) {
+  const TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  const ScopedEnv root("SCHEDRIG_FIXTURES", dir.path());
+  bool read = true;
+  ASSERT_TRUE(finishes_within(std::chrono::seconds(5), [&] {
+    read = read_fixture("fifo").has_value();
+  })) << "reading a FIFO fixture blocked";
+  EXPECT_FALSE(read);
 }
 
 }  // namespace

@@ -130,6 +130,16 @@ TEST(Placement, MalformedNumbersAreRefused) {
   }
 }
 
+// A number too big for the count is out of range, not "not a number".
+TEST(Placement, HugeNumbersAreOutOfRange) {
+  const topology::Topology t = synthetic();
+  expect_starts_with(error_of("compact:99999999999", t),
+                     "placement 'compact:99999999999': PU count K '99999999999' is out of range");
+  expect_starts_with(
+      error_of("node:99999999999", t),
+      "placement 'node:99999999999': NUMA node number '99999999999' is out of range");
+}
+
 // One LLC at a time, first threads of its cores before their siblings.
 TEST(Placement, CompactFillsOneLlcFirstThreadsFirst) {
   const topology::Topology t = linux_numbered();

@@ -1,11 +1,15 @@
 #include "agent/runner/fingerprint.h"
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
 #include "tests/support/run_command.h"
+#include "tests/support/time_limit.h"
 
 namespace schedrig::runner {
 namespace {
@@ -50,6 +54,44 @@ TEST(Fingerprint, EmptyRootIsAllUnknown) {
   EXPECT_EQ(fp.fields().at("kernel_config"), "unknown");
   EXPECT_EQ(fp.fields().at("sched_features"), "unknown");
   EXPECT_EQ(fp.fields().at("vulnerabilities"), "unknown");
+}
+
+// "microcode :" with nothing after the colon: the fingerprint still comes
+// back (the field unknown), it never throws.
+TEST(Fingerprint, MicrocodeWithoutAValueIsUnknown) {
+  schedrig::testing::TempDir root;
+  put(root, "proc/cpuinfo", "processor\t: 0\nmicrocode\t:\n");
+  v1::Fingerprint fp;
+  EXPECT_NO_THROW(fp = take_fingerprint(procfs::Root::under(root.path())));
+  EXPECT_EQ(fp.fields().at("microcode"), "unknown");
+  put(root, "proc/cpuinfo", "microcode :   \n");
+  EXPECT_NO_THROW(fp = take_fingerprint(procfs::Root::under(root.path())));
+  EXPECT_EQ(fp.fields().at("microcode"), "unknown");
+}
+
+// With no value in cpuinfo, the sysfs version file is used.
+TEST(Fingerprint, MicrocodeWithoutAValueFallsBackToSysfs) {
+  schedrig::testing::TempDir root;
+  put(root, "proc/cpuinfo", "microcode\t:\n");
+  put(root, "sys/devices/system/cpu/cpu0/microcode/version", "0x2b\n");
+  EXPECT_EQ(take_fingerprint(procfs::Root::under(root.path())).fields().at("microcode"), "0x2b");
+}
+
+// A FIFO in the fake root does not block taking the fingerprint.
+TEST(Fingerprint, AFifoInTheRootDoesNotBlock) {
+  schedrig::testing::TempDir root;
+  put(root, "proc/version", "");
+  ASSERT_EQ(::mkfifo(root.file("proc/cmdline").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo(root.file("proc/cpuinfo").c_str(), 0600), 0);
+  std::string cmdline = "x";
+  std::string microcode;
+  ASSERT_TRUE(schedrig::testing::finishes_within(std::chrono::seconds(5), [&] {
+    const auto fp = take_fingerprint(procfs::Root::under(root.path()));
+    cmdline = fp.kernel_cmdline();
+    microcode = fp.fields().at("microcode");
+  })) << "a FIFO blocked take_fingerprint";
+  EXPECT_EQ(cmdline, "");
+  EXPECT_EQ(microcode, "unknown");
 }
 
 }  // namespace

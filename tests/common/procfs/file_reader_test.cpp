@@ -3,7 +3,10 @@
 #include "common/procfs/file_reader.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <cerrno>
 #include <filesystem>
@@ -16,6 +19,7 @@
 #include "common/procfs/read_file.h"
 #include "common/procfs/root.h"
 #include "tests/support/run_command.h"
+#include "tests/support/time_limit.h"
 
 namespace schedrig::procfs {
 namespace {
@@ -170,6 +174,40 @@ TEST(ProcfsReadFile, FirstLine) {
   EXPECT_EQ(first_line("abc"), "abc");
   EXPECT_EQ(first_line("\nabc"), "");
   EXPECT_EQ(first_line(""), "");
+}
+
+// A FIFO planted in a fake tree: opened non-blocking and refused at once as
+// not a regular file (EINVAL), not waited on for a writer that never comes.
+TEST(ProcfsFileReader, AFifoIsRefusedWithoutBlocking) {
+  TempDir dir;
+  const std::string path = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  int err = 0;
+  bool read_ok = true;
+  ASSERT_TRUE(schedrig::testing::finishes_within(std::chrono::seconds(5), [&] {
+    read_ok = try_read_small_file(path, &err).has_value();
+  })) << "opening a FIFO blocked";
+  EXPECT_FALSE(read_ok);
+  EXPECT_EQ(err, EINVAL);
+  std::string what;
+  ASSERT_TRUE(schedrig::testing::finishes_within(std::chrono::seconds(5), [&] {
+    try {
+      read_small_file(path);
+    } catch (const ReadError& e) {
+      EXPECT_EQ(e.errno_value(), EINVAL);
+      what = e.what();
+    }
+  }));
+  EXPECT_NE(what.find(path), std::string::npos) << what;
+  EXPECT_NE(what.find("not a regular file"), std::string::npos) << what;
+  EXPECT_NE(what.find("EINVAL"), std::string::npos) << what;
+}
+
+TEST(ProcfsFileReader, ACharacterDeviceIsRefused) {
+  FileReader f("/dev/null");
+  EXPECT_FALSE(f.ok());
+  EXPECT_EQ(f.error(), EINVAL);
+  EXPECT_EQ(f.error_text(), "not a regular file: Invalid argument (EINVAL)");
 }
 
 }  // namespace

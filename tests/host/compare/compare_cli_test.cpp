@@ -1,5 +1,7 @@
 // `schedrig compare` and `schedrig analyze` as a user runs them: exit codes,
 // errors that name the line or the run, JSON shapes.
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -171,6 +173,20 @@ TEST(AnalyzeCli, BadCsvExits2NamingTheLine) {
   EXPECT_EQ(h.exit_code, 2) << h.output;
   EXPECT_NE(h.output.find("header.csv:1: the header must be"), std::string::npos) << h.output;
   EXPECT_EQ(run_command(bin("schedrig") + " analyze /nonexistent.csv").exit_code, 2);
+}
+
+// A FIFO or a directory as the CSV: exit 2 at once, saying what it is
+// (`timeout` bounds the run should opening the FIFO block again).
+TEST(AnalyzeCli, AFifoOrDirectoryExits2AtOnce) {
+  TempDir dir;
+  const std::string fifo = dir.file("fifo.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto f = run_command("timeout 20 " + bin("schedrig") + " analyze " + fifo);
+  EXPECT_EQ(f.exit_code, 2) << f.output;
+  EXPECT_NE(f.output.find(fifo + ": not a regular file"), std::string::npos) << f.output;
+  const auto d = run_command(bin("schedrig") + " analyze " + dir.path());
+  EXPECT_EQ(d.exit_code, 2) << d.output;
+  EXPECT_NE(d.output.find("is a directory"), std::string::npos) << d.output;
 }
 
 TEST(AnalyzeCli, LowerIsBetterTurnsTheVerdict) {

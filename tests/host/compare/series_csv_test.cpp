@@ -1,11 +1,18 @@
 // The analyze CSV: accepted forms and errors that name the line.
 #include "host/compare/series_csv.h"
 
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "host/compare/analyze_series.h"
+#include "tests/host/store/temp_db.h"
+#include "tests/support/time_limit.h"
 
 namespace schedrig::compare {
 namespace {
@@ -85,6 +92,63 @@ TEST(SeriesCsv, AnalyzeNeedsABaselineVariant) {
 
 TEST(SeriesCsv, MissingFileIsAnError) {
   EXPECT_THROW(read_series_csv("/nonexistent/runs.csv"), CsvError);
+}
+
+// A value from_chars reads but a double cannot hold is out of range, not
+// "not a number" (large or tiny alike).
+TEST(SeriesCsv, OutOfRangeValueSaysSo) {
+  EXPECT_EQ(error_of("variant,iteration,value\nbaseline,1,1e400\n"),
+            "runs.csv:2: value '1e400' is out of range");
+  EXPECT_EQ(error_of("variant,iteration,value\nbaseline,1,1e-400\n"),
+            "runs.csv:2: value '1e-400' is out of range");
+  EXPECT_EQ(error_of("variant,iteration,value\nbaseline,1,+1e400\n"),
+            "runs.csv:2: value '+1e400' is out of range");
+}
+
+// Only a '+' before a digit or '.' is dropped: "+-5" is not -5.
+TEST(SeriesCsv, PlusOnlyBeforeADigitOrPoint) {
+  EXPECT_EQ(error_of("variant,iteration,value\nbaseline,1,+-5\n"),
+            "runs.csv:2: value '+-5' is not a number");
+  EXPECT_EQ(error_of("variant,iteration,value\nbaseline,1,+\n"),
+            "runs.csv:2: value '+' is not a number");
+  EXPECT_EQ(error_of("variant,iteration,value\nbaseline,1,++5\n"),
+            "runs.csv:2: value '++5' is not a number");
+  EXPECT_EQ(parse("variant,iteration,value\nbaseline,1,+.5\n")[0].values,
+            (std::vector<double>{0.5}));
+}
+
+std::string read_error_of(const std::string& path) {
+  try {
+    read_series_csv(path);
+  } catch (const CsvError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(SeriesCsv, ADirectoryIsSaidToBeOne) {
+  schedrig::testing::TempDir dir;
+  const std::string sub = dir.file("runs.csv");
+  std::filesystem::create_directory(sub);
+  EXPECT_EQ(read_error_of(sub), sub + ": is a directory, not a CSV file");
+}
+
+// A FIFO is refused at once, not waited on for a writer.
+TEST(SeriesCsv, AFifoIsRefusedWithoutBlocking) {
+  schedrig::testing::TempDir dir;
+  const std::string fifo = dir.file("runs.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string what;
+  ASSERT_TRUE(schedrig::testing::finishes_within(std::chrono::seconds(5), [&] {
+    what = read_error_of(fifo);
+  })) << "reading a FIFO blocked";
+  EXPECT_EQ(what, fifo + ": not a regular file");
+}
+
+TEST(SeriesCsv, ReadsARegularFile) {
+  schedrig::testing::TempDir dir;
+  std::ofstream(dir.file("runs.csv")) << "variant,iteration,value\nbaseline,1,3\n";
+  EXPECT_EQ(read_series_csv(dir.file("runs.csv"))[0].values, (std::vector<double>{3}));
 }
 
 }  // namespace

@@ -4,12 +4,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -18,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/envelope_codec.h"
+#include "common/offline_file.h"
 #include "host/store/store.h"
 #include "tests/host/report/text_lines.h"
 #include "tests/host/store/sample_run.h"
@@ -272,6 +275,61 @@ TEST(SamplesCli, WatchRefusesABadRunOrStore) {
   EXPECT_EQ(help.exit_code, 0);
   for (const char* want : {"--db", "--poll-ms", "--wait-s", "--json", "while `schedrig serve`"}) {
     EXPECT_TRUE(contains(help.output, want)) << want << "\n" << help.output;
+  }
+}
+
+// Holds `db` locked from this process: an exclusive-locking-mode connection
+// inside an uncommitted write transaction, so every other connection gets
+// SQLITE_BUSY once its busy timeout (5 s) runs out.
+class StoreLock {
+ public:
+  explicit StoreLock(const std::string& db) {
+    if (sqlite3_open(db.c_str(), &db_) != SQLITE_OK) throw std::runtime_error("sqlite3_open");
+    const char* sql =
+        "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; "
+        "CREATE TABLE lock_holder (x); INSERT INTO lock_holder VALUES (1);";
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+      throw std::runtime_error(sqlite3_errmsg(db_));
+    }
+  }
+  ~StoreLock() { sqlite3_close(db_); }
+  StoreLock(const StoreLock&) = delete;
+  StoreLock& operator=(const StoreLock&) = delete;
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// An offline envelope file (`schedrig-agent run --out F`) of the sampled run.
+std::string make_offline_file(const TempDir& dir) {
+  const std::string path = dir.file("run.bin");
+  std::ofstream out(path, std::ios::binary);
+  write_offline_header(out);
+  for (const auto& env : sampled_run()) write_offline_record(out, encode_envelope(env));
+  return path;
+}
+
+// A busy (locked) store is a failure (exit 1) naming the store, not bad
+// usage (exit 2), and import does not call it a bad record. The commands
+// run at once, so the test waits one busy timeout, not three.
+TEST(SamplesCli, ABusyStoreExitsOneNamingTheStore) {
+  TempDir dir;
+  const std::string db = make_store(dir);
+  const std::string offline = make_offline_file(dir);
+  const StoreLock lock(db);
+  auto in_background = [](const std::string& args) {
+    return std::async(std::launch::async, [args] { return run_command(bin("schedrig") + args); });
+  };
+  auto results = in_background(" results 3f2a --db " + db);
+  auto watch = in_background(" watch 3f2a --wait-s 0 --db " + db);
+  auto import = in_background(" import " + offline + " --db " + db);
+  for (auto* f : {&results, &watch, &import}) {
+    ASSERT_EQ(f->wait_for(60s), std::future_status::ready);
+    const auto r = f->get();
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_TRUE(contains(r.output, db)) << r.output;
+    EXPECT_TRUE(contains(r.output, "locked") || contains(r.output, "busy")) << r.output;
+    EXPECT_FALSE(contains(r.output, ": record ")) << r.output;
   }
 }
 
