@@ -61,9 +61,9 @@ std::string header_line(const Table& t) {
   if (t.against_run_id.empty()) {
     std::string line = who(t.run_id, t.run_agent, t.run_kernel);
     if (!t.plan_name.empty()) line += fmt::format(", plan '{}'", t.plan_name);
-    return fmt::format("{}: each variant against '{}'\n", line, t.baseline_label);
+    return fmt::format("{}: each variant against '{}'", line, t.baseline_label);
   }
-  return fmt::format("{} against {}\n", who(t.run_id, t.run_agent, t.run_kernel),
+  return fmt::format("{} against {}", who(t.run_id, t.run_agent, t.run_kernel),
                      who(t.against_run_id, t.against_agent, t.against_kernel));
 }
 
@@ -276,7 +276,7 @@ std::string legend(Method method, double confidence, double threshold_pct) {
 }
 
 void print_compare_table(const Table& t, std::ostream& out) {
-  out << printable(header_line(t));
+  out << printable(header_line(t)) << '\n';
   if (!t.against_run_id.empty()) print_fingerprint(t, out);
   out << '\n';
   print_rows(t, out);

@@ -1,11 +1,20 @@
 #include "agent/workloads/schedstat.h"
 
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 namespace schedrig::workloads {
 namespace {
 
 TEST(SchedStat, ReadsThisThreadsCounters) {
+  // The kernel folds a running thread's time into its counters when it is
+  // switched out: run a little, then sleep, so there is something to read.
+  volatile std::uint64_t spin = 0;
+  for (int i = 0; i < 1'000'000; ++i) spin = spin + static_cast<std::uint64_t>(i);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
   auto s = read_schedstat(current_tid());
   if (!s) GTEST_SKIP() << "kernel without CONFIG_SCHED_INFO";
   EXPECT_GT(s->run_ns, 0u);
