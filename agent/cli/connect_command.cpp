@@ -31,8 +31,9 @@ void add_connect_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "connect",
       "dial the host collector, introduce this machine (Hello, Topology), and run the plans it "
-      "sends, streaming one IterationResult per iteration; exits 0 when the host closes the link, "
-      "3 when the host cannot be reached");
+      "sends, streaming one IterationResult per iteration; exits 0 when the host closes the link "
+      "normally (1000) or on SIGINT/SIGTERM, 1 when the link is lost otherwise (a reset, 1011, "
+      "an over-size message), 3 when the host cannot be reached");
   cmd->add_option("url", opts->session.url, "collector URL, ws://HOST:PORT/agent")->required();
   cmd->add_option("--id", opts->session.id,
                   "agent id, a stable name for this box (default: hostname)");

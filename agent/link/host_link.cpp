@@ -139,6 +139,11 @@ class HostLink::Impl {
     return close_reason_;
   }
 
+  bool closed_cleanly() const {
+    std::lock_guard lock(mu_);
+    return closed_ && clean_;
+  }
+
   std::atomic<bool>& abort_flag() { return abort_; }
 
   void close() {
@@ -146,7 +151,7 @@ class HostLink::Impl {
       asio::post(ws_.get_executor(), [this] { do_close(); });
       io_thread_.join();
     }
-    mark_closed("closed by the agent");
+    mark_closed("closed by the agent", true);
   }
 
  private:
@@ -214,6 +219,8 @@ class HostLink::Impl {
 
   void fail(const char* what, beast::error_code ec) {
     std::string reason;
+    const bool clean =
+        ec == websocket::error::closed && ws_.reason().code == websocket::close_code::normal;
     if (ec == websocket::error::closed) {
       const std::string why(ws_.reason().reason.data(), ws_.reason().reason.size());
       reason = fmt::format("host closed the connection ({}{}{})", ws_.reason().code,
@@ -221,15 +228,16 @@ class HostLink::Impl {
     } else {
       reason = fmt::format("{}: {}", what, ec.message());
     }
-    mark_closed(reason);
+    mark_closed(reason, clean);
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().close(ignored);
   }
 
-  void mark_closed(const std::string& reason) {
+  void mark_closed(const std::string& reason, bool clean) {
     std::lock_guard lock(mu_);
     if (closed_) return;
     closed_ = true;
+    clean_ = clean;
     close_reason_ = reason;
     abort_ = true;
     cv_.notify_all();
@@ -248,6 +256,7 @@ class HostLink::Impl {
   std::deque<Envelope> commands_;
   std::uint64_t acked_ = 0;
   bool closed_ = false;
+  bool clean_ = false;  // closed with 1000, or by close()
   std::string close_reason_;
   std::atomic<bool> abort_{false};
 };
@@ -267,6 +276,7 @@ bool HostLink::wait_acked(std::uint64_t seq, std::chrono::milliseconds timeout) 
 std::uint64_t HostLink::acked_seq() const { return impl_->acked_seq(); }
 bool HostLink::closed() const { return impl_->closed(); }
 std::string HostLink::close_reason() const { return impl_->close_reason(); }
+bool HostLink::closed_cleanly() const { return impl_->closed_cleanly(); }
 std::atomic<bool>& HostLink::abort_flag() { return impl_->abort_flag(); }
 void HostLink::close() { impl_->close(); }
 

@@ -56,6 +56,10 @@ class HostLink {
   std::uint64_t acked_seq() const;
 
   bool closed() const;
+  // True when the link closed with a normal close (1000) from the host, or
+  // by close(); false while open and after any other end (a reset, another
+  // close code, an over-size message).
+  bool closed_cleanly() const;
   // Why the link closed ("host closed the connection (1000 normal)").
   std::string close_reason() const;
 

@@ -63,6 +63,9 @@ void serve(const Session& s) {
     if (cmd) {
       handle_command(*cmd, handlers);
     } else if (s.link.closed()) {
+      if (!s.link.closed_cleanly()) {  // a reset, 1011, an over-size message: exit 1
+        throw link::LinkError(ErrorKind::kFailed, "link lost: " + s.link.close_reason());
+      }
       spdlog::info("link closed: {}", s.link.close_reason());
       return;
     }

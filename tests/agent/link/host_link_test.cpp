@@ -34,6 +34,11 @@ class FakeHost {
     ws_->accept();
   }
   void send_raw(const std::string& bytes) { ws_->write(asio::buffer(bytes)); }
+  // Sends a close frame with `code` and waits for the client's answer.
+  void close_with(websocket::close_code code) {
+    beast::error_code ec;
+    ws_->close(code, ec);
+  }
   // Reads until the client's close frame (which Beast answers) or an error.
   void read_until_closed() {
     beast::error_code ec;
@@ -137,6 +142,35 @@ TEST(HostLink, ErrorsCarryTheirKind) {
   } catch (const LinkError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kUnreachable) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace schedrig::link
+
+namespace schedrig::link {
+namespace {
+
+// How the host ended the link decides whether `connect` succeeded: only a
+// normal close (1000) is clean; 1011 (the collector could not store) is not.
+void expect_close(websocket::close_code code, bool clean) {
+  FakeHost host;
+  std::thread server([&] { host.accept(); });
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s);
+  server.join();
+  EXPECT_FALSE(link.closed_cleanly());  // open
+  std::thread closer([&] { host.close_with(code); });
+  EXPECT_FALSE(link.next_command(5s));
+  closer.join();
+  EXPECT_TRUE(link.closed());
+  EXPECT_EQ(link.closed_cleanly(), clean) << link.close_reason();
+  EXPECT_NE(link.close_reason().find(std::to_string(static_cast<int>(code))), std::string::npos)
+      << link.close_reason();
+}
+
+TEST(HostLink, ANormalCloseIsCleanAndAnInternalErrorIsNot) {
+  expect_close(websocket::close_code::normal, true);
+  expect_close(websocket::close_code::internal_error, false);
 }
 
 }  // namespace
