@@ -1,5 +1,5 @@
 // Tests on this machine's real knobs. They share the ctest RESOURCE_LOCK
-// machine_knobs with every test that may write them (lab end to end), so no
+// `machine` with every test that may write them (lab end to end), so no
 // parallel test journals a changed value as the original.
 #include <unistd.h>
 
