@@ -1,7 +1,9 @@
 #include "host/store/store.h"
 
+#include <chrono>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 
 #include <sqlite3.h>
 
@@ -26,10 +28,27 @@ struct Store::Impl {
 
 namespace {
 
+// PRAGMA journal_mode = WAL's answer. SQLite returns SQLITE_BUSY at once,
+// without the busy handler, while another process is switching a new file
+// to WAL, so a busy answer is retried for up to the busy timeout (5 s).
+std::string switch_to_wal(sqlite::Db& db) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (;;) {
+    try {
+      sqlite::Statement st(db, "PRAGMA journal_mode = WAL");
+      return st.step() ? st.column_text(0) : std::string();
+    } catch (const StoreError& e) {
+      if (e.reason() != StoreError::Reason::kBusy || std::chrono::steady_clock::now() >= deadline) {
+        throw;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+}
+
 // WAL lets readers (`schedrig results`) run while the collector writes.
 void set_wal(sqlite::Db& db) {
-  sqlite::Statement st(db, "PRAGMA journal_mode = WAL");
-  std::string mode = st.step() ? st.column_text(0) : std::string();
+  const std::string mode = switch_to_wal(db);
   if (mode != "wal" && mode != "memory") {
     throw StoreError(
         StoreError::Reason::kSql,
