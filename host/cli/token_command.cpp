@@ -46,11 +46,8 @@ auth::Principal principal_of(const TokenNewOptions& o) {
 
 void run_token_new(const TokenNewOptions& o) {
   const auth::Principal who = principal_of(o);
-  if (!auth::valid_principal_name(who.name)) {
-    throw CliError(ErrorKind::kUsage, auth::invalid_name_reason(who.name));
-  }
   const std::string path = tokens_path(o.tokens);
-  const std::string token = auth::append_new_token(path, who.role, who.name);
+  const std::string token = auth::append_new_token(path, who.role, who.name);  // checks the name
   std::cout << token << std::endl;
   std::cerr << fmt::format("added {} {} to {}; this token is shown once\n",
                            auth::role_name(who.role), who.name, path);
