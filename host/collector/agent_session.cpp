@@ -222,7 +222,7 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
       Envelope ack;
       ack.mutable_ack()->set_instance_id(env->instance_id());
       ack.mutable_ack()->set_seq(env->seq());
-      send(std::move(ack));
+      enqueue(std::move(ack));
     }
     // The accepted Hello makes the channel live, even when it was stored
     // before (a replay); on_stored is for what is new.
@@ -241,7 +241,7 @@ void AgentSession<Stream>::reply_error(v1::ErrorCode code, const std::string& me
   env.mutable_error()->set_code(code);
   env.mutable_error()->set_message(message);
   env.mutable_error()->set_in_reply_to_seq(seq);
-  send(std::move(env));
+  enqueue(std::move(env));
 }
 
 template <class Stream>
@@ -264,14 +264,19 @@ void AgentSession<Stream>::close_with(CloseCode code, const std::string& reason)
 
 template <class Stream>
 void AgentSession<Stream>::send(Envelope env) {
+  asio::post(ws_.get_executor(), [self = this->shared_from_this(), env = std::move(env)]() mutable {
+    self->enqueue(std::move(env));
+  });
+}
+
+template <class Stream>
+void AgentSession<Stream>::enqueue(Envelope env) {
+  if (finished_ || closing_) return;
   env.set_protocol_version(kProtocolVersion);
   env.set_sent_at_ns(wall_clock_ns());
   env.set_agent_id(agent_id_);
-  asio::post(ws_.get_executor(), [self = this->shared_from_this(), env = std::move(env)] {
-    if (self->finished_ || self->closing_) return;
-    self->write_queue_.push_back(encode_envelope(env));
-    if (self->write_queue_.size() == 1) self->do_write();
-  });
+  write_queue_.push_back(encode_envelope(env));
+  if (write_queue_.size() == 1) do_write();
 }
 
 template <class Stream>

@@ -76,6 +76,8 @@ class AgentSession : public AgentChannel,
   void submit(std::shared_ptr<const Envelope> env, std::string bytes);
   void retry_held();
   void on_written(const std::shared_ptr<const Envelope>& env, const WriteOutcome& outcome);
+  // Queues `env` for writing, stamped; on the strand.
+  void enqueue(Envelope env);
   void reply_error(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
   // Error envelope, warn log, close with 1008; nothing more is read or stored.
   void violation(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
