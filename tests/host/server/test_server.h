@@ -129,11 +129,10 @@ class BasicAgentClient {
         req.set(http::field::authorization, "Bearer " + token);
       }));
     }
-    ws_.handshake(response_, "127.0.0.1", target, error_);
+    ws_.handshake("127.0.0.1", target, error_);
   }
-  // The upgrade failed (error()) or succeeded.
+  // The upgrade failed (error(); upgrade_status() tells the HTTP status) or succeeded.
   const beast::error_code& error() const { return error_; }
-  unsigned status() const { return response_.result_int(); }
 
   void send_bytes(const std::string& bytes) { ws_.write(asio::buffer(bytes)); }
   void send(const v1::Envelope& env) { send_bytes(encode_envelope(env)); }
@@ -165,7 +164,6 @@ class BasicAgentClient {
 
   asio::io_context ioc_;
   websocket::stream<Next> ws_;
-  websocket::response_type response_;
   beast::error_code error_;
 };
 
@@ -180,16 +178,23 @@ struct HttpResult {
   beast::error_code error;  // set when no response came
 };
 
-// One HTTP request on a new connection; `token` "" = no Authorization.
+// One HTTP request on a new connection; `token` "" = no Authorization;
+// `upgrade`: with the headers of a WebSocket upgrade.
 inline HttpResult http_request(unsigned short port, http::verb method, const std::string& target,
                                const std::string& token, const std::string& body = "",
-                               asio::ssl::context* tls = nullptr) {
+                               asio::ssl::context* tls = nullptr, bool upgrade = false) {
   asio::io_context ioc;
   tcp::resolver resolver(ioc);
   auto endpoints = resolver.resolve("127.0.0.1", std::to_string(port));
   http::request<http::string_body> req(method, target, 11);
   req.set(http::field::host, "127.0.0.1");
   if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+  if (upgrade) {
+    req.set(http::field::connection, "Upgrade");
+    req.set(http::field::upgrade, "websocket");
+    req.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
+    req.set(http::field::sec_websocket_version, "13");
+  }
   req.body() = body;
   req.prepare_payload();
   HttpResult out;
@@ -214,6 +219,12 @@ inline HttpResult http_request(unsigned short port, http::verb method, const std
   out.www_authenticate = std::string(res[http::field::www_authenticate]);
   out.content_type = std::string(res[http::field::content_type]);
   return out;
+}
+
+// The status of a WebSocket upgrade on /agent with `token` (101 = accepted).
+inline unsigned upgrade_status(unsigned short port, const std::string& token,
+                               asio::ssl::context* tls = nullptr) {
+  return http_request(port, http::verb::get, "/agent", token, "", tls, true).status;
 }
 
 // An agent->host envelope of `agent` with its instance "inst-AGENT".
