@@ -1,5 +1,6 @@
-// A store written by a build of schema 1 (before samples) opened by this
-// build: upgraded in place to schema 2, its runs read back whole.
+// Stores written by older builds (schema 1: before samples; schema 2: before
+// the queue) opened by this build: upgraded in place to schema 3, their runs
+// read back whole.
 #include <sqlite3.h>
 
 #include <gtest/gtest.h>
@@ -59,13 +60,13 @@ TEST(StoreUpgrade, SchemaOneFileIsUpgradedAndReadsBack) {
     Store reader(path, Store::Mode::kReadOnly);
     ADD_FAILURE() << "read-only open of a schema-1 file did not throw";
   } catch (const StoreError& e) {
-    EXPECT_NE(std::string(e.what()).find("schema version 1 needs upgrading to 2"),
+    EXPECT_NE(std::string(e.what()).find("schema version 1 needs upgrading to 3"),
               std::string::npos)
         << e.what();
   }
 
   Store store(path);
-  EXPECT_EQ(store.schema_version(), 2);
+  EXPECT_EQ(store.schema_version(), 3);
   const auto runs = store.runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].run_id, kRun);
@@ -90,7 +91,7 @@ TEST(StoreUpgrade, SchemaOneFileIsUpgradedAndReadsBack) {
 
   // A later read-only opening (`results`, `watch`) is happy.
   Store reader(path, Store::Mode::kReadOnly);
-  EXPECT_EQ(reader.schema_version(), 2);
+  EXPECT_EQ(reader.schema_version(), 3);
   EXPECT_EQ(reader.runs().size(), 1u);
 }
 
@@ -98,11 +99,14 @@ TEST(StoreUpgrade, NewFileGetsEveryStep) {
   TempDir tmp;
   Store store(tmp.file("new.db"));
   EXPECT_EQ(store.schema_version(), latest_schema_version());
-  EXPECT_EQ(latest_schema_version(), 2);
+  EXPECT_EQ(latest_schema_version(), 3);
   RawDb raw(tmp.file("new.db"));
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'samples_run_id'"), "1");
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('iterations') WHERE name IN "
                        "('sample_summary', 'quiet_wait_s', 'quiet_gave_up')"),
+            "3");
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_schema WHERE name IN ('queue', "
+                       "'queue_agent_state', 'queue_state')"),
             "3");
 }
 
