@@ -58,7 +58,7 @@ Db::~Db() {
 }
 
 Statement& Db::cached(std::string_view sql) {
-  auto found = cache_.find(std::string(sql));
+  auto found = cache_.find(sql);
   if (found == cache_.end()) {
     found = cache_.emplace(std::string(sql), std::make_unique<Statement>(*this, sql)).first;
   } else {

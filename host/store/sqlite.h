@@ -3,6 +3,7 @@
 // SQL that failed.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -52,7 +53,14 @@ class Db {
  private:
   std::string path_;
   sqlite3* db_ = nullptr;
-  std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
+  // Looked up by string_view: no string is built per cached() call.
+  struct SqlHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view sql) const {
+      return std::hash<std::string_view>{}(sql);
+    }
+  };
+  std::unordered_map<std::string, std::unique_ptr<Statement>, SqlHash, std::equal_to<>> cache_;
 };
 
 // One prepared statement, finalized on destruction. Bind indexes are 1-based,
