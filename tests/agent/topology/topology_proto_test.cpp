@@ -1,21 +1,16 @@
 // topology_from_proto, the inverse of topology_to_proto, on real machines
 // from hwloc-profiles/ (loaded through the XML source).
-#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "agent/topology/topology.h"
+#include "tests/support/hwloc_profile.h"
 
 namespace schedrig::topology {
 namespace {
 
-const std::filesystem::path kProfiles =
-    std::filesystem::path(SCHEDRIG_SOURCE_DIR) / "hwloc-profiles";
-
-Topology profile(const std::string& name) {
-  return load_topology({Source::Kind::kXml, (kProfiles / (name + ".xml")).string()});
-}
+using testing::hwloc_profile;
 
 Topology round_trip(const Topology& t) {
   schedrig::v1::Topology msg;
@@ -26,7 +21,7 @@ Topology round_trip(const Topology& t) {
 class TopologyProtoRoundTrip : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(TopologyProtoRoundTrip, EveryFieldComesBack) {
-  const Topology t = profile(GetParam());
+  const Topology t = hwloc_profile(GetParam());
   const Topology back = round_trip(t);
   EXPECT_EQ(topology_to_json(back).dump(1), topology_to_json(t).dump(1));
   EXPECT_EQ(back.online_cpus, t.online_cpus);
@@ -47,7 +42,7 @@ TEST_P(TopologyProtoRoundTrip, EveryFieldComesBack) {
 
 TEST_P(TopologyProtoRoundTrip, MessageComesBackByteForByte) {
   schedrig::v1::Topology msg;
-  topology_to_proto(profile(GetParam()), &msg);
+  topology_to_proto(hwloc_profile(GetParam()), &msg);
   schedrig::v1::Topology again;
   topology_to_proto(topology_from_proto(msg), &again);
   EXPECT_EQ(again.SerializeAsString(), msg.SerializeAsString());
@@ -61,7 +56,7 @@ INSTANTIATE_TEST_SUITE_P(Profiles, TopologyProtoRoundTrip,
 
 TEST(TopologyFromProto, MalformedCpulistNamesTheField) {
   schedrig::v1::Topology msg;
-  topology_to_proto(profile("intel-i7-4770-1s"), &msg);
+  topology_to_proto(hwloc_profile("intel-i7-4770-1s"), &msg);
   msg.mutable_numa_nodes(0)->set_cpus("0-3,x");
   try {
     topology_from_proto(msg);

@@ -1,20 +1,16 @@
 // resolve_case: a plan case against a topology, and which key an error is about.
-#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "agent/workloads/resolve_case.h"
+#include "tests/support/hwloc_profile.h"
 
 namespace schedrig::workloads {
 namespace {
 
 // One package, 4 cores with 2 PUs each (PUs 0-7), one NUMA node.
-topology::Topology i7() {
-  const auto xml =
-      std::filesystem::path(SCHEDRIG_SOURCE_DIR) / "hwloc-profiles" / "intel-i7-4770-1s.xml";
-  return topology::load_topology({topology::Source::Kind::kXml, xml.string()});
-}
+topology::Topology i7() { return testing::hwloc_profile("intel-i7-4770-1s"); }
 
 schedrig::v1::Case make_case(const std::string& workload, const Params& params,
                              const std::string& placement = "all") {

@@ -11,6 +11,7 @@
 #include "agent/knobs/allowlist.h"
 #include "agent/topology/topology.h"
 #include "host/plan_check/plan_check.h"
+#include "tests/support/hwloc_profile.h"
 
 namespace schedrig::plan_check {
 namespace {
@@ -19,9 +20,8 @@ const std::filesystem::path kSource(SCHEDRIG_SOURCE_DIR);
 
 // The Topology message an agent on hwloc profile `name` sends.
 v1::Topology topology_of(const std::string& name) {
-  const auto xml = kSource / "hwloc-profiles" / (name + ".xml");
   v1::Topology msg;
-  topology::topology_to_proto(topology::load_topology({topology::Source::Kind::kXml, xml}), &msg);
+  topology::topology_to_proto(testing::hwloc_profile(name), &msg);
   return msg;
 }
 
