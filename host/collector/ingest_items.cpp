@@ -11,30 +11,41 @@ namespace {
 
 using Status = WriteOutcome::Status;
 
-// One envelope, up to `attempts` tries (a busy store: its own 5 s timeout
-// paces the retries).
-WriteOutcome ingest_one(store::Store& store, const WriteItem& item, int attempts) {
-  for (int attempt = 1;; ++attempt) {
-    try {
-      const auto result = store.ingest(*item.env, item.raw);
-      return {result == store::Store::Ingest::kStored ? Status::kStored : Status::kDuplicate, ""};
-    } catch (const std::exception& e) {
-      spdlog::error("{}: cannot store {} seq {} (attempt {} of {}): {}",
-                    printable(item.env->agent_id()), body_name(*item.env), item.env->seq(), attempt,
-                    attempts, e.what());
-      if (attempt >= attempts) return {Status::kFailed, std::string("store: ") + e.what()};
-    }
+WriteOutcome outcome_of(const store::IngestOutcome& o) {
+  if (!o.error) {
+    return {o.result == store::Store::Ingest::kStored ? Status::kStored : Status::kDuplicate, ""};
   }
+  if (o.error->reason() == store::StoreError::Reason::kNotOwner) {
+    return {Status::kRefused, o.error->what()};
+  }
+  return {Status::kFailed, std::string("store: ") + o.error->what()};
 }
 
 }  // namespace
 
 std::vector<WriteOutcome> ingest_items(store::Store& store, const std::vector<WriteItem>& items,
                                        const StoreWriterOptions& options) {
-  std::vector<WriteOutcome> outcomes;
-  outcomes.reserve(items.size());
-  for (const WriteItem& item : items) outcomes.push_back(ingest_one(store, item, options.attempts));
-  return outcomes;
+  std::vector<store::IngestItem> batch;
+  batch.reserve(items.size());
+  for (const WriteItem& item : items) batch.push_back({item.env.get(), item.raw});
+  const store::IngestPolicy policy{options.require_assigned_run};
+  for (int attempt = 1;; ++attempt) {
+    try {
+      std::vector<WriteOutcome> outcomes;
+      outcomes.reserve(items.size());
+      for (const auto& o : store.ingest_batch(batch, policy)) outcomes.push_back(outcome_of(o));
+      return outcomes;
+    } catch (const std::exception& e) {
+      // The batch could not commit (a busy store: its own 5 s timeout paced
+      // this try); nothing of it is stored.
+      spdlog::error("cannot store a batch of {} envelope(s) (attempt {} of {}): {}", items.size(),
+                    attempt, options.attempts, e.what());
+      if (attempt >= options.attempts) {
+        return std::vector<WriteOutcome>(items.size(),
+                                         {Status::kFailed, std::string("store: ") + e.what()});
+      }
+    }
+  }
 }
 
 }  // namespace schedrig::collector

@@ -156,6 +156,66 @@ TEST(Collector, AgentMayNotSendHostMessages) {
   EXPECT_EQ(err.error().code(), v1::ERROR_UNEXPECTED);
 }
 
+// A run envelope of `agent` for `run_id`.
+v1::Envelope run_started(const std::string& agent, std::uint64_t seq, const std::string& run_id) {
+  v1::Envelope env = stamped(agent, seq);
+  env.mutable_run_started()->set_run_id(run_id);
+  return env;
+}
+
+TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
+  TestServer server;
+  store::QueuedRun queued;
+  queued.run_id = "run-of-box1";
+  queued.agent_id = "box1";
+  queued.plan_name = "p.yaml";
+  queued.submitted_by = "alice";
+  server.store.enqueue_run(queued);
+  AgentClient box1(server.port(), kBox1Token);
+  box1.send(hello("box1", 1));
+  ASSERT_TRUE(box1.read().has_ack());
+  box1.send(run_started("box1", 2, "run-of-box1"));
+  EXPECT_TRUE(box1.read().has_ack());
+  // box2 speaks for its own id, but of box1's run.
+  AgentClient box2(server.port(), kBox2Token);
+  box2.send(hello("box2", 1));
+  ASSERT_TRUE(box2.read().has_ack());
+  v1::Envelope finish = stamped("box2", 2);
+  finish.mutable_run_finished()->set_run_id("run-of-box1");
+  finish.mutable_run_finished()->set_status(v1::STATUS_OK);
+  box2.send(finish);
+  beast::error_code ec;
+  auto error = error_then_close(box2, ec);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_EQ(box2.ws().reason().code, websocket::close_code::policy_error);
+  EXPECT_EQ(server.store.queued_run("run-of-box1")->state, "running");  // not finished by box2
+  // A run nobody queued, from its own agent: refused too.
+  box1.send(run_started("box1", 3, "run-of-nobody"));
+  error = error_then_close(box1, ec);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_TRUE(server.store.run_ids("run-of-nobody").empty());
+}
+
+TEST(Collector, AnotherAgentsInstanceIsRefused) {
+  TestServer server;
+  AgentClient box1(server.port(), kBox1Token);
+  box1.send(hello("box1", 1, "inst-1"));
+  ASSERT_TRUE(box1.read().has_ack());
+  AgentClient box2(server.port(), kBox2Token);
+  box2.send(hello("box2", 5, "inst-1"));  // seq squatting on box1's instance
+  beast::error_code ec;
+  auto error = error_then_close(box2, ec);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_TRUE(no_agent(server.store, "box2"));
+  box1.send(hello("box1", 5, "inst-1"));  // box1's own seq 5 is still new
+  v1::Envelope ack = box1.read();
+  ASSERT_TRUE(ack.has_ack());
+  EXPECT_EQ(ack.ack().seq(), 5u);
+}
+
 TEST(HostLink, UnreachableHostNamesTheUrl) {
   // Port 1 on loopback: nothing listens there.
   link::HostLink link({"a", "b", "c"});
