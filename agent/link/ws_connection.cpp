@@ -243,6 +243,7 @@ class WsConnection final : public Connection {
   }
 
   void do_close() {
+    closing_ = true;
     if (!ws_->is_open()) return;
     ws_->async_close(websocket::close_code::normal, [this](beast::error_code) {
       beast::error_code ignored;
@@ -250,7 +251,10 @@ class WsConnection final : public Connection {
     });
   }
 
+  // The link ended: how, unless the agent closed it (then a pending read
+  // may end with "operation canceled" as the TLS stream shuts down).
   void fail(const char* what, beast::error_code ec) {
+    if (closing_) return state_.mark_closed("closed by the agent", true);
     const bool closed = ec == websocket::error::closed;
     const websocket::close_reason& why = ws_->reason();
     std::string reason = fmt::format("{}: {}", what, ec.message());
@@ -275,6 +279,7 @@ class WsConnection final : public Connection {
   std::string verify_failure_;          // why the host's certificate was refused
   beast::flat_buffer buffer_;
   std::deque<std::string> write_queue_;  // touched only on the strand
+  bool closing_ = false;                 // the agent sent its close; strand only
   std::thread io_thread_;
 };
 
