@@ -19,6 +19,7 @@
 #include "agent/link/host_link.h"
 #include "common/envelope_codec.h"
 #include "common/tls/tls_context.h"
+#include "tests/agent/link/tls_host.h"
 #include "tests/support/run_command.h"
 #include "tests/support/test_pki.h"
 
@@ -36,68 +37,7 @@ namespace v1 = schedrig::v1;
 using testing::make_test_pki;
 using testing::TempDir;
 using testing::TestPki;
-
-using TlsStream = beast::ssl_stream<tcp::socket>;
-
-// Accepts one client on ADDRESS:<ephemeral> with the PKI's server
-// certificate: TLS handshake, the upgrade request (its Authorization and
-// the SNI name remembered), then a WebSocket, or `refuse` as the answer.
-class TlsHost {
- public:
-  TlsHost(const TestPki& pki, const std::string& address = "127.0.0.1")
-      : ctx_(tls::server_tls_context(pki.server_cert, pki.server_key)),
-        acceptor_(ioc_, tcp::endpoint(asio::ip::make_address(address), 0)) {}
-  unsigned short port() const { return acceptor_.local_endpoint().port(); }
-
-  void accept(http::status refuse = http::status::switching_protocols) {
-    TlsStream tls(acceptor_.accept(), *ctx_);
-    beast::error_code ec;
-    tls.handshake(ssl::stream_base::server, ec);
-    if (ec) return void(handshake_error = ec.message());
-    if (const char* name = SSL_get_servername(tls.native_handle(), TLSEXT_NAMETYPE_host_name))
-      sni = name;
-    beast::flat_buffer buf;
-    http::request<http::string_body> req;
-    http::read(tls, buf, req);
-    authorization = std::string(req[http::field::authorization]);
-    if (refuse != http::status::switching_protocols) {
-      http::response<http::string_body> res{refuse, 11};
-      res.set(http::field::www_authenticate, "Bearer");
-      res.prepare_payload();
-      http::write(tls, res);
-      tls.shutdown(ec);
-      return;
-    }
-    ws_.emplace(std::move(tls));
-    ws_->binary(true);
-    ws_->accept(req);
-  }
-  void send(v1::Envelope env) {
-    env.set_protocol_version(kProtocolVersion);
-    ws_->write(asio::buffer(encode_envelope(env)));
-  }
-  v1::Envelope read() {
-    beast::flat_buffer buf;
-    ws_->read(buf);
-    DecodeResult r = decode_envelope(beast::buffers_to_string(buf.data()));
-    EXPECT_TRUE(r.envelope) << r.error;
-    return r.envelope.value_or(v1::Envelope{});
-  }
-  void read_until_closed() {
-    beast::error_code ec;
-    for (beast::flat_buffer buf; !ec; buf.clear()) ws_->read(buf, ec);
-  }
-
-  std::string authorization;    // of the upgrade request
-  std::string sni;              // the client's server name indication
-  std::string handshake_error;  // when the TLS handshake failed
-
- private:
-  std::shared_ptr<ssl::context> ctx_;
-  asio::io_context ioc_;
-  tcp::acceptor acceptor_;
-  std::optional<websocket::stream<TlsStream>> ws_;
-};
+using testing::TlsHost;
 
 std::string wss(const std::string& host, unsigned short port) {
   return "wss://" + host + ":" + std::to_string(port) + "/agent";
