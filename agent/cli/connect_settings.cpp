@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "agent/cli/state_options.h"
+#include "agent/link/ws_url.h"
 #include "common/auth/token.h"
 #include "common/cli_error.h"
 #include "common/config_file.h"
@@ -90,6 +91,11 @@ SessionOptions connect_session_options(const ConnectFlags& f) {
   SessionOptions s;
   s.url = settle.text("url", f.url, "url");
   if (s.url.empty()) refuse("connect needs the host's URL: give it first, or as url in --config");
+  try {
+    link::parse_ws_url(s.url);  // a bad URL is reported before anything is read
+  } catch (const std::invalid_argument& e) {
+    refuse(e.what());
+  }
   s.id = settle.text("--id", f.id, "id");
   if (!s.id.empty() && !auth::valid_principal_name(s.id))
     refuse("--id: " + auth::invalid_name_reason(s.id));

@@ -3,6 +3,8 @@
 // dialing: the old --token, a token file others may read, an unknown config
 // key, no token at all. Against a TLS host (tls_host.h) that refuses the
 // token, the token from a pipe, a file or the config reaches the upgrade.
+#include <sys/stat.h>
+
 #include <fstream>
 #include <thread>
 
