@@ -21,10 +21,9 @@ ErrorKind kind_of_agent_error(v1::ErrorCode code) {
   }
 }
 
-LabDriver::LabDriver(v1::StartRun start, std::string token, std::ostream& out, std::size_t planned,
+LabDriver::LabDriver(v1::StartRun start, std::ostream& out, std::size_t planned,
                      std::chrono::milliseconds connect_timeout)
     : start_(std::move(start)),
-      token_(std::move(token)),
       out_(out),
       planned_(planned),
       connect_timeout_(connect_timeout),
@@ -33,7 +32,7 @@ LabDriver::LabDriver(v1::StartRun start, std::string token, std::ostream& out, s
 void LabDriver::on_hello(const std::shared_ptr<collector::AgentChannel>& session,
                          const v1::Envelope& env) {
   std::lock_guard lock(mu_);
-  if (connected_ || env.hello().token() != token_) {
+  if (connected_) {
     spdlog::warn("{}: ignoring agent {}: not the agent this lab started", session->peer(),
                  printable(env.agent_id()));
     session->close();

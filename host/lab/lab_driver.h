@@ -1,5 +1,6 @@
-// One `schedrig lab` run as the collector sees it: greets the agent the lab
-// started (its Hello echoes the lab's token), sends it the StartRun, prints a
+// One `schedrig lab` run as the collector sees it: greets the first agent that
+// says Hello (the lab's own: the loopback collector admits only the agent
+// holding the lab's token, which it got on a pipe), sends it the StartRun, prints a
 // progress line per stored IterationResult, and waits for the run's end
 // (docs/architecture.md "Wire protocol", "Command lines").
 #pragma once
@@ -38,7 +39,7 @@ class LabDriver : public collector::CollectorEvents {
  public:
   // `planned` is the number of schedule slots (progress lines "[i/planned]");
   // the agent must connect within `connect_timeout`.
-  LabDriver(v1::StartRun start, std::string token, std::ostream& out, std::size_t planned,
+  LabDriver(v1::StartRun start, std::ostream& out, std::size_t planned,
             std::chrono::milliseconds connect_timeout);
 
   void on_hello(const std::shared_ptr<collector::AgentChannel>& session,
@@ -68,7 +69,6 @@ class LabDriver : public collector::CollectorEvents {
   void print_progress(const v1::IterationResult& r);
 
   v1::StartRun start_;
-  std::string token_;  // given to our agent; its Hello must echo it
   std::ostream& out_;
   std::size_t planned_;
   std::size_t done_ = 0;
