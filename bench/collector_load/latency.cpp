@@ -10,6 +10,7 @@
 #include "bench/collector_load/sim_agent.h"
 #include "bench/collector_load/sim_envelopes.h"
 #include "bench/collector_load/stage.h"
+#include "bench/collector_load/thread_group.h"
 
 namespace schedrig::bench {
 
@@ -53,14 +54,13 @@ LatencyRound run_latency(const BenchDir& dir, const Options& options, int round)
   const Clock::time_point end = start + std::chrono::duration_cast<Clock::duration>(
                                             std::chrono::duration<double>(options.seconds));
   std::vector<AgentTimes> times(agents.size());
-  std::vector<std::thread> threads;
   CpuWindow window(stage.serve().pid());
+  ThreadGroup threads;
   for (std::size_t i = 0; i < agents.size(); ++i) {
     const auto phase = period * static_cast<long>(i) / static_cast<long>(agents.size());
-    threads.emplace_back(
-        [&, i, phase] { times[i] = tick(*agents[i], start + phase, end, period); });
+    threads.spawn([&, i, phase] { times[i] = tick(*agents[i], start + phase, end, period); });
   }
-  for (auto& t : threads) t.join();
+  threads.join();
   window.stop();
   LatencyRound r;
   std::vector<double> all;

@@ -1,7 +1,6 @@
 // Throughput: every agent streams Samples and IterationResults of its run as
 // fast as acks allow (at most W unacked), for T seconds.
 #include <atomic>
-#include <stdexcept>
 #include <thread>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "bench/collector_load/sim_agent.h"
 #include "bench/collector_load/sim_envelopes.h"
 #include "bench/collector_load/stage.h"
+#include "bench/collector_load/thread_group.h"
 
 namespace schedrig::bench {
 
@@ -44,22 +44,22 @@ ThroughputRound run_throughput(const BenchDir& dir, const Options& options, int 
   Stage stage(dir, options, fmt::format("throughput-{}", round), options.agents);
   SimAgents agents =
       connect_agents(stage.specs(), stage.serve().agent_url(), stage.ca_file(), true);
-  std::atomic<bool> stop{false};
   std::vector<std::uint64_t> last(agents.size());
-  std::vector<std::thread> senders;
-  const std::uint64_t acked0 = acked_total(agents);
-  CpuWindow window(stage.serve().pid());
-  for (std::size_t i = 0; i < agents.size(); ++i) {
-    senders.emplace_back([&, i] { last[i] = stream(*agents[i], options.window, stop); });
-  }
-  std::this_thread::sleep_for(std::chrono::duration<double>(options.seconds));
-  const std::uint64_t acked1 = acked_total(agents);
-  window.stop();
-  stop = true;
-  for (auto& t : senders) t.join();
   ThroughputRound r;
-  r.envelopes_per_s = static_cast<double>(acked1 - acked0) / window.wall_s();
-  r.cpu = window.use();
+  {
+    ThreadGroup senders;
+    const std::uint64_t acked0 = acked_total(agents);
+    CpuWindow window(stage.serve().pid());
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      senders.spawn([&, i] { last[i] = stream(*agents[i], options.window, senders.stop_flag()); });
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.seconds));
+    const std::uint64_t acked1 = acked_total(agents);
+    window.stop();
+    senders.join();
+    r.envelopes_per_s = static_cast<double>(acked1 - acked0) / window.wall_s();
+    r.cpu = window.use();
+  }
   for (std::size_t i = 0; i < agents.size(); ++i)
     agents[i]->expect_acked(last[i], milliseconds(30000));
   r.acked = acked_total(agents);
