@@ -25,7 +25,7 @@ class Reader {
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key,
                          const std::string& why) const {
     int line = at.Mark().is_null() ? 0 : at.Mark().line + 1;
-    throw PlanError(fmt::format("{}:{}: key '{}': {}", source_, line, key, why));
+    throw PlanError(source_, line, key, "", why);
   }
 
   // Checks a map node: it is a map, has no duplicate or unknown keys.
@@ -218,7 +218,7 @@ v1::QuietCheck default_quiet_check() {
   return q;
 }
 
-Plan parse_plan_yaml(const std::string& text, const std::string& source) {
+Plan parse_plan_yaml(const std::string& text, const std::string& source, PlanLines*) {
   Reader reader(source);
   std::vector<YAML::Node> docs;
   try {

@@ -3,6 +3,7 @@
 // agent (`run --plan F`).
 #pragma once
 
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -12,9 +13,31 @@ namespace schedrig {
 
 // A plan that cannot be used. what() is one line:
 // "FILE:LINE: key 'cases[1].params': must be a map of scalars".
+// TEMPORARY STUB (P5 control) of P6's fields until P6 lands.
 class PlanError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  PlanError(std::string file, int line, std::string key, std::string value, const std::string& why)
+      : std::runtime_error(file + ":" + std::to_string(line) + ": key '" + key + "': " + why),
+        file_(std::move(file)), line_(line), key_(std::move(key)), value_(std::move(value)) {}
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+  const std::string& value() const { return value_; }
+
+ private:
+  std::string file_;
+  int line_ = 0;
+  std::string key_;
+  std::string value_;
+};
+
+struct PlanLines {
+  std::map<std::string, int> lines;
+  int line_of(const std::string& key) const {
+    auto it = lines.find(key);
+    return it == lines.end() ? 0 : it->second;
+  }
 };
 
 // Parses YAML text. `source` names it in errors (a path, or "<built-in>").
@@ -24,7 +47,8 @@ class PlanError : public std::runtime_error {
 // starvation {idle_after_pct, lookahead, wait_share_pct, idle_pct}, order
 // interleaved|blocked|shuffled, unique case and variant names, at least one case). No variants
 // means one: "baseline". Throws PlanError.
-schedrig::v1::Plan parse_plan_yaml(const std::string& text, const std::string& source);
+schedrig::v1::Plan parse_plan_yaml(const std::string& text, const std::string& source,
+                                   PlanLines* lines = nullptr);
 
 // The quiet-box check a plan gets when it has no `quiet:` key (or leaves
 // some of its keys out): max_runnable 1, hold_s 1, timeout_s 10.

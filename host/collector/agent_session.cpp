@@ -113,6 +113,7 @@ void AgentSession::handle_message(const std::string& bytes) {
 
 void AgentSession::store_and_ack(const Envelope& env, const std::string& bytes) {
   agent_id_ = env.agent_id();
+  if (env.has_hello()) instance_id_ = env.instance_id();
   std::uint64_t& last = last_seq_[env.instance_id()];
   if (env.seq() <= last) {
     spdlog::debug("{}: seq {} after {} (replay)", printable(agent_id_), env.seq(), last);

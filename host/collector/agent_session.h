@@ -15,13 +15,14 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "host/collector/agent_channel.h"
 #include "host/collector/events.h"
 #include "host/store/store.h"
 #include "schedrig/v1/envelope.pb.h"
 
 namespace schedrig::collector {
 
-class AgentSession : public std::enable_shared_from_this<AgentSession> {
+class AgentSession : public AgentChannel, public std::enable_shared_from_this<AgentSession> {
  public:
   AgentSession(boost::asio::ip::tcp::socket&& socket, store::Store& store, CollectorEvents& events);
 
@@ -29,13 +30,15 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   void run();
   // Queues a host->agent envelope (protocol_version and agent_id are
   // stamped here). Thread-safe.
-  void send(schedrig::v1::Envelope env);
+  void send(schedrig::v1::Envelope env) override;
   // Sends a close frame after every queued envelope: normal (1000), or
   // internal error (1011) once an envelope could not be stored after
   // kStoreAttempts tries (nothing after it is acked). Thread-safe.
-  void close();
+  void close() override;
 
-  const std::string& peer() const { return peer_; }
+  const std::string& peer() const override { return peer_; }
+  const std::string& agent_id() const override { return agent_id_; }
+  const std::string& instance_id() const override { return instance_id_; }
 
  private:
   void do_read_request();
@@ -61,6 +64,7 @@ class AgentSession : public std::enable_shared_from_this<AgentSession> {
   CollectorEvents& events_;
   std::string peer_;
   std::string agent_id_;
+  std::string instance_id_;
   std::map<std::string, std::uint64_t> last_seq_;  // per instance_id
   bool finished_ = false;
   bool close_requested_ = false;  // close once the write queue drains

@@ -9,13 +9,13 @@
 
 namespace schedrig::collector {
 
-class AgentSession;
+class AgentChannel;
 
 class CollectorEvents {
  public:
   virtual ~CollectorEvents() = default;
   // An agent said Hello (already stored); `session` can send it commands.
-  virtual void on_hello(const std::shared_ptr<AgentSession>& session,
+  virtual void on_hello(const std::shared_ptr<AgentChannel>& session,
                         const schedrig::v1::Envelope& env) {
     (void)session;
     (void)env;
@@ -24,7 +24,7 @@ class CollectorEvents {
   virtual void on_stored(const schedrig::v1::Envelope& env) { (void)env; }
   // A connection ended; `agent_id` is "" when it never said who it was;
   // `reason` is one line.
-  virtual void on_closed(const AgentSession& session, const std::string& agent_id,
+  virtual void on_closed(const AgentChannel& session, const std::string& agent_id,
                          const std::string& reason) {
     (void)session;
     (void)agent_id;

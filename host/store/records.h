@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedrig/v1/plan.pb.h"
+
 namespace schedrig::store {
 
 // One measured value of an iteration.
@@ -123,6 +125,16 @@ struct AgentRecord {
   unsigned allowed_pus = 0;  // from Hello
   bool has_topology = false;
   TopologySummary topology;  // meaningful when has_topology
+};
+
+// TEMPORARY STUB (P5 control) until P4 lands: one row of the queue.
+struct QueuedRun {
+  long long id = 0;
+  std::string run_id, agent_id, plan_name;
+  schedrig::v1::Plan plan;
+  std::map<std::string, std::string> labels;
+  std::string state = "queued", reason, submitted_by;
+  long long submitted_at_ns = 0, dispatched_at_ns = 0, finished_at_ns = 0;
 };
 
 }  // namespace schedrig::store

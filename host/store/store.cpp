@@ -103,6 +103,13 @@ Store::Ingest Store::ingest(const v1::Envelope& env, std::string_view raw_bytes)
   if (!insert_envelope(impl_->db, env, raw_bytes, wall_clock_ns())) return Ingest::kDuplicate;
   derive_tables(impl_->db, env);
   tx.commit();
+  // TEMPORARY STUB (P5 control) until P4 lands: RunFinished ends its queue row.
+  if (env.has_run_finished()) {
+    static const char* names[] = {"unspecified", "ok", "failed", "aborted"};
+    int st = env.run_finished().status();
+    finish_queued_run(env.run_finished().run_id(), st >= 0 && st < 4 ? names[st] : "failed",
+                      env.run_finished().reason());
+  }
   return Ingest::kStored;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +89,16 @@ class Store {
   // instance and that instance's topology counts (`schedrig agents`).
   // Throws StoreError.
   std::vector<AgentRecord> agents() const;
+
+  // TEMPORARY STUB (P5 control) until P4 lands: the queue.
+  void enqueue_run(const QueuedRun& run);
+  std::optional<QueuedRun> next_queued_run(const std::string& agent_id) const;
+  std::vector<QueuedRun> queued_runs(const std::string& state = "") const;
+  std::optional<QueuedRun> queued_run(const std::string& run_id) const;
+  void mark_run_dispatched(const std::string& run_id);
+  void finish_queued_run(const std::string& run_id, const std::string& state,
+                         const std::string& reason);
+  int fail_dispatched_runs(const std::string& reason);
 
   // The file's schema version (PRAGMA user_version); this build writes 2.
   int schema_version() const;
