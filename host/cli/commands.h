@@ -25,5 +25,8 @@ void add_lab_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 // `analyze FILE.csv [--lower-is-better] [--method M] [--threshold PCT] [--json]`
 void add_analyze_command(CLI::App& app, int& exit_code);
+// `token new (--agent ID | --operator NAME) [--tokens F]`: the token alone on stdout;
+// `token list [--tokens F] [--json]`: role and name per token
+void add_token_command(CLI::App& app, int& exit_code);
 
 }  // namespace schedrig::host

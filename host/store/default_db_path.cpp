@@ -10,4 +10,8 @@ std::string default_db_path() {
   return (std::filesystem::path(default_state_dir()) / "schedrig.db").string();
 }
 
+std::string default_tokens_path() {
+  return (std::filesystem::path(default_state_dir()) / "tokens").string();
+}
+
 }  // namespace schedrig::store

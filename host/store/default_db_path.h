@@ -12,4 +12,9 @@ namespace schedrig::store {
 // CliError (exit 2) naming it when it cannot be created.
 std::string default_db_path();
 
+// default_state_dir()/tokens, beside schedrig.db: the tokens file `serve`
+// loads and `token new` appends to (docs/architecture.md "Tokens"). Creates
+// the directory like default_db_path.
+std::string default_tokens_path();
+
 }  // namespace schedrig::store

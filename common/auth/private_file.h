@@ -1,0 +1,35 @@
+// Files that hold secrets or grant access (internal to schedrig_auth): opened
+// without following a symbolic link, refused unless regular and owner-only,
+// read with a size bound. Used for client token files and the tokens file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace schedrig::auth::detail {
+
+// An open file descriptor, closed on destruction.
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd();
+  UniqueFd(UniqueFd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  UniqueFd& operator=(UniqueFd&&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Opens `path` with `flags` | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK (0600 when
+// O_CREAT creates it) and checks the open file: regular, mode & 077 == 0.
+// Throws schedrig::Error(kUsage) "LABEL: reason" (a link, a FIFO, mode 0644...).
+UniqueFd open_private_file(const std::string& path, int flags, const std::string& label);
+
+// Reads `fd` from its offset to EOF (waiting on a non-blocking pipe). Throws
+// Error(kUsage) "LABEL: larger than N bytes" past `max_bytes`, or on a read error.
+std::string read_bounded(int fd, std::size_t max_bytes, const std::string& label);
+
+}  // namespace schedrig::auth::detail

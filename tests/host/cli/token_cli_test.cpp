@@ -1,0 +1,99 @@
+// `schedrig token new|list` as a user runs them: the token alone on stdout,
+// the note on stderr, a 0600 file serve can load, exit 2 for bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/auth/token.h"
+#include "common/auth/token_set.h"
+#include "tests/common/auth/private_files.h"
+#include "tests/support/run_command.h"
+
+namespace schedrig {
+namespace {
+
+using testing::bin;
+using testing::file_mode;
+using testing::read_file;
+using testing::run_command;
+using testing::TempDir;
+using testing::write_file;
+
+// Runs `schedrig ARGS` with stderr to DIR/stderr; output is stdout alone.
+testing::CommandResult schedrig(const TempDir& dir, const std::string& args) {
+  std::string command = "(";
+  command.append(bin("schedrig")).append(" ").append(args).append(" 2>").append(dir.file("stderr"));
+  return run_command(command + ")");
+}
+
+TEST(TokenCli, NewPrintsOnlyTheTokenAndAppendsItsHash) {
+  TempDir dir;
+  const std::string f = dir.file("tokens");
+  const auto agent = schedrig(dir, "token new --agent box1 --tokens " + f);
+  ASSERT_EQ(agent.exit_code, 0) << agent.output << read_file(dir.file("stderr"));
+  ASSERT_EQ(agent.output.size(), 65u) << agent.output;
+  const std::string token = agent.output.substr(0, 64);
+  EXPECT_EQ(token.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(agent.output.back(), '\n');
+  EXPECT_EQ(read_file(dir.file("stderr")),
+            "added agent box1 to " + f + "; this token is shown once\n");
+  EXPECT_EQ(file_mode(f), 0600);
+  EXPECT_EQ(read_file(f), "agent box1 " + auth::token_sha256_hex(token) + "\n");
+
+  const auto op = schedrig(dir, "token new --operator alice --tokens " + f);
+  ASSERT_EQ(op.exit_code, 0) << read_file(dir.file("stderr"));
+  const auto set = auth::TokenSet::load_file(f);
+  EXPECT_EQ(set.authenticate(token), (auth::Principal{auth::Role::kAgent, "box1"}));
+  EXPECT_EQ(set.authenticate(op.output.substr(0, 64)),
+            (auth::Principal{auth::Role::kOperator, "alice"}));
+}
+
+TEST(TokenCli, ListShowsRolesAndNamesNeverHashes) {
+  TempDir dir;
+  const std::string f = dir.file("tokens");
+  ASSERT_EQ(schedrig(dir, "token new --agent box1 --tokens " + f).exit_code, 0);
+  ASSERT_EQ(schedrig(dir, "token new --operator alice --tokens " + f).exit_code, 0);
+  const auto text = schedrig(dir, "token list --tokens " + f);
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_EQ(text.output, "agent box1\noperator alice\n");
+  const auto json = schedrig(dir, "token list --json --tokens " + f);
+  EXPECT_EQ(json.exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(json.output),
+            nlohmann::json::parse(R"({"tokens":[{"role":"agent","name":"box1"},
+                                                {"role":"operator","name":"alice"}]})"));
+}
+
+TEST(TokenCli, BadInputExitsTwoNamingTheProblem) {
+  TempDir dir;
+  const std::string f = dir.file("tokens");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"token new --agent box1 --operator alice --tokens " + f,
+       "schedrig: error: give --agent ID or --operator NAME, not both\n"},
+      {"token new --tokens " + f, "schedrig: error: give --agent ID or --operator NAME\n"},
+      {"token new --agent 'box 1' --tokens " + f,
+       "schedrig: error: invalid name 'box 1': 1..128 chars of A-Z a-z 0-9 . _ -, the first a "
+       "letter or digit\n"},
+      {"token new --operator a/b --tokens " + f,
+       "schedrig: error: invalid name 'a/b': 1..128 chars of A-Z a-z 0-9 . _ -, the first a "
+       "letter or digit\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = schedrig(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.output, "") << args;
+    EXPECT_EQ(read_file(dir.file("stderr")), message) << args;
+  }
+  EXPECT_EQ(file_mode(f), -1);  // nothing created
+
+  write_file(f, "# readable by all\n", 0644);
+  const auto open = schedrig(dir, "token new --agent box1 --tokens " + f);
+  EXPECT_EQ(open.exit_code, 2);
+  EXPECT_EQ(open.output, "");
+  EXPECT_EQ(read_file(dir.file("stderr")),
+            "schedrig: error: " + f + ": mode 0644 gives group or others access; chmod 600 it\n");
+  EXPECT_EQ(read_file(f), "# readable by all\n");
+  const auto list = schedrig(dir, "token list --tokens " + f);
+  EXPECT_EQ(list.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace schedrig
