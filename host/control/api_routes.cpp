@@ -78,7 +78,7 @@ ApiResponse Control::route(const server::ApiRequest& r, std::function<void(ApiRe
     const long long after = query_int(*target, "after", 0, 0, INT64_MAX);
     const long long wait_s =
         query_int(*target, "wait_s", options_.default_wait.count(), 0, options_.max_wait.count());
-    get_events(seg[1], after, std::chrono::seconds(wait_s), std::move(done));
+    get_events(seg[1], after, std::chrono::seconds(wait_s), done);
     return {kAnswerLater, "", ""};
   }
   throw ApiError(404, fmt::format("no such path: {}", printable(r.target)));
@@ -130,7 +130,7 @@ ApiResponse Control::post_abort(const std::string& id, const std::string& by) {
 }
 
 void Control::get_events(const std::string& id, long long after, std::chrono::seconds wait,
-                         std::function<void(ApiResponse)> done) {
+                         std::function<void(ApiResponse)>& done) {
   EventsQuery q;
   q.run_id = resolve_run_id(id);
   auto row = store_.queued_run(q.run_id);

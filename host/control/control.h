@@ -79,8 +79,9 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   server::ApiResponse get_runs(const std::string& state) const;
   server::ApiResponse get_run(const std::string& id) const;
   server::ApiResponse post_abort(const std::string& id, const std::string& by);
+  // Starts the long poll; takes `done` only once nothing can throw.
   void get_events(const std::string& id, long long after, std::chrono::seconds wait,
-                  std::function<void(server::ApiResponse)> done);
+                  std::function<void(server::ApiResponse)>& done);
   // The one run `id` names (exact, or a unique prefix of >= 8 chars) among
   // the queue and the runs table. Throws ApiError 400/404/409.
   std::string resolve_run_id(const std::string& id) const;
