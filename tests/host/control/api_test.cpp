@@ -1,6 +1,8 @@
 // The HTTP API's answers (docs/architecture.md "HTTP API") over a real store.
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "host/report/results_json.h"
 #include "tests/host/control/control_fixture.h"
 
@@ -28,11 +30,11 @@ TEST_F(ControlTest, PostRunsRefusesBadBodies) {
   call_json("POST", "/api/v1/runs", 400, bad_id.dump());
   json many = runs_body(kPlanYaml);
   many["agents"] = json::array();
-  for (int i = 0; i < 1025; ++i) many["agents"].push_back("box" + std::to_string(i));
+  for (int i = 0; i < 1025; ++i) many["agents"].push_back(fmt::format("box{}", i));
   EXPECT_EQ(call_json("POST", "/api/v1/runs", 400, many.dump())["error"],
             "agents: 1025 agents; at most 1024 per request");
   json labels = runs_body(kPlanYaml);
-  for (int i = 0; i < 65; ++i) labels["labels"]["k" + std::to_string(i)] = "v";
+  for (int i = 0; i < 65; ++i) labels["labels"][fmt::format("k{}", i)] = "v";
   call_json("POST", "/api/v1/runs", 400, labels.dump());
   json extra = runs_body(kPlanYaml);
   extra["agent"] = "box1";
