@@ -16,7 +16,8 @@ Control::Control(store::Store& store, boost::asio::any_io_executor executor, Con
       executor_(std::move(executor)),
       options_(options),
       reader_(store.path()),
-      dispatcher_(store) {
+      dispatcher_(store, options.shared_store) {
+  if (options.shared_store) return;
   if (int failed = store_.fail_dispatched_runs("serve restarted"); failed > 0) {
     spdlog::warn("{} run(s) the last serve had started are marked failed (serve restarted)",
                  failed);
@@ -48,7 +49,7 @@ std::vector<SubmittedRun> Control::submit(const Submission& s, const std::string
   std::vector<SubmittedRun> out;
   for (const Target& t : checked) {
     store::QueuedRun row;
-    row.run_id = make_uuid_v4();
+    row.run_id = checked.size() == 1 && !s.run_id.empty() ? s.run_id : make_uuid_v4();
     row.agent_id = t.agent_id;
     row.plan_name = s.plan_name;
     row.plan = s.plan;
@@ -56,6 +57,7 @@ std::vector<SubmittedRun> Control::submit(const Submission& s, const std::string
     row.submitted_by = submitted_by;
     row.submitted_at_ns = wall_clock_ns();
     store_.enqueue_run(row);
+    dispatcher_.submitted(row.run_id);
     spdlog::info("run {} queued for agent {} by {} (plan '{}')", row.run_id, t.agent_id,
                  printable(submitted_by), printable(s.plan_name));
     out.push_back({row.run_id, row.agent_id, 0});

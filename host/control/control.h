@@ -25,6 +25,10 @@ struct ControlOptions {
   std::chrono::milliseconds poll_interval{150};  // events long poll: store reads
   std::chrono::seconds default_wait{25};         // events ?wait_s default
   std::chrono::seconds max_wait{60};             // and its largest value
+  // `lab`: the store may be a serve's too, so its queue is left alone: no
+  // dispatched run is failed at start and only runs submitted through this
+  // Control are started.
+  bool shared_store = false;
 };
 
 // One queued run, as POST /api/v1/runs answers.
@@ -36,7 +40,8 @@ struct SubmittedRun {
 class Control : public collector::CollectorEvents, public server::ApiHandler {
  public:
   // Fails every run the queue had dispatched ("serve restarted": their agents
-  // were told by a serve that is gone) and keeps the queued ones. Long polls'
+  // were told by a serve that is gone) and keeps the queued ones (unless
+  // options.shared_store). Long polls'
   // timers run on `executor`. `store` must be a file (the events reader opens
   // it a second time, read-only). Throws StoreError. Stop the executor before
   // destroying the Control: pending long polls refer to it.

@@ -8,7 +8,22 @@
 
 namespace schedrig::control {
 
-Dispatcher::Dispatcher(store::Store& store) : store_(store) {}
+Dispatcher::Dispatcher(store::Store& store, bool own_runs_only)
+    : store_(store), own_runs_only_(own_runs_only) {}
+
+void Dispatcher::submitted(const std::string& run_id) {
+  std::lock_guard queue_lock(queue_mu_);
+  if (own_runs_only_) own_runs_.insert(run_id);
+}
+
+std::optional<store::QueuedRun> Dispatcher::next_run(const std::string& agent_id) {
+  if (!own_runs_only_) return store_.next_queued_run(agent_id);
+  if (own_runs_.empty()) return std::nullopt;
+  for (store::QueuedRun& r : store_.queued_runs("queued")) {
+    if (r.agent_id == agent_id && own_runs_.count(r.run_id)) return std::move(r);
+  }
+  return std::nullopt;
+}
 
 void Dispatcher::hello(const std::shared_ptr<collector::AgentChannel>& channel,
                        const v1::Envelope& env) {
@@ -63,7 +78,7 @@ void Dispatcher::dispatch(const std::string& agent_id) {
   }
   std::optional<store::QueuedRun> next;
   try {
-    next = store_.next_queued_run(agent_id);
+    next = next_run(agent_id);
     if (!next) return;
     {
       std::lock_guard lock(mu_);

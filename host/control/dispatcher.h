@@ -11,6 +11,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "host/collector/agent_channel.h"
@@ -28,7 +30,12 @@ struct AbortOutcome {
 
 class Dispatcher {
  public:
-  explicit Dispatcher(store::Store& store);
+  // With `own_runs_only` (lab, whose store may hold a serve's queue) only
+  // runs announced with submitted() are started; other queued rows stay.
+  Dispatcher(store::Store& store, bool own_runs_only);
+
+  // Run `run_id` was queued through this dispatcher's owner.
+  void submitted(const std::string& run_id);
 
   // An agent said Hello on `channel`: it is live and idle; its queue starts.
   // A run the agent's previous connection was running is failed.
@@ -59,6 +66,8 @@ class Dispatcher {
   void run_ended(const std::string& agent_id, const std::string& run_id);
   // Fails queue row and run `run_id` with `reason` unless it has finished.
   void fail_run(const std::string& run_id, const std::string& reason);
+  // The oldest queued run of `agent_id` this dispatcher may start.
+  std::optional<store::QueuedRun> next_run(const std::string& agent_id);
   // A StartRun for queue row `run`.
   static v1::Envelope start_run(const store::QueuedRun& run);
 
@@ -66,6 +75,8 @@ class Dispatcher {
   mutable std::mutex mu_;  // live agents
   std::mutex queue_mu_;    // dispatch and abort: read a queue row, then change it
   LiveAgents agents_;
+  bool own_runs_only_;
+  std::set<std::string> own_runs_;  // guarded by queue_mu_
 };
 
 }  // namespace schedrig::control

@@ -28,6 +28,7 @@ struct Submission {
   PlanLines lines;        // where each key of the plan is (empty for a plan not from YAML)
   std::string plan_name;  // the plan's file name, as errors name it
   std::map<std::string, std::string> labels;  // win over the plan's own labels
+  std::string run_id;  // with one target: its run id (lab); "" = a fresh UUID per run
 };
 
 // {agents:[ID...] | all:true, plan_yaml, plan_name ("plan.yaml" when

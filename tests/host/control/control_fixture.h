@@ -79,8 +79,9 @@ class ControlTest : public ::testing::Test {
   ControlTest() { make_control(); }
   ~ControlTest() override { control_.reset(); }
 
-  void make_control() {
+  void make_control(bool shared_store = false) {
     control::ControlOptions options;
+    options.shared_store = shared_store;
     options.poll_interval = std::chrono::milliseconds(20);
     control_.reset();
     control_ = std::make_unique<control::Control>(store_, ioc_.get_executor(), options);

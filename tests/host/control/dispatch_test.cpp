@@ -164,5 +164,28 @@ TEST_F(ControlTest, RestartKeepsQueuedRunsAndFailsDispatchedOnes) {
   EXPECT_EQ(box.channel->started(), StringList{r2});
 }
 
+TEST_F(ControlTest, SharedStoreLeavesTheQueueAloneAndStartsOnlyItsOwnRuns) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  make_control(/*shared_store=*/true);  // a lab on serve's store
+  EXPECT_EQ(state_of(r1), "running");   // not failed: serve may still run it
+  Agent lab{"box1"};
+  connect(lab);
+  EXPECT_TRUE(lab.channel->sent().empty());  // r2 is serve's to start
+  control::Submission s;
+  s.agents = {"box1"};
+  s.plan = parse_plan_yaml(kPlanYaml, "lab.yaml");
+  s.plan_name = "lab.yaml";
+  s.run_id = "0c9d3a57-4b1e-4f6a-9a2b-3c4d5e6f7a8b";
+  std::vector<control::SubmittedRun> runs = control_->submit(s, "lab");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].run_id, s.run_id);
+  EXPECT_EQ(runs[0].queue_position, 2);  // r1 and r2 are ahead in the queue, not started here
+  EXPECT_EQ(lab.channel->started(), StringList{s.run_id});
+  EXPECT_EQ(state_of(r2), "queued");
+  EXPECT_EQ(store_.queued_run(s.run_id)->submitted_by, "lab");
+}
+
 }  // namespace
 }  // namespace schedrig::testing
