@@ -121,18 +121,6 @@ json queue_json(const std::vector<store::QueuedRun>& rows,
   return {{"runs", out}};
 }
 
-json unstarted_run_json(const store::QueuedRun& row) {
-  store::RunRecord run;
-  run.run_id = row.run_id;
-  run.agent_id = row.agent_id;
-  run.labels = row.labels;
-  run.plan = plan_to_json(row.plan);
-  run.status = row.state;
-  run.reason = row.reason;
-  run.finished_at_ns = row.finished_at_ns;
-  return report::results_json({run});
-}
-
 json event_json(const store::RunEvent& event) {
   return {{"id", event.id}, {"kind", body_name(event.env)}, {"body", event_body(event.env)}};
 }

@@ -35,11 +35,6 @@ nlohmann::json queue_json(const std::vector<store::QueuedRun>& rows,
                           const std::map<std::string, int>& positions,
                           const std::set<std::string>& aborting);
 
-// A queue row whose run has not started, as `results --json` would show it:
-// {"runs":[{run_id, agent_id, status: the row's state, labels, plan,
-// iterations: [] ...}]} with the other keys empty.
-nlohmann::json unstarted_run_json(const store::QueuedRun& row);
-
 // One event of GET runs/ID/events: {"id", "kind", "body"}; body by kind:
 // run_started {plan, labels, planned_iterations}; iteration_result one
 // element of results JSON iterations[]; sample {position, case, variant,

@@ -117,10 +117,12 @@ ApiResponse Control::get_run(const std::string& id) const {
   const std::string run_id = resolve_run_id(id);
   std::vector<store::RunRecord> runs = store_.runs(run_id);
   std::erase_if(runs, [&](const store::RunRecord& run) { return run.run_id != run_id; });
-  if (!runs.empty()) return json_response(200, report::results_json(runs));
-  auto row = store_.queued_run(run_id);
-  if (!row) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
-  return json_response(200, unstarted_run_json(*row));
+  if (runs.empty()) {
+    std::optional<store::RunRecord> queued = store_.queued_run_record(run_id);
+    if (!queued) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
+    runs.push_back(std::move(*queued));
+  }
+  return json_response(200, report::results_json(runs));
 }
 
 ApiResponse Control::post_abort(const std::string& id, const std::string& by) {
@@ -155,11 +157,8 @@ void Control::get_events(const std::string& id, long long after, std::chrono::se
 }
 
 std::string Control::resolve_run_id(const std::string& id) const {
-  std::set<std::string> matches;
-  for (const std::string& r : store_.run_ids(id)) matches.insert(r);
-  for (const store::QueuedRun& r : store_.queued_runs()) {
-    if (r.run_id.rfind(id, 0) == 0) matches.insert(r.run_id);
-  }
+  const std::vector<std::string> known = store_.known_run_ids(id);
+  const std::set<std::string> matches(known.begin(), known.end());
   if (matches.count(id)) return id;
   if (matches.empty()) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
   if (id.size() < kMinRunIdPrefix) {
