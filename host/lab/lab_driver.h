@@ -14,7 +14,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "host/collector/agent_session.h"
+#include "host/collector/agent_channel.h"
 #include "host/collector/events.h"
 #include "host/lab/agent_process.h"
 #include "schedrig/v1/envelope.pb.h"
