@@ -3,7 +3,15 @@
 // tables, run --wait from events to the comparison, abort, watch, results
 // and compare --server reading back exactly what --db shows, and the errors:
 // a bad plan, a refused token, an unreachable server, escaped server text.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <fstream>
+#include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -355,6 +363,58 @@ TEST(ServerCliErrors, ServerErrorTextIsEscaped) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("unknown agent 'box9\\e]0;pwned\\x07'"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos);
+}
+
+// Starts `args` (argv[0] the program) with stdout and stderr to `out`; its pid.
+pid_t spawn(const std::vector<std::string>& args, const std::string& out) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+TEST(ServerCliErrors, CtrlCStopsWaitingAndLeavesTheRuns) {
+  using namespace std::chrono_literals;
+  TempDir dir;
+  const std::string token = testing::write_token_file(dir.file("t"));
+  std::ofstream(dir.file("plan.yaml")) << kPlanYaml;
+  std::atomic<bool> polled{false};
+  FakeApi api([&](const FakeRequest& r) {
+    if (r.method == "POST") {
+      return FakeAnswer{201, R"({"runs":[{"run_id":"r1","agent_id":"box1","queue_position":0}]})"};
+    }
+    polled = true;
+    std::this_thread::sleep_for(1500ms);  // a long poll with nothing new
+    return FakeAnswer{200, R"({"run_id":"r1","state":"running","events":[],"next_after":0})"};
+  });
+  const pid_t pid =
+      spawn({bin("schedrig"), "run", "--agent", "box1", "--plan", dir.file("plan.yaml"), "--wait",
+             "--server", api.url(), "--token-file", token},
+            dir.file("out"));
+  ASSERT_GT(pid, 0);
+  for (int i = 0; i < 500 && !polled; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(polled);
+  std::this_thread::sleep_for(100ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1000ms);  // not after the long poll
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::stringstream out;
+  out << std::ifstream(dir.file("out")).rdbuf();
+  EXPECT_NE(out.str().find("stopped waiting; the runs go on on the server"), std::string::npos)
+      << out.str();
+  for (const auto& r : api.requests()) EXPECT_EQ(r.target.find("/abort"), std::string::npos);
 }
 
 }  // namespace
