@@ -3,16 +3,14 @@
 #include <openssl/ssl.h>
 
 #include <atomic>
-#include <exception>
+#include <functional>
 #include <optional>
 #include <type_traits>
 
 #include <fmt/format.h>
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
@@ -60,34 +58,76 @@ void prepare_tls(TlsStream& stream, const std::string& host) {
   stream.set_verify_callback(ssl::host_name_verification(host));
 }
 
-// Connect, (TLS handshake,) write `req`, read the whole answer; `step` says
-// how far it got. Bounded by the tcp_stream's expiry the caller set.
+// One request on `stream`: resolve, connect, (TLS handshake,) write `req`,
+// read the whole answer, then `done(ec)` once. Callbacks rather than
+// coroutines: clang-tidy's Boost 1.74 has no co_await with libstdc++. Runs
+// inside one io_context::run of the caller, which outlives it.
 template <class Stream>
-asio::awaitable<Response> exchange_on(Stream& stream, const ServerUrl& url, const Request& req,
-                                      Step& step) {
-  auto& socket = beast::get_lowest_layer(stream);
-  tcp::resolver resolver(co_await asio::this_coro::executor);
-  step = Step::kConnect;
-  const auto endpoints = co_await resolver.async_resolve(url.host, url.port, asio::use_awaitable);
-  co_await socket.async_connect(endpoints, asio::use_awaitable);
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
-    step = Step::kTls;
-    co_await stream.async_handshake(ssl::stream_base::client, asio::use_awaitable);
+class Exchange {
+ public:
+  using Done = std::function<void(boost::system::error_code)>;
+
+  Exchange(asio::io_context& ioc, Stream& stream, const ServerUrl& url, const Request& req)
+      : stream_(stream), url_(url), req_(req), resolver_(ioc) {
+    parser_.body_limit(kMaxResponseBody);
   }
-  step = Step::kExchange;
-  co_await http::async_write(stream, req, asio::use_awaitable);
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(kMaxResponseBody);
-  // Beast 1.74 misses the limit when the body arrives with the header (its
-  // eager read): check the declared length before reading the body.
-  co_await http::async_read_header(stream, buffer, parser, asio::use_awaitable);
-  if (parser.content_length().value_or(0) > kMaxResponseBody) {
-    throw boost::system::system_error(http::error::body_limit);
+
+  void start(Done done) {
+    done_ = std::move(done);
+    resolver_.async_resolve(url_.host, url_.port, [this](auto ec, tcp::resolver::results_type eps) {
+      if (ec) return done_(ec);
+      beast::get_lowest_layer(stream_).async_connect(eps, [this](auto ec2, const auto&) {
+        if (ec2) return done_(ec2);
+        handshake();
+      });
+    });
   }
-  co_await http::async_read(stream, buffer, parser, asio::use_awaitable);
-  co_return parser.release();
-}
+
+  Step step() const { return step_; }
+  Response take() { return parser_.release(); }
+
+ private:
+  void handshake() {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      step_ = Step::kTls;
+      stream_.async_handshake(ssl::stream_base::client, [this](auto ec) {
+        if (ec) return done_(ec);
+        write();
+      });
+    } else {
+      write();
+    }
+  }
+
+  void write() {
+    step_ = Step::kExchange;
+    http::async_write(stream_, req_, [this](auto ec, std::size_t) {
+      if (ec) return done_(ec);
+      read();
+    });
+  }
+
+  // Beast 1.74 misses the body limit when the body arrives with the header
+  // (its eager read): the header first, and the declared length checked.
+  void read() {
+    http::async_read_header(stream_, buffer_, parser_, [this](auto ec, std::size_t) {
+      if (ec) return done_(ec);
+      if (parser_.content_length().value_or(0) > kMaxResponseBody) {
+        return done_(http::error::body_limit);
+      }
+      http::async_read(stream_, buffer_, parser_, [this](auto ec2, std::size_t) { done_(ec2); });
+    });
+  }
+
+  Stream& stream_;
+  const ServerUrl& url_;
+  const Request& req_;
+  tcp::resolver resolver_;
+  beast::flat_buffer buffer_;
+  http::response_parser<http::string_body> parser_;
+  Step step_ = Step::kConnect;
+  Done done_;
+};
 
 // The user's words for a request that did not get its answer.
 Error transport_error(const ServerUrl& url, Step step, const boost::system::error_code& ec,
@@ -151,43 +191,36 @@ class ApiClient::Impl {
                std::chrono::milliseconds timeout) {
     auto& socket = beast::get_lowest_layer(stream);
     socket.expires_after(timeout);
-    Step step = Step::kConnect;
-    std::optional<Response> answer;
-    std::exception_ptr failure;
+    Exchange<Stream> exchange(ioc, stream, url_, req);
+    std::optional<boost::system::error_code> result;
     bool stopped = false;
     asio::steady_timer poll(ioc);
-    asio::co_spawn(ioc, exchange_on(stream, url_, req, step),
-                   [&](std::exception_ptr e, Response r) {
-                     failure = e;
-                     if (!e) answer = std::move(r);
-                     poll.cancel();
-                   });
-    watch_stop(poll, socket, stopped, answer, failure);
+    exchange.start([&](boost::system::error_code ec) {
+      result = ec;
+      poll.cancel();
+    });
+    watch_stop(poll, socket, stopped, result);
     // Resolving is not bounded by the stream's expiry: the whole run is.
     ioc.run_for(timeout + kStopPoll * 4);
     if (stopped) throw interrupted();
-    if (answer) return std::move(*answer);
-    if (!failure) throw transport_error(url_, step, beast::error::timeout, timeout);
-    try {
-      std::rethrow_exception(failure);
-    } catch (const boost::system::system_error& e) {
-      throw transport_error(url_, step, e.code(), timeout);
-    }
+    if (!result) throw transport_error(url_, exchange.step(), beast::error::timeout, timeout);
+    if (*result) throw transport_error(url_, exchange.step(), *result, timeout);
+    return exchange.take();
   }
 
   // Every kStopPoll: closes the socket when the stop flag is set; stops
   // polling once the exchange has ended.
   void watch_stop(asio::steady_timer& poll, beast::tcp_stream& socket, bool& stopped,
-                  const std::optional<Response>& answer, const std::exception_ptr& failure) {
+                  const std::optional<boost::system::error_code>& result) {
     poll.expires_after(kStopPoll);
     poll.async_wait([&, this](boost::system::error_code ec) {
-      if (ec || answer || failure) return;
+      if (ec || result) return;
       if (stop_ && stop_->load()) {
         stopped = true;
         socket.close();
         return;
       }
-      watch_stop(poll, socket, stopped, answer, failure);
+      watch_stop(poll, socket, stopped, result);
     });
   }
 
