@@ -1,7 +1,9 @@
 #include "common/state_dir.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 
@@ -22,13 +24,26 @@ std::string default_state_dir() {
     const char* home = std::getenv("HOME");
     dir = fs::path(home ? home : ".") / ".local/state/schedrig";
   }
+  create_state_dir(dir.string());
+  return dir;
+}
+
+void create_state_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  const fs::path path(dir);
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (!ec && ::mkdir(dir.c_str(), 0700) == 0) {
+    // The umask may have taken bits off 0700; set it exactly.
+    if (::chmod(dir.c_str(), 0700) != 0) ec.assign(errno, std::generic_category());
+  } else if (!ec && errno != EEXIST) {
+    ec.assign(errno, std::generic_category());
+  }
+  if (!ec && !fs::is_directory(path, ec)) ec = std::make_error_code(std::errc::not_a_directory);
   if (ec) {
     throw CliError(ErrorKind::kUsage,
-                   fmt::format("cannot create state dir {}: {}", dir.string(), ec.message()));
+                   fmt::format("cannot create state dir {}: {}", dir, ec.message()));
   }
-  return dir;
 }
 
 }  // namespace schedrig

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "agent/knobs/variant_knobs.h"
-#include "agent/placement/placement.h"
+#include "agent/workloads/resolve_case.h"
 
 namespace schedrig::runner {
 namespace {
@@ -12,15 +12,12 @@ PreparedCase prepare_case(const schedrig::v1::Case& c, const topology::Topology&
   PreparedCase out;
   out.name = c.name();
   try {
-    out.workload = &workloads::find_workload(c.workload());
-    workloads::Params params(c.params().begin(), c.params().end());
-    // A case's `membind:` key is the workload's membind parameter (kv).
-    if (!c.membind().empty()) params.emplace("membind", c.membind());
-    out.params = workloads::with_defaults(*out.workload, params);
-    out.placement = placement::resolve_placement(c.placement(), topo);
+    workloads::ResolvedCase resolved = workloads::resolve_case(c, topo);
+    out.workload = resolved.workload;
+    out.params = std::move(resolved.params);
+    out.placement = std::move(resolved.placement);
     out.cpus = out.placement.cpus;
-    out.workload->validate(out.params, out.cpus.size());
-  } catch (const std::invalid_argument& e) {
+  } catch (const workloads::CaseError& e) {
     throw PlanRejected(fmt::format("case '{}': {}", c.name(), e.what()));
   }
   return out;

@@ -175,6 +175,13 @@ nlohmann::json topology_to_json(const Topology& t);
 // replacing whatever `out` held. cpus-like fields are cpulist strings.
 void topology_to_proto(const Topology& t, schedrig::v1::Topology* out);
 
+// The inverse of topology_to_proto: a Topology from the message an agent
+// sent, so the host can resolve placements on the agent's machine
+// (host/plan_check). topology_from_proto(topology_to_proto(t)) equals t.
+// Throws TopologyError "agent topology: field 'numa_nodes[1].cpus': ..." for
+// a malformed cpulist.
+Topology topology_from_proto(const schedrig::v1::Topology& msg);
+
 // The human view: a summary line (counts, SMT, online, allowed, offline and
 // disallowed cpulists), one line per package, NUMA node (cpulist, memory) and
 // LLC (level, size, cores sharing it, cpulist; private per-core caches on

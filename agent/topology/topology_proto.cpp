@@ -1,8 +1,31 @@
-// Topology -> schedrig.v1.Topology, the message the agent sends after Hello.
+// Topology <-> schedrig.v1.Topology, the message the agent sends after Hello.
+#include <fmt/format.h>
+
 #include "agent/topology/topology.h"
 #include "common/cpulist.h"
 
 namespace schedrig::topology {
+namespace {
+
+// The PUs of a cpulist field; `field` names it in the error.
+std::vector<int> cpus_of(const std::string& text, const std::string& field) {
+  try {
+    return parse_cpulist(text);
+  } catch (const std::invalid_argument& e) {
+    throw TopologyError(fmt::format("agent topology: field '{}': {}", field, e.what()));
+  }
+}
+
+// Every cpulist of a repeated field (package_cpus, clusters, core_cpus).
+std::vector<std::vector<int>> cpu_lists_of(
+    const google::protobuf::RepeatedPtrField<std::string>& lists, const std::string& field) {
+  std::vector<std::vector<int>> out;
+  for (int i = 0; i < lists.size(); ++i)
+    out.push_back(cpus_of(lists.Get(i), fmt::format("{}[{}]", field, i)));
+  return out;
+}
+
+}  // namespace
 
 void topology_to_proto(const Topology& t, schedrig::v1::Topology* out) {
   out->Clear();
@@ -44,6 +67,40 @@ void topology_to_proto(const Topology& t, schedrig::v1::Topology* out) {
     msg->set_distance(level.distance);
     msg->set_min_span(level.min_span);
   }
+}
+
+Topology topology_from_proto(const schedrig::v1::Topology& msg) {
+  Topology t;
+  t.packages = msg.packages();
+  for (int i = 0; i < msg.numa_nodes_size(); ++i) {
+    const auto& node = msg.numa_nodes(i);
+    t.numa_nodes.push_back({node.os_index(),
+                            cpus_of(node.cpus(), fmt::format("numa_nodes[{}].cpus", i)),
+                            node.memory_bytes()});
+  }
+  for (int i = 0; i < msg.llcs_size(); ++i) {
+    const auto& llc = msg.llcs(i);
+    t.llcs.push_back({cpus_of(llc.cpus(), fmt::format("llcs[{}].cpus", i)), llc.level(),
+                      llc.size_bytes(), llc.shared_by()});
+  }
+  t.cores = msg.cores();
+  t.pus = msg.pus();
+  t.smt = msg.smt();
+  t.online_cpus = cpus_of(msg.online_cpus(), "online_cpus");
+  t.allowed_cpus = cpus_of(msg.allowed_cpus(), "allowed_cpus");
+  t.package_cpus = cpu_lists_of(msg.package_cpus(), "package_cpus");
+  t.clusters = cpu_lists_of(msg.clusters(), "clusters");
+  t.core_cpus = cpu_lists_of(msg.core_cpus(), "core_cpus");
+  t.offline_pus = cpus_of(msg.offline_pus(), "offline_pus");
+  t.disallowed_pus = cpus_of(msg.disallowed_pus(), "disallowed_pus");
+  for (const auto& row : msg.distances())
+    t.distances.emplace_back(row.values().begin(), row.values().end());
+  t.distances_source = msg.distances_source();
+  for (const auto& level : msg.sched_domains()) {
+    t.sched_domains.push_back({level.name(), level.span(), level.min_span(), level.groups(),
+                               level.domains(), level.distance()});
+  }
+  return t;
 }
 
 }  // namespace schedrig::topology

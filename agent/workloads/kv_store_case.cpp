@@ -22,7 +22,8 @@ KvParams kv_params(const Params& p, std::size_t n_cpus) {
   k.shards = static_cast<unsigned>(param_int("kv", p, "shards", 1, 65536));
   if (k.shards > k.keys) {
     throw ParamError(fmt::format("kv: parameter 'shards' = '{}': must be in [1, keys] = [1, {}]",
-                                 k.shards, k.keys));
+                                 k.shards, k.keys),
+                     "shards");
   }
   k.membind = param_membind("kv", p, "membind");
   return k;

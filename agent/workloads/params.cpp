@@ -12,7 +12,7 @@ static const std::string& lookup(const std::string& workload, const Params& p,
                                  const std::string& name) {
   auto it = p.find(name);
   if (it == p.end()) {
-    throw ParamError(fmt::format("{}: parameter '{}' is required", workload, name));
+    throw ParamError(fmt::format("{}: parameter '{}' is required", workload, name), name);
   }
   return it->second;
 }
@@ -24,7 +24,8 @@ long long param_int(const std::string& workload, const Params& p, const std::str
   const auto v = try_parse_whole<long long>(text);
   if (!v || *v < lo || *v > hi) {
     throw ParamError(fmt::format("{}: parameter '{}' = '{}': must be an integer in [{}, {}]{}",
-                                 workload, name, text, lo, hi, auto_value >= 0 ? " or auto" : ""));
+                                 workload, name, text, lo, hi, auto_value >= 0 ? " or auto" : ""),
+                     name);
   }
   return *v;
 }
@@ -37,7 +38,8 @@ double param_double(const std::string& workload, const Params& p, const std::str
   const double v = decimal ? std::strtod(text.c_str(), &end) : 0;
   if (!decimal || end != text.c_str() + text.size() || !std::isfinite(v) || v < lo || v > hi) {
     throw ParamError(fmt::format("{}: parameter '{}' = '{}': must be a number in [{}, {}]",
-                                 workload, name, text, lo, hi));
+                                 workload, name, text, lo, hi),
+                     name);
   }
   return v;
 }
@@ -49,7 +51,8 @@ std::string param_choice(const std::string& workload, const Params& p, const std
     if (text == c) return text;
   }
   throw ParamError(fmt::format("{}: parameter '{}' = '{}': must be one of {}", workload, name, text,
-                               fmt::join(choices, ", ")));
+                               fmt::join(choices, ", ")),
+                   name);
 }
 
 std::string param_membind(const std::string& workload, const Params& p, const std::string& name) {
@@ -59,9 +62,11 @@ std::string param_membind(const std::string& workload, const Params& p, const st
     const auto node = try_parse_whole<int>(std::string_view(text).substr(5));
     if (node && *node >= 0 && *node <= 1023) return text;
   }
-  throw ParamError(fmt::format(
-      "{}: parameter '{}' = '{}': must be local, interleave or node:N with N in [0, 1023]",
-      workload, name, text));
+  throw ParamError(
+      fmt::format(
+          "{}: parameter '{}' = '{}': must be local, interleave or node:N with N in [0, 1023]",
+          workload, name, text),
+      name);
 }
 
 }  // namespace schedrig::workloads

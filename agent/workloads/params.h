@@ -12,9 +12,16 @@ using Params = std::map<std::string, std::string>;
 
 // A parameter that is missing, malformed or out of range. what() reads
 // "fork: parameter 'fork_max' = '0': must be an integer in [1, 16000]".
+// param() is the parameter at fault ("fork_max"), "" when the error is about
+// no single one (an unknown workload, a limit on two parameters together).
 class ParamError : public std::invalid_argument {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit ParamError(const std::string& message, std::string param = "")
+      : std::invalid_argument(message), param_(std::move(param)) {}
+  const std::string& param() const { return param_; }
+
+ private:
+  std::string param_;
 };
 
 // Integer parameter in [lo, hi]; `auto_value` replaces the word "auto" when

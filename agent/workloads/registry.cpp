@@ -36,14 +36,15 @@ Params with_defaults(const WorkloadInfo& w, const Params& p) {
       std::vector<std::string> names;
       for (const auto& spec : w.params) names.push_back(spec.name);
       throw ParamError(fmt::format("{}: parameter '{}' is not known (known: {})", w.name, name,
-                                   fmt::join(names, ", ")));
+                                   fmt::join(names, ", ")),
+                       name);
     }
   }
   Params out = p;
   for (const auto& spec : w.params) {
     if (out.count(spec.name)) continue;
     if (!spec.default_value) {
-      throw ParamError(fmt::format("{}: parameter '{}' is required", w.name, spec.name));
+      throw ParamError(fmt::format("{}: parameter '{}' is required", w.name, spec.name), spec.name);
     }
     out[spec.name] = spec.default_value;
   }

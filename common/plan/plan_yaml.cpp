@@ -17,15 +17,23 @@ namespace {
 
 using v1::Plan;
 
-// Carries the file name so every error names file, line and key.
+// 1-based line of `node`, 0 when yaml-cpp has no mark for it.
+int line_of(const YAML::Node& node) { return node.Mark().is_null() ? 0 : node.Mark().line + 1; }
+
+// Carries the file name so every error names file, line and key, and the
+// optional line map every key seen goes into.
 class Reader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+  Reader(std::string source, PlanLines* lines) : source_(std::move(source)), lines_(lines) {}
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key,
                          const std::string& why) const {
-    int line = at.Mark().is_null() ? 0 : at.Mark().line + 1;
-    throw PlanError(fmt::format("{}:{}: key '{}': {}", source_, line, key, why));
+    throw PlanError(source_, line_of(at), key, "", why);
+  }
+
+  // Notes that `key` is at `node`'s line (when a line map is kept).
+  void note(const YAML::Node& node, const std::string& key) const {
+    if (lines_) lines_->lines[key] = line_of(node);
   }
 
   // Checks a map node: it is a map, has no duplicate or unknown keys.
@@ -38,6 +46,7 @@ class Reader {
       const std::string name = kv.first.as<std::string>();
       const std::string path = key.empty() ? name : key + "." + name;
       if (!seen.insert(name).second) fail(kv.first, path, "appears twice");
+      note(kv.first, path);
       if (!allowed.empty() && !allowed.count(name)) {
         fail(kv.first, path,
              fmt::format("is not known (known keys: {})", fmt::join(allowed, ", ")));
@@ -83,6 +92,7 @@ class Reader {
 
  private:
   std::string source_;
+  PlanLines* lines_;
 };
 
 v1::Order parse_order(const Reader& r, const YAML::Node& node) {
@@ -117,7 +127,9 @@ void parse_variant(const Reader& r, const YAML::Node& node, const std::string& k
   if (const auto& f = node["features"]) {
     if (!f.IsSequence()) r.fail(f, key + ".features", "must be a list of feature names");
     for (std::size_t i = 0; i < f.size(); ++i) {
-      v->add_features(r.scalar(f[i], fmt::format("{}.features[{}]", key, i)));
+      const std::string item_key = fmt::format("{}.features[{}]", key, i);
+      r.note(f[i], item_key);
+      v->add_features(r.scalar(f[i], item_key));
     }
   }
   if (node["sysctl"]) r.string_map(node["sysctl"], key + ".sysctl", v->mutable_sysctl());
@@ -165,6 +177,7 @@ void parse_list(const Reader& r, const YAML::Node& node, const std::string& key,
   std::set<std::string> names;
   for (std::size_t i = 0; i < node.size(); ++i) {
     std::string item_key = fmt::format("{}[{}]", key, i);
+    r.note(node[i], item_key);
     Item* item = out->Add();
     parse(r, node[i], item_key, item);
     if (item->name().empty()) r.fail(node[i], item_key + ".name", "must not be empty");
@@ -218,26 +231,27 @@ v1::QuietCheck default_quiet_check() {
   return q;
 }
 
-Plan parse_plan_yaml(const std::string& text, const std::string& source) {
-  Reader reader(source);
+Plan parse_plan_yaml(const std::string& text, const std::string& source, PlanLines* lines) {
+  if (lines) lines->lines.clear();
+  Reader reader(source, lines);
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(text);
   } catch (const YAML::ParserException& e) {
-    throw PlanError(fmt::format("{}:{}: YAML syntax: {}", source, e.mark.line + 1, e.msg));
+    throw PlanError(source, e.mark.line + 1, "", "", "YAML syntax: " + e.msg);
   }
   if (docs.size() > 1) {
-    throw PlanError(fmt::format("{}:{}: a second YAML document ('---'); a plan file holds one",
-                                source, docs[1].Mark().line + 1));
+    throw PlanError(source, line_of(docs[1]), "", "",
+                    "a second YAML document ('---'); a plan file holds one");
   }
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
-  if (!root.IsMap()) throw PlanError(fmt::format("{}: a plan must be a YAML map", source));
+  if (!root.IsMap()) throw PlanError(source, 0, "", "", "a plan must be a YAML map");
   return parse_root(reader, root);
 }
 
 Plan load_plan_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw PlanError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (!in) throw PlanError(path, 0, "", "", fmt::format("cannot open: {}", std::strerror(errno)));
   std::stringstream text;
   text << in.rdbuf();
   return parse_plan_yaml(text.str(), path);

@@ -3,6 +3,7 @@
 // agent (`run --plan F`).
 #pragma once
 
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -10,11 +11,42 @@
 
 namespace schedrig {
 
-// A plan that cannot be used. what() is one line:
+// A plan that cannot be used, with where and what as fields (the HTTP API
+// returns them as {error, file, line, key, value}). what() is one line:
+// "FILE:LINE: key 'K': value 'V': why", where ":LINE" is left out when the
+// line is unknown (0), "key 'K': " when no key is at fault (a YAML syntax
+// error, an unreadable file) and "value 'V': " when `value` is empty. The
+// parser's own errors leave `value` empty (their `why` names it), so they read
 // "FILE:LINE: key 'cases[1].params': must be a map of scalars".
 class PlanError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  PlanError(std::string file, int line, std::string key, std::string value, const std::string& why);
+
+  const std::string& file() const { return file_; }    // the plan's source name
+  int line() const { return line_; }                   // 1-based; 0 = unknown
+  const std::string& key() const { return key_; }      // "cases[0].params.fork_max"; "" = none
+  const std::string& value() const { return value_; }  // the offending value; "" = not given
+
+ private:
+  std::string file_;
+  int line_ = 0;
+  std::string key_;
+  std::string value_;
+};
+
+// The line each key of a plan file is on, by key path as errors name keys:
+// "name", "cases[1]" (the list item), "cases[1].params.fork_max",
+// "cases[0].placement", "variants[2].sysctl.kernel.sched_autogroup_enabled",
+// "variants[1].debugfs.sched/migration_cost_ns", "variants[1].features[0]".
+// Lines are 1-based, the line of the key itself (of the item for list items).
+struct PlanLines {
+  std::map<std::string, int> lines;
+
+  // The line of `key`, else of its nearest enclosing key that has one
+  // ("cases[0].params.workers" -> "cases[0].params" -> "cases[0]" ->
+  // "cases"), else 0. So a parameter the plan leaves out is reported at its
+  // case's params (or the case).
+  int line_of(const std::string& key) const;
 };
 
 // Parses YAML text. `source` names it in errors (a path, or "<built-in>").
@@ -23,8 +55,11 @@ class PlanError : public std::runtime_error {
 // sample_hz in [0, 20] (0 = no sampling), quiet {max_runnable, hold_s, timeout_s},
 // starvation {idle_after_pct, lookahead, wait_share_pct, idle_pct}, order
 // interleaved|blocked|shuffled, unique case and variant names, at least one case). No variants
-// means one: "baseline". Throws PlanError.
-schedrig::v1::Plan parse_plan_yaml(const std::string& text, const std::string& source);
+// means one: "baseline". Throws PlanError. When `lines` is given it is filled
+// with the line of every key seen (see PlanLines), for later checks of the
+// plan (host/plan_check) to name lines too.
+schedrig::v1::Plan parse_plan_yaml(const std::string& text, const std::string& source,
+                                   PlanLines* lines = nullptr);
 
 // The quiet-box check a plan gets when it has no `quiet:` key (or leaves
 // some of its keys out): max_runnable 1, hold_s 1, timeout_s 10.

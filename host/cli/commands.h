@@ -7,7 +7,8 @@
 
 namespace schedrig::host {
 
-// `serve [--listen ADDR:PORT] [--db F]`
+// `serve [--listen ADDR:PORT] [--db F] [--tokens F] [--tls-cert F --tls-key F]
+//  [--max-connections N] [--insecure] [--threads N]`
 void add_serve_command(CLI::App& app, int& exit_code);
 // `results [RUN] [--samples] [--db F | --server URL] [--json|--csv]`
 void add_results_command(CLI::App& app, int& exit_code);

@@ -1,4 +1,5 @@
-// `schedrig serve`: the collector. Agents dial ws://ADDR:PORT/agent.
+// `schedrig serve`: the server (docs/architecture.md "Server"): agents dial
+// ws[s]://ADDR:PORT/agent, operators use /api/v1/...; tokens always.
 #include <spdlog/spdlog.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -11,18 +12,14 @@
 #include "common/cli_error.h"
 #include "common/printable.h"
 #include "host/cli/commands.h"
+#include "host/cli/serve_settings.h"
 #include "host/collector/collector.h"
+#include "host/server/listener.h"
 #include "host/store/default_db_path.h"
 #include "host/store/store.h"
 
 namespace schedrig::host {
 namespace {
-
-struct ServeOptions {
-  std::string listen = "127.0.0.1:7878";
-  std::string db;
-  unsigned threads = 2;
-};
 
 // Logs what agents do; the store already has it all.
 class ServeEvents : public collector::CollectorEvents {
@@ -45,48 +42,74 @@ class ServeEvents : public collector::CollectorEvents {
 // How long serve waits, after SIGINT/SIGTERM, for its agents' close handshakes.
 constexpr std::chrono::seconds kCloseGrace{3};
 
-void run_serve(const ServeOptions& o) {
-  std::unique_ptr<store::Store> store;
-  boost::asio::ip::tcp::endpoint endpoint;
+// The listener of `s`: tokens, TLS, limits. Throws CliError (kUnreachable)
+// for an address that cannot be bound.
+std::unique_ptr<server::Listener> make_listener(boost::asio::io_context& ioc,
+                                                const ServeSettings& s,
+                                                boost::asio::ip::tcp::endpoint endpoint,
+                                                const auth::TokenSet& tokens,
+                                                collector::Collector& agents) {
+  server::ServerOptions so;
+  so.endpoint = endpoint;
+  so.tls = serve_tls_context(s);
+  so.tokens = &tokens;
+  so.agents = &agents;
+  so.max_connections = s.max_connections;
   try {
-    endpoint = collector::parse_listen_address(o.listen);
-    store = std::make_unique<store::Store>(o.db.empty() ? store::default_db_path() : o.db);
+    return std::make_unique<server::Listener>(ioc, std::move(so));
+  } catch (const server::ServerError& e) {
+    throw CliError(ErrorKind::kUnreachable, e.what());
+  }
+}
+
+void log_start(const server::Listener& listener, const ServeSettings& s, const store::Store& store,
+               std::size_t tokens) {
+  const std::string at = server::endpoint_text(listener.local_endpoint());
+  const char* ws = s.tls_cert.empty() ? "ws" : "wss";
+  const char* http = s.tls_cert.empty() ? "http" : "https";
+  spdlog::info("serving on {}: agents {}://{}/agent, API {}://{}/api/v1/, {} token(s), into {}", at,
+               ws, at, http, at, tokens, store.path());
+  if (s.insecure && s.tls_cert.empty()) {
+    spdlog::warn("--insecure: no TLS; tokens and envelopes cross the network in the clear");
+  }
+}
+
+void run_serve(const ServeSettings& s) {
+  const auto endpoint = checked_endpoint(s);
+  const auth::TokenSet tokens = load_serve_tokens(s);
+  std::unique_ptr<store::Store> store;
+  try {
+    store = std::make_unique<store::Store>(s.db.empty() ? store::default_db_path() : s.db);
   } catch (const std::exception& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
   boost::asio::io_context ioc;
   ServeEvents events;
-  std::unique_ptr<collector::Collector> c;
-  try {
-    c = std::make_unique<collector::Collector>(ioc, endpoint, *store, events);
-  } catch (const collector::CollectorError& e) {
-    throw CliError(ErrorKind::kUnreachable, e.what());
-  }
-  c->start();
-  const auto at = c->local_endpoint();
-  spdlog::info(
-      "collecting on ws://{}:{}/agent into {}",
-      at.address().is_v6() ? "[" + at.address().to_string() + "]" : at.address().to_string(),
-      at.port(), store->path());
+  collector::Collector agents(*store, events);
+  std::unique_ptr<server::Listener> listener = make_listener(ioc, s, endpoint, tokens, agents);
+  listener->start();
+  log_start(*listener, s, *store, tokens.size());
   boost::asio::signal_set signals(ioc, SIGINT, SIGTERM);
   boost::asio::steady_timer drain(ioc);
   std::chrono::steady_clock::time_point give_up;  // set when the signal comes
   std::function<void()> wait_for_closes = [&] {
-    if (c->open_sessions() == 0 || std::chrono::steady_clock::now() >= give_up) return ioc.stop();
+    if (listener->open_connections() == 0 || std::chrono::steady_clock::now() >= give_up) {
+      return ioc.stop();
+    }
     drain.expires_after(std::chrono::milliseconds(50));
     drain.async_wait([&](boost::system::error_code) { wait_for_closes(); });
   };
   signals.async_wait([&](boost::system::error_code, int sig) {
     // Every agent gets a close frame (its run aborts and restores its knobs)
     // before the process goes; a peer that never answers waits kCloseGrace.
-    spdlog::info("signal {}: closing {} agent connection(s), then stopping", sig,
-                 c->open_sessions());
+    spdlog::info("signal {}: closing {} connection(s), then stopping", sig,
+                 listener->open_connections());
     give_up = std::chrono::steady_clock::now() + kCloseGrace;
-    c->stop();
+    listener->stop();
     wait_for_closes();
   });
   std::vector<std::thread> pool;
-  for (unsigned i = 1; i < o.threads; ++i) pool.emplace_back([&] { ioc.run(); });
+  for (unsigned i = 1; i < s.threads; ++i) pool.emplace_back([&] { ioc.run(); });
   ioc.run();
   for (auto& t : pool) t.join();
 }
@@ -94,13 +117,25 @@ void run_serve(const ServeOptions& o) {
 }  // namespace
 
 void add_serve_command(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<ServeOptions>();
+  auto o = std::make_shared<ServeSettings>();
   auto* cmd = app.add_subcommand(
       "serve",
-      "run the collector: agents dial ws://ADDR:PORT/agent; every envelope is stored raw in "
-      "SQLite (WAL), its tables derived, then acked. Stops on SIGINT/SIGTERM");
-  cmd->add_option("--listen", o->listen, "ADDR:PORT to listen on (default 127.0.0.1:7878)");
+      "run the server: agents dial ws[s]://ADDR:PORT/agent with an agent token, operators use "
+      "/api/v1/ with an operator token; every envelope is stored raw in SQLite (WAL), its tables "
+      "derived, then acked. Stops on SIGINT/SIGTERM");
+  cmd->add_option("--listen", o->listen,
+                  "ADDR:PORT to listen on (default 127.0.0.1:7878); not loopback: TLS or "
+                  "--insecure");
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
+  cmd->add_option("--tokens", o->tokens,
+                  "tokens file, owner-only (default: STATE_DIR/tokens; `schedrig token new`)");
+  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate chain (with --tls-key)");
+  cmd->add_option("--tls-key", o->tls_key, "PEM private key of --tls-cert");
+  cmd->add_option("--max-connections", o->max_connections,
+                  "open connections at most (default 4096); more are closed at once")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  cmd->add_flag("--insecure", o->insecure,
+                "serve plain TCP on a non-loopback address (tokens are still required)");
   cmd->add_option("--threads", o->threads, "I/O threads")->check(CLI::Range(1u, 64u));
   cmd->callback([o, &exit_code] {
     run_serve(*o);

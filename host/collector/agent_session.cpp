@@ -4,200 +4,409 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 #include "common/envelope_codec.h"
 #include "common/error.h"
 #include "common/ids.h"
 #include "common/printable.h"
+#include "host/collector/session_rules.h"
 
 namespace schedrig::collector {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
 namespace websocket = beast::websocket;
-using v1::Envelope;
+namespace v1 = schedrig::v1;
+using Verdict = EnvelopeCheck::Verdict;
 
-AgentSession::AgentSession(asio::ip::tcp::socket&& socket, store::Store& store,
-                           CollectorEvents& events)
-    : ws_(std::move(socket)), store_(store), events_(events) {
-  beast::error_code ec;
-  auto ep = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
-  peer_ = ec ? "unknown peer" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
+namespace {
+
+// Host->agent messages queued before reading pauses (an agent that does not
+// read its acks stops being read).
+constexpr std::size_t kMaxQueuedWrites = 1024;
+// The WebSocket opening and closing handshakes.
+constexpr std::chrono::seconds kHandshakeTimeout{10};
+
+websocket::stream_base::timeout session_timeouts() {
+  websocket::stream_base::timeout t{};
+  t.handshake_timeout = kHandshakeTimeout;
+  t.idle_timeout = websocket::stream_base::none();  // our own timer (on_tick) decides
+  t.keep_alive_pings = false;
+  return t;
 }
 
-void AgentSession::run() {
-  asio::dispatch(ws_.get_executor(), [self = shared_from_this()] { self->do_read_request(); });
+}  // namespace
+
+template <class Stream>
+AgentSession<Stream>::AgentSession(Stream&& stream, server::AgentUpgrade upgrade,
+                                   std::shared_ptr<SessionServices> services)
+    : ws_(std::move(stream)),
+      upgrade_(std::move(upgrade)),
+      services_(std::move(services)),
+      peer_(upgrade_.peer),
+      agent_id_(upgrade_.principal.name),
+      tick_(ws_.get_executor()),
+      probe_timer_(ws_.get_executor()) {}
+
+template <class Stream>
+void AgentSession<Stream>::run() {
+  upgrade_.slot.attach(this->shared_from_this());
+  asio::dispatch(ws_.get_executor(), [self = this->shared_from_this()] {
+    self->ws_.set_option(session_timeouts());
+    self->ws_.binary(true);
+    self->ws_.read_message_max(kMaxEnvelopeBytes);
+    self->ws_.control_callback([raw = self.get()](websocket::frame_type kind, beast::string_view) {
+      raw->on_frame(kind);
+    });
+    self->ws_.async_accept(self->upgrade_.request,
+                           [self](beast::error_code ec) { self->on_accept(ec); });
+  });
 }
 
-void AgentSession::do_read_request() {
-  beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
-  http::async_read(beast::get_lowest_layer(ws_), buffer_, request_,
-                   [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                     self->on_read_request(ec);
-                   });
+template <class Stream>
+void AgentSession<Stream>::on_accept(beast::error_code ec) {
+  if (ec) return finish(fmt::format("WebSocket accept: {}", ec.message()));
+  open_ = true;
+  upgrade_.request = {};  // not needed any more
+  spdlog::info("{}: agent {} connected", peer_, printable(agent_id_));
+  heard_from_peer();
+  schedule_tick();
+  maybe_read();
 }
 
-void AgentSession::on_read_request(beast::error_code ec) {
-  if (ec) return finish(fmt::format("HTTP request: {}", ec.message()));
-  if (!websocket::is_upgrade(request_) || request_.target() != "/agent") {
-    spdlog::warn("{}: refused HTTP {} {} (agents connect with a WebSocket upgrade on /agent)",
-                 peer_, printable(std::string(request_.method_string())),
-                 printable(std::string(request_.target())));
-    auto res = std::make_shared<http::response<http::string_body>>(http::status::not_found,
-                                                                   request_.version());
-    res->set(http::field::content_type, "text/plain");
-    res->body() = "schedrig collector: agents connect with a WebSocket upgrade on /agent\n";
-    res->prepare_payload();
-    http::async_write(beast::get_lowest_layer(ws_), *res,
-                      [self = shared_from_this(), res](beast::error_code, std::size_t) {
-                        self->finish("not a WebSocket upgrade on /agent");
-                      });
+template <class Stream>
+void AgentSession<Stream>::maybe_read() {
+  if (read_in_flight_ || !open_ || finished_ || closing_ || refusing_ || held_ ||
+      hello_ == HelloState::kClaiming || write_queue_.size() >= kMaxQueuedWrites) {
     return;
   }
-  beast::get_lowest_layer(ws_).expires_never();
-  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-  ws_.binary(true);
-  ws_.read_message_max(kMaxEnvelopeBytes);
-  ws_.async_accept(request_,
-                   [self = shared_from_this()](beast::error_code e) { self->on_accept(e); });
-}
-
-void AgentSession::on_accept(beast::error_code ec) {
-  if (ec) return finish(fmt::format("WebSocket accept: {}", ec.message()));
-  spdlog::info("{}: agent connected", peer_);
-  do_read();
-}
-
-void AgentSession::do_read() {
-  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+  read_in_flight_ = true;
+  ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
     self->on_read(ec);
   });
 }
 
-void AgentSession::on_read(beast::error_code ec) {
+template <class Stream>
+void AgentSession<Stream>::on_read(beast::error_code ec) {
+  read_in_flight_ = false;
   if (ec == websocket::error::message_too_big) {
     return finish(
         fmt::format("message over {} bytes: closed with 1009 (message too big)", kMaxEnvelopeBytes),
         log_level_for(ErrorKind::kPeerLimit));
   }
-  if (ec == websocket::error::closed) return finish("agent closed the connection");
-  if (ec == boost::asio::error::operation_aborted) return finish("closed by the collector");
-  if (ec) return finish(fmt::format("read: {}", ec.message()));
+  if (ec == websocket::error::closed) {
+    return finish(closing_ ? close_reason_ : "agent closed the connection");
+  }
+  if (ec)
+    return finish(close_reason_.empty() ? fmt::format("read: {}", ec.message()) : close_reason_);
+  heard_from_peer();
   std::string bytes = beast::buffers_to_string(buffer_.data());
   buffer_.consume(buffer_.size());
-  handle_message(bytes);
-  do_read();
+  if (!refusing_) handle_message(bytes);
+  maybe_read();
 }
 
-void AgentSession::handle_message(const std::string& bytes) {
+template <class Stream>
+void AgentSession<Stream>::on_frame(websocket::frame_type) {
+  heard_from_peer();  // a ping, a pong or a close: the peer is there
+}
+
+template <class Stream>
+void AgentSession<Stream>::heard_from_peer() {
+  last_heard_ = std::chrono::steady_clock::now();
+  if (!probes_.empty()) end_probes(true);
+}
+
+template <class Stream>
+void AgentSession<Stream>::handle_message(const std::string& bytes) {
   DecodeResult r = decode_envelope(bytes);
   if (!r.envelope) {
     spdlog::warn("{}: bad message ({} bytes): {}", peer_, bytes.size(), r.error);
     return reply_error(r.code, r.error, 0);
   }
-  const Envelope& env = *r.envelope;
-  if (env.has_ack() || env.has_start_run() || env.has_abort() || env.has_ping()) {
-    spdlog::warn("{}: agent sent a host->agent message ({})", peer_, body_name(env));
-    return reply_error(v1::ERROR_UNEXPECTED, body_name(env) + " is a host->agent message",
-                       env.seq());
+  const EnvelopeCheck check =
+      check_envelope(*r.envelope, agent_id_, hello_ == HelloState::kAccepted);
+  if (check.verdict == Verdict::kReplyError) {
+    spdlog::warn("{} ({}): {}", peer_, printable(agent_id_), printable(check.message));
+    return reply_error(check.code, check.message, r.envelope->seq());
   }
-  if (store_failed_) return;  // closing: nothing more is stored or acked
-  if (env.agent_id().empty() || env.instance_id().empty() || env.seq() == 0) {
-    spdlog::warn("{}: {} without agent_id, instance_id or seq", peer_, body_name(env));
-    return reply_error(v1::ERROR_UNEXPECTED, "agent_id, instance_id and seq > 0 are required",
-                       env.seq());
+  if (check.verdict == Verdict::kViolation) {
+    return violation(check.code, check.message, r.envelope->seq());
   }
-  store_and_ack(env, bytes);
+  auto env = std::make_shared<const Envelope>(std::move(*r.envelope));
+  if (env->has_hello() && hello_ == HelloState::kNone) return claim_id(std::move(env), bytes);
+  submit(std::move(env), bytes);
 }
 
-void AgentSession::store_and_ack(const Envelope& env, const std::string& bytes) {
-  agent_id_ = env.agent_id();
-  std::uint64_t& last = last_seq_[env.instance_id()];
-  if (env.seq() <= last) {
-    spdlog::debug("{}: seq {} after {} (replay)", printable(agent_id_), env.seq(), last);
+template <class Stream>
+void AgentSession<Stream>::claim_id(std::shared_ptr<const Envelope> hello, std::string bytes) {
+  hello_ = HelloState::kClaiming;  // reading waits for the decision
+  services_->registry->claim(
+      agent_id_, hello->instance_id(), this->shared_from_this(),
+      [self = this->shared_from_this(), hello, bytes = std::move(bytes)](
+          bool accepted, const std::string& why) mutable {
+        asio::post(self->ws_.get_executor(),
+                   [self, accepted, why, hello = std::move(hello), bytes = std::move(bytes)] {
+                     self->on_claim(accepted, why, hello, bytes);
+                   });
+      });
+}
+
+template <class Stream>
+void AgentSession<Stream>::on_claim(bool accepted, const std::string& why,
+                                    std::shared_ptr<const Envelope> hello, std::string bytes) {
+  if (finished_) {
+    if (accepted) services_->registry->release(agent_id_, this);
+    return;
   }
-  store::Store::Ingest outcome;
-  for (int attempt = 1;; ++attempt) {
-    try {
-      outcome = store_.ingest(env, bytes);
-      break;
-    } catch (const std::exception& e) {
-      spdlog::error("{}: cannot store {} seq {} (attempt {} of {}): {}", printable(agent_id_),
-                    body_name(env), env.seq(), attempt, kStoreAttempts, e.what());
-      if (attempt < kStoreAttempts) continue;  // a busy store: its own timeout paced us
-      // Acks are cumulative, so nothing after this seq may be acked: stop
-      // taking envelopes and close, so the agent ends the run (and restores
-      // its knobs) instead of streaming into a hole.
-      store_failed_ = true;
-      reply_error(v1::ERROR_INTERNAL, std::string("store: ") + e.what(), env.seq());
-      close_code_ = websocket::close_code::internal_error;
-      close();
-      return;
+  if (!accepted) {
+    hello_ = HelloState::kNone;
+    return violation(v1::ERROR_UNEXPECTED, why, hello->seq());
+  }
+  hello_ = HelloState::kAccepted;
+  instance_id_ = hello->instance_id();
+  hello_seq_ = hello->seq();
+  submit(std::move(hello), std::move(bytes));
+  maybe_read();
+}
+
+template <class Stream>
+void AgentSession<Stream>::submit(std::shared_ptr<const Envelope> env, std::string bytes) {
+  WriteItem item{env, std::move(bytes),
+                 [self = this->shared_from_this(), env](const WriteOutcome& outcome) {
+                   asio::post(self->ws_.get_executor(),
+                              [self, env, outcome] { self->on_written(env, outcome); });
+                 }};
+  ++pending_writes_;
+  auto on_room = [weak = this->weak_from_this()] {
+    if (auto self = weak.lock()) {
+      asio::post(self->ws_.get_executor(), [self] { self->retry_held(); });
     }
-  }
-  last = std::max(last, env.seq());
-  // Ack before telling the owner, so a close the owner asks for follows the Ack.
-  Envelope ack;
-  ack.mutable_ack()->set_instance_id(env.instance_id());
-  ack.mutable_ack()->set_seq(env.seq());
-  send(std::move(ack));
-  if (outcome == store::Store::Ingest::kStored) {
-    if (env.has_hello()) events_.on_hello(shared_from_this(), env);
-    events_.on_stored(env);
-  }
+  };
+  if (!services_->writer.submit(item, on_room)) held_ = std::move(item);  // reading pauses
 }
 
-void AgentSession::reply_error(v1::ErrorCode code, const std::string& message, std::uint64_t seq) {
+template <class Stream>
+void AgentSession<Stream>::retry_held() {
+  if (!held_) return;
+  auto on_room = [weak = this->weak_from_this()] {
+    if (auto self = weak.lock()) {
+      asio::post(self->ws_.get_executor(), [self] { self->retry_held(); });
+    }
+  };
+  if (!services_->writer.submit(*held_, on_room)) return;  // still full: wait again
+  held_.reset();
+  heard_from_peer();  // the pause was ours, not the peer's silence
+  maybe_read();
+}
+
+template <class Stream>
+void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env,
+                                      const WriteOutcome& outcome) {
+  --pending_writes_;
+  using Status = WriteOutcome::Status;
+  if (outcome.status == Status::kFailed && !refusing_ && !finished_) {
+    // Acks are cumulative, so nothing after this seq may be acked: stop
+    // taking envelopes and close, so the agent ends the run (and restores
+    // its knobs) instead of streaming into a hole.
+    refusing_ = true;
+    reply_error(v1::ERROR_INTERNAL, outcome.error, env->seq());
+    close_with(CloseCode::internal_error, "the store failed: " + outcome.error);
+  } else if (outcome.status == Status::kRefused && !refusing_ && !finished_) {
+    violation(v1::ERROR_NOT_OWNER, outcome.error, env->seq());
+  } else if (outcome.status == Status::kStored || outcome.status == Status::kDuplicate) {
+    if (!refusing_ && !finished_) {
+      // Ack before telling the owner, so a close the owner asks for follows the Ack.
+      Envelope ack;
+      ack.mutable_ack()->set_instance_id(env->instance_id());
+      ack.mutable_ack()->set_seq(env->seq());
+      enqueue(std::move(ack));
+    }
+    // The accepted Hello makes the channel live, even when it was stored
+    // before (a replay); on_stored is for what is new.
+    if (env->has_hello() && env->seq() == hello_seq_ && env->instance_id() == instance_id_) {
+      services_->events.on_hello(this->shared_from_this(), *env);
+    }
+    if (outcome.status == Status::kStored) services_->events.on_stored(*env);
+  }
+  report_closed_when_drained();
+}
+
+template <class Stream>
+void AgentSession<Stream>::reply_error(v1::ErrorCode code, const std::string& message,
+                                       std::uint64_t seq) {
   Envelope env;
   env.mutable_error()->set_code(code);
   env.mutable_error()->set_message(message);
   env.mutable_error()->set_in_reply_to_seq(seq);
-  send(std::move(env));
+  enqueue(std::move(env));
 }
 
-void AgentSession::send(Envelope env) {
-  env.set_protocol_version(kProtocolVersion);
-  env.set_sent_at_ns(wall_clock_ns());
-  asio::post(ws_.get_executor(), [self = shared_from_this(), env = std::move(env)]() mutable {
-    if (self->finished_) return;
-    if (!self->agent_id_.empty()) env.set_agent_id(self->agent_id_);
-    self->write_queue_.push_back(encode_envelope(env));
-    if (self->write_queue_.size() == 1) self->do_write();
+template <class Stream>
+void AgentSession<Stream>::violation(v1::ErrorCode code, const std::string& message,
+                                     std::uint64_t seq) {
+  refusing_ = true;
+  spdlog::warn("{} (agent {}): refused: {}; closing with 1008 (policy violation)", peer_,
+               printable(agent_id_), printable(message));
+  reply_error(code, message, seq);
+  close_with(CloseCode::policy_error, "refused: " + message);
+}
+
+template <class Stream>
+void AgentSession<Stream>::close_with(CloseCode code, const std::string& reason) {
+  close_code_ = code;
+  close_reason_ = reason;
+  close_requested_ = true;
+  if (write_queue_.empty()) do_close();  // else on_write closes when drained
+}
+
+template <class Stream>
+void AgentSession<Stream>::send(Envelope env) {
+  asio::post(ws_.get_executor(), [self = this->shared_from_this(), env = std::move(env)]() mutable {
+    self->enqueue(std::move(env));
   });
 }
 
-void AgentSession::do_write() {
-  ws_.async_write(
-      asio::buffer(write_queue_.front()),
-      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
+template <class Stream>
+void AgentSession<Stream>::enqueue(Envelope env) {
+  if (finished_ || closing_) return;
+  env.set_protocol_version(kProtocolVersion);
+  env.set_sent_at_ns(wall_clock_ns());
+  env.set_agent_id(agent_id_);
+  write_queue_.push_back(encode_envelope(env));
+  if (write_queue_.size() == 1) do_write();
 }
 
-void AgentSession::on_write(beast::error_code ec) {
+template <class Stream>
+void AgentSession<Stream>::do_write() {
+  ws_.async_write(
+      asio::buffer(write_queue_.front()),
+      [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
+}
+
+template <class Stream>
+void AgentSession<Stream>::on_write(beast::error_code ec) {
   if (ec) return finish(fmt::format("write: {}", ec.message()));
   write_queue_.pop_front();
   if (!write_queue_.empty()) return do_write();
-  if (close_requested_) do_close();
+  if (close_requested_) return do_close();
+  maybe_read();
 }
 
-void AgentSession::close() {
-  asio::post(ws_.get_executor(), [self = shared_from_this()] {
-    self->close_requested_ = true;
-    if (self->write_queue_.empty()) self->do_close();  // else on_write closes when drained
+template <class Stream>
+void AgentSession<Stream>::close() {
+  asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
+    if (self->close_requested_) return;
+    self->close_with(CloseCode::normal, "closed by the host");
   });
 }
 
-void AgentSession::do_close() {
-  if (finished_ || !ws_.is_open()) return;
-  ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code) {});
+template <class Stream>
+void AgentSession<Stream>::replace(const std::string& why) {
+  asio::post(ws_.get_executor(), [self = this->shared_from_this(), why] {
+    self->refusing_ = true;
+    self->close_with(CloseCode::policy_error, "replaced: " + why);
+  });
 }
 
-void AgentSession::finish(const std::string& reason, const char* log_level) {
+template <class Stream>
+void AgentSession<Stream>::do_close() {
+  if (finished_ || closing_) return;
+  if (!open_) return finish(close_reason_);
+  closing_ = true;
+  ws_.async_close(
+      websocket::close_reason(close_code_, close_reason_.substr(0, 120)),
+      [self = this->shared_from_this()](beast::error_code) { self->finish(self->close_reason_); });
+}
+
+template <class Stream>
+void AgentSession<Stream>::schedule_tick() {
+  tick_.expires_after(upgrade_.timing.ping_interval);
+  tick_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+    if (!ec) self->on_tick();
+  });
+}
+
+template <class Stream>
+void AgentSession<Stream>::on_tick() {
+  if (finished_) return;
+  if (held_ || hello_ == HelloState::kClaiming) heard_from_peer();  // we are the ones waiting
+  const auto silent = std::chrono::steady_clock::now() - last_heard_;
+  if (silent >= upgrade_.timing.idle_timeout) {
+    close_reason_ =
+        fmt::format("nothing from the agent for {} ms: closed",
+                    std::chrono::duration_cast<std::chrono::milliseconds>(silent).count());
+    refusing_ = true;
+    beast::get_lowest_layer(ws_).close();  // a silent peer would not finish a close handshake
+    return finish(close_reason_, "warn");
+  }
+  if (!ping_in_flight_ && !closing_) {
+    ping_in_flight_ = true;
+    ws_.async_ping({}, [self = this->shared_from_this()](beast::error_code) {
+      self->ping_in_flight_ = false;
+    });
+  }
+  schedule_tick();
+}
+
+template <class Stream>
+void AgentSession<Stream>::probe(std::chrono::milliseconds timeout,
+                                 std::function<void(bool)> answer) {
+  asio::post(ws_.get_executor(), [self = this->shared_from_this(), timeout,
+                                  answer = std::move(answer)]() mutable {
+    if (self->finished_ || self->closing_) return answer(false);
+    self->probes_.push_back(std::move(answer));
+    if (self->probes_.size() > 1) return;  // a ping is out already
+    self->probe_timer_.expires_after(timeout);
+    self->probe_timer_.async_wait([self](beast::error_code ec) {
+      if (!ec) self->end_probes(false);
+    });
+    if (!self->ping_in_flight_) {
+      self->ping_in_flight_ = true;
+      self->ws_.async_ping({}, [self](beast::error_code) { self->ping_in_flight_ = false; });
+    }
+  });
+}
+
+template <class Stream>
+void AgentSession<Stream>::end_probes(bool alive) {
+  probe_timer_.cancel();
+  std::vector<std::function<void(bool)>> probes = std::move(probes_);
+  probes_.clear();
+  for (auto& answer : probes) answer(alive);
+}
+
+template <class Stream>
+void AgentSession<Stream>::finish(const std::string& reason, const char* log_level) {
   if (finished_) return;
   finished_ = true;
-  spdlog::log(spdlog::level::from_str(log_level), "{} ({}): {}", peer_,
-              agent_id_.empty() ? "no agent id yet" : printable(agent_id_), printable(reason));
-  events_.on_closed(*this, agent_id_, reason);
+  end_reason_ = reason;
+  tick_.cancel();
+  end_probes(false);
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).socket().close(ignored);
+  if (hello_ == HelloState::kAccepted) services_->registry->release(agent_id_, this);
+  upgrade_.slot.release();
+  if (held_) {  // never stored, never acked: the agent sends it again
+    held_.reset();
+    --pending_writes_;
+  }
+  spdlog::log(spdlog::level::from_str(log_level), "{} (agent {}): {}", peer_, printable(agent_id_),
+              printable(reason));
+  report_closed_when_drained();
 }
+
+template <class Stream>
+void AgentSession<Stream>::report_closed_when_drained() {
+  if (!finished_ || closed_reported_ || pending_writes_ > 0) return;
+  closed_reported_ = true;
+  services_->events.on_closed(*this, hello_ == HelloState::kAccepted ? agent_id_ : std::string(),
+                              end_reason_);
+}
+
+template class AgentSession<server::PlainStream>;
+template class AgentSession<server::TlsStream>;
 
 }  // namespace schedrig::collector

@@ -1,74 +1,125 @@
-// One agent connection: HTTP upgrade on /agent, then a read loop and one
-// write queue on the session's own strand (the Boost.Beast
-// websocket_server_async example's shape). Each binary message is decoded,
-// stored raw, its tables derived, then acked; bad messages get an Error
-// envelope back and the session carries on.
+// One agent's WebSocket (docs/architecture.md "Wire protocol", "Server"),
+// after the server authenticated its upgrade: one read loop, one write
+// queue, a liveness timer, all on the connection's own strand. Each binary
+// message is decoded and checked (session_rules.h); a Hello first claims the
+// agent id (session_registry.h); envelopes go to the store writer and are
+// acked only after the commit. A violation gets an Error and a close with
+// 1008; a store that fails gets ERROR_INTERNAL and 1011. A ping goes out
+// every ping_interval and the session closes after idle_timeout without
+// any frame from the peer. Stream is server::PlainStream or TlsStream;
+// both are instantiated in agent_session.cpp.
 #pragma once
 
+#include <chrono>
 #include <deque>
-#include <map>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket/stream.hpp>
 
+#include "host/collector/agent_channel.h"
 #include "host/collector/events.h"
-#include "host/store/store.h"
-#include "schedrig/v1/envelope.pb.h"
+#include "host/collector/session_registry.h"
+#include "host/collector/store_writer.h"
+#include "host/server/agent_endpoint.h"
+#include "host/server/connection_tracker.h"
 
 namespace schedrig::collector {
 
-class AgentSession : public std::enable_shared_from_this<AgentSession> {
+// What every session of one collector shares; outlives them (shared_ptr).
+struct SessionServices {
+  CollectorEvents& events;
+  StoreWriter& writer;
+  std::shared_ptr<SessionRegistry> registry;
+};
+
+template <class Stream>
+class AgentSession : public AgentChannel,
+                     public RegisteredSession,
+                     public server::Stoppable,
+                     public std::enable_shared_from_this<AgentSession<Stream>> {
  public:
-  AgentSession(boost::asio::ip::tcp::socket&& socket, store::Store& store, CollectorEvents& events);
+  AgentSession(Stream&& stream, server::AgentUpgrade upgrade,
+               std::shared_ptr<SessionServices> services);
 
-  // Starts reading the HTTP upgrade request.
+  // Answers the upgrade and starts reading. Once.
   void run();
-  // Queues a host->agent envelope (protocol_version and agent_id are
-  // stamped here). Thread-safe.
-  void send(schedrig::v1::Envelope env);
-  // Sends a close frame after every queued envelope: normal (1000), or
-  // internal error (1011) once an envelope could not be stored after
-  // kStoreAttempts tries (nothing after it is acked). Thread-safe.
-  void close();
 
-  const std::string& peer() const { return peer_; }
+  void send(schedrig::v1::Envelope env) override;
+  void close() override;
+  const std::string& peer() const override { return peer_; }
+  const std::string& agent_id() const override { return agent_id_; }
+  const std::string& instance_id() const override { return instance_id_; }
+
+  void probe(std::chrono::milliseconds timeout, std::function<void(bool)> answer) override;
+  void replace(const std::string& why) override;
+  void stop() override { close(); }
 
  private:
-  void do_read_request();
-  void on_read_request(boost::beast::error_code ec);
+  using Envelope = schedrig::v1::Envelope;
+  using CloseCode = boost::beast::websocket::close_code;
+
   void on_accept(boost::beast::error_code ec);
-  void do_read();
+  void maybe_read();
   void on_read(boost::beast::error_code ec);
+  void on_frame(boost::beast::websocket::frame_type kind);
+  void heard_from_peer();
   void handle_message(const std::string& bytes);
-  void store_and_ack(const schedrig::v1::Envelope& env, const std::string& bytes);
+  void claim_id(std::shared_ptr<const Envelope> hello, std::string bytes);
+  void on_claim(bool accepted, const std::string& why, std::shared_ptr<const Envelope> hello,
+                std::string bytes);
+  void submit(std::shared_ptr<const Envelope> env, std::string bytes);
+  void retry_held();
+  void on_written(const std::shared_ptr<const Envelope>& env, const WriteOutcome& outcome);
+  // Queues `env` for writing, stamped; on the strand.
+  void enqueue(Envelope env);
   void reply_error(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
+  // Error envelope, warn log, close with 1008; nothing more is read or stored.
+  void violation(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
+  void close_with(CloseCode code, const std::string& reason);
   void do_write();
   void on_write(boost::beast::error_code ec);
   void do_close();
-  // Ends the session once: logs `reason` at `log_level` (an spdlog level
-  // name, log_level_for(kind) for an error) and tells the owner.
+  void schedule_tick();
+  void on_tick();
+  void end_probes(bool alive);
+  // Ends the session once: logs `reason` at `log_level` (spdlog level name),
+  // frees its id and slot; on_closed follows once its writes are done.
   void finish(const std::string& reason, const char* log_level = "info");
+  void report_closed_when_drained();
 
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  boost::beast::websocket::stream<Stream> ws_;
   boost::beast::flat_buffer buffer_;
-  boost::beast::http::request<boost::beast::http::string_body> request_;
+  server::AgentUpgrade upgrade_;
+  std::shared_ptr<SessionServices> services_;
+  const std::string peer_;
+  const std::string agent_id_;
+  std::string instance_id_;
+  boost::asio::steady_timer tick_;
+  boost::asio::steady_timer probe_timer_;
+  std::chrono::steady_clock::time_point last_heard_;
   std::deque<std::string> write_queue_;
-  store::Store& store_;
-  CollectorEvents& events_;
-  std::string peer_;
-  std::string agent_id_;
-  std::map<std::string, std::uint64_t> last_seq_;  // per instance_id
-  bool finished_ = false;
+  std::vector<std::function<void(bool)>> probes_;
+  std::optional<WriteItem> held_;   // refused by a full writer queue: retried on room
+  std::uint64_t hello_seq_ = 0;     // of the accepted Hello
+  std::size_t pending_writes_ = 0;  // submitted, outcome not back yet
+  enum class HelloState { kNone, kClaiming, kAccepted } hello_ = HelloState::kNone;
+  bool open_ = false;  // the WebSocket handshake completed
+  bool read_in_flight_ = false;
+  bool ping_in_flight_ = false;
   bool close_requested_ = false;  // close once the write queue drains
-  bool store_failed_ = false;     // an envelope could not be stored: closing
-  boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;
-  // Tries per envelope before the session gives up on the store (each try
-  // waits out the store's 5 s busy timeout).
-  static constexpr int kStoreAttempts = 3;
+  bool closing_ = false;          // async_close started
+  bool refusing_ = false;         // a violation or a store failure: nothing more is taken
+  bool finished_ = false;
+  bool closed_reported_ = false;
+  CloseCode close_code_ = CloseCode::normal;
+  std::string close_reason_;  // why the host closed, for the log
+  std::string end_reason_;    // what on_closed says
 };
 
 }  // namespace schedrig::collector

@@ -1,95 +1,25 @@
 #include "host/collector/collector.h"
-#include "common/parse_whole.h"
-
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
-#include <boost/asio/strand.hpp>
 
 namespace schedrig::collector {
 
-namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
+Collector::Collector(store::Store& store, CollectorEvents& events, CollectorOptions options)
+    : writer_(store, options.writer),
+      services_(std::make_shared<SessionServices>(SessionServices{
+          events, writer_, std::make_shared<SessionRegistry>(options.duplicate_probe_timeout)})) {}
 
-tcp::endpoint parse_listen_address(const std::string& text) {
-  auto colon = text.rfind(':');
-  if (colon == std::string::npos) {
-    throw CollectorError(
-        ErrorKind::kUsage,
-        fmt::format("listen address '{}': want ADDR:PORT, e.g. 127.0.0.1:7878", text));
-  }
-  std::string host = text.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
-    host = host.substr(1, host.size() - 2);
-  std::string port_text = text.substr(colon + 1);
-  const auto port = try_parse_whole<unsigned>(port_text);
-  if (!port || *port > 65535) {
-    throw CollectorError(
-        ErrorKind::kUsage,
-        fmt::format("listen address '{}': port '{}' is not in 0..65535", text, port_text));
-  }
-  boost::system::error_code bad;
-  auto addr = asio::ip::make_address(host, bad);
-  if (bad)
-    throw CollectorError(ErrorKind::kUsage,
-                         fmt::format("listen address '{}': '{}' is not an IP address", text, host));
-  return {addr, static_cast<unsigned short>(*port)};
+Collector::~Collector() { writer_.stop(); }
+
+template <class Stream>
+void Collector::start_session(Stream stream, server::AgentUpgrade upgrade) {
+  std::make_shared<AgentSession<Stream>>(std::move(stream), std::move(upgrade), services_)->run();
 }
 
-Collector::Collector(asio::io_context& ioc, const tcp::endpoint& endpoint, store::Store& store,
-                     CollectorEvents& events)
-    : ioc_(ioc), acceptor_(asio::make_strand(ioc)), store_(store), events_(events) {
-  boost::system::error_code ec;
-  auto fail = [&](const char* step) {
-    throw CollectorError(ErrorKind::kUnreachable, fmt::format("cannot listen on {}:{}: {}: {}",
-                                                              endpoint.address().to_string(),
-                                                              endpoint.port(), step, ec.message()));
-  };
-  if (acceptor_.open(endpoint.protocol(), ec)) fail("open");
-  if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
-  if (acceptor_.bind(endpoint, ec)) fail("bind");
-  if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) fail("listen");
+void Collector::accept(server::PlainStream stream, server::AgentUpgrade upgrade) {
+  start_session(std::move(stream), std::move(upgrade));
 }
 
-tcp::endpoint Collector::local_endpoint() const { return acceptor_.local_endpoint(); }
-
-void Collector::start() { do_accept(); }
-
-void Collector::do_accept() {
-  acceptor_.async_accept(
-      asio::make_strand(ioc_), [this](boost::system::error_code ec, tcp::socket s) {
-        if (ec == asio::error::operation_aborted) return;
-        if (ec) {
-          spdlog::warn("accept: {}", ec.message());
-        } else {
-          auto session = std::make_shared<AgentSession>(std::move(s), store_, events_);
-          {
-            std::lock_guard lock(mu_);
-            std::erase_if(sessions_, [](const auto& w) { return w.expired(); });
-            sessions_.push_back(session);
-          }
-          session->run();
-        }
-        do_accept();
-      });
-}
-
-void Collector::stop() {
-  asio::post(acceptor_.get_executor(), [this] {
-    boost::system::error_code ignored;
-    acceptor_.close(ignored);
-  });
-  std::lock_guard lock(mu_);
-  for (auto& w : sessions_) {
-    if (auto s = w.lock()) s->close();
-  }
-}
-
-std::size_t Collector::open_sessions() {
-  std::lock_guard lock(mu_);
-  std::size_t open = 0;
-  for (auto& w : sessions_) open += !w.expired();
-  return open;
+void Collector::accept(server::TlsStream stream, server::AgentUpgrade upgrade) {
+  start_session(std::move(stream), std::move(upgrade));
 }
 
 }  // namespace schedrig::collector

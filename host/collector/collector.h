@@ -1,58 +1,51 @@
-// The host's collector: a TCP listener whose accepted connections become
-// AgentSessions (WebSocket on /agent), all storing into one Store.
-// Runs on a caller-owned io_context; run it on any number of threads.
+// The agent side of the server (docs/architecture.md "Server"): the
+// AgentEndpoint that turns an authenticated upgrade on /agent into an
+// AgentSession, with the one store writer and the session registry all its
+// sessions share. The Listener (host/server) owns the port; the Collector
+// owns what agents say.
 #pragma once
 
+#include <chrono>
 #include <memory>
-#include <mutex>
-#include <vector>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-
-#include "common/error.h"
 #include "host/collector/agent_session.h"
 #include "host/collector/events.h"
+#include "host/collector/session_registry.h"
+#include "host/collector/store_writer.h"
+#include "host/server/agent_endpoint.h"
 #include "host/store/store.h"
 
 namespace schedrig::collector {
 
-// The listen address cannot be used. what() names it and the reason; the
-// kind is kUsage for text that is no address, kUnreachable for an address
-// that cannot be bound.
-class CollectorError : public Error {
- public:
-  CollectorError(ErrorKind kind, const std::string& message) : Error(kind, message) {}
+struct CollectorOptions {
+  StoreWriterOptions writer;
+  // How long an agent holding an id has to answer a ping when another
+  // instance says Hello with the same id.
+  std::chrono::milliseconds duplicate_probe_timeout{5000};
 };
 
-// Parses "ADDR:PORT" ("127.0.0.1:7878", "[::1]:0", "0.0.0.0:7878").
-// Throws CollectorError naming the text.
-boost::asio::ip::tcp::endpoint parse_listen_address(const std::string& text);
-
-class Collector {
+class Collector : public server::AgentEndpoint {
  public:
-  // Binds and listens at once (port 0 = ephemeral). Throws CollectorError.
-  Collector(boost::asio::io_context& ioc, const boost::asio::ip::tcp::endpoint& endpoint,
-            store::Store& store, CollectorEvents& events);
+  // `store` and `events` must outlive the collector and every session
+  // (run the io_context dry, or stop it, before destroying them).
+  Collector(store::Store& store, CollectorEvents& events, CollectorOptions options = {});
+  // Stores what is queued and stops the writer thread.
+  ~Collector() override;
+  Collector(const Collector&) = delete;
+  Collector& operator=(const Collector&) = delete;
 
-  // The bound address (with the real port when 0 was asked for).
-  boost::asio::ip::tcp::endpoint local_endpoint() const;
-  // Starts accepting.
-  void start();
-  // Stops accepting and closes every open session normally (1000).
-  void stop();
-  // Sessions still open (a close sent by stop() completes asynchronously).
-  std::size_t open_sessions();
+  void accept(server::PlainStream stream, server::AgentUpgrade upgrade) override;
+  void accept(server::TlsStream stream, server::AgentUpgrade upgrade) override;
+
+  StoreWriter& writer() { return writer_; }
+  SessionRegistry& registry() { return *services_->registry; }
 
  private:
-  void do_accept();
+  template <class Stream>
+  void start_session(Stream stream, server::AgentUpgrade upgrade);
 
-  boost::asio::io_context& ioc_;
-  boost::asio::ip::tcp::acceptor acceptor_;
-  store::Store& store_;
-  CollectorEvents& events_;
-  std::mutex mu_;
-  std::vector<std::weak_ptr<AgentSession>> sessions_;
+  StoreWriter writer_;
+  std::shared_ptr<SessionServices> services_;
 };
 
 }  // namespace schedrig::collector

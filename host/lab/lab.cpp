@@ -138,7 +138,7 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   LabDriver driver(std::move(start), token, out, slots, o.connect_timeout);
   const std::atomic<bool>& stop = install_stop_signals();
 
-  LoopbackCollector collector(store, driver);
+  LoopbackCollector collector(store, driver, lab_agent_id(), token);
   out << fmt::format("collector on {}; results go to {}\n", collector.url(), store.path())
       << std::flush;
   std::unique_ptr<AgentProcess> agent = start_agent(agent_path, o, collector.url(), token);

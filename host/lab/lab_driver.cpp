@@ -30,7 +30,7 @@ LabDriver::LabDriver(v1::StartRun start, std::string token, std::ostream& out, s
       connect_timeout_(connect_timeout),
       connect_deadline_(std::chrono::steady_clock::now() + connect_timeout) {}
 
-void LabDriver::on_hello(const std::shared_ptr<collector::AgentSession>& session,
+void LabDriver::on_hello(const std::shared_ptr<collector::AgentChannel>& session,
                          const v1::Envelope& env) {
   std::lock_guard lock(mu_);
   if (connected_ || env.hello().token() != token_) {
@@ -68,7 +68,7 @@ void LabDriver::on_stored(const v1::Envelope& env) {
   }
 }
 
-void LabDriver::on_closed(const collector::AgentSession& session, const std::string& agent_id,
+void LabDriver::on_closed(const collector::AgentChannel& session, const std::string& agent_id,
                           const std::string& reason) {
   std::lock_guard lock(mu_);
   if (&session != own_) return;  // another client of the port: not our run

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "host/collector/agent_session.h"
+#include "host/collector/agent_channel.h"
 #include "host/collector/events.h"
 #include "host/lab/agent_process.h"
 #include "schedrig/v1/envelope.pb.h"
@@ -41,10 +41,10 @@ class LabDriver : public collector::CollectorEvents {
   LabDriver(v1::StartRun start, std::string token, std::ostream& out, std::size_t planned,
             std::chrono::milliseconds connect_timeout);
 
-  void on_hello(const std::shared_ptr<collector::AgentSession>& session,
+  void on_hello(const std::shared_ptr<collector::AgentChannel>& session,
                 const v1::Envelope& env) override;
   void on_stored(const v1::Envelope& env) override;
-  void on_closed(const collector::AgentSession& session, const std::string& agent_id,
+  void on_closed(const collector::AgentChannel& session, const std::string& agent_id,
                  const std::string& reason) override;
 
   // Waits until the run ends, the agent dies, it never connects, or
@@ -76,8 +76,8 @@ class LabDriver : public collector::CollectorEvents {
   std::chrono::steady_clock::time_point connect_deadline_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::weak_ptr<collector::AgentSession> session_;  // the ioc owns sessions
-  const collector::AgentSession* own_ = nullptr;    // identity only
+  std::weak_ptr<collector::AgentChannel> session_;  // the ioc owns sessions
+  const collector::AgentChannel* own_ = nullptr;    // identity only
   bool connected_ = false;
   bool abort_sent_ = false;
   std::optional<v1::RunFinished> finished_;

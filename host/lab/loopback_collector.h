@@ -1,5 +1,7 @@
-// The lab's collector: listening on 127.0.0.1 (ephemeral port) with its own
-// I/O thread, storing into the lab's store.
+// The lab's server: listening on 127.0.0.1 (ephemeral port) with its own
+// I/O thread, storing into the lab's store. Only the lab's own agent gets
+// in: an in-memory token set with one agent token, for the agent id the lab
+// started (docs/architecture.md "Server").
 #pragma once
 
 #include <string>
@@ -8,15 +10,19 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "common/auth/token_set.h"
 #include "host/collector/collector.h"
+#include "host/server/listener.h"
 
 namespace schedrig::lab {
 
-// Collector on loopback with its I/O thread; stopped on destruction.
-// Throws CollectorError when it cannot listen.
+// Server on loopback with its I/O thread; stopped on destruction.
+// Throws server::ServerError when it cannot listen, schedrig::Error
+// (kUsage) for an agent id a token cannot name.
 class LoopbackCollector {
  public:
-  LoopbackCollector(store::Store& store, collector::CollectorEvents& events);
+  LoopbackCollector(store::Store& store, collector::CollectorEvents& events,
+                    const std::string& agent_id, const std::string& agent_token);
   ~LoopbackCollector();
   LoopbackCollector(const LoopbackCollector&) = delete;
   LoopbackCollector& operator=(const LoopbackCollector&) = delete;
@@ -27,11 +33,16 @@ class LoopbackCollector {
   std::string url() const;
 
  private:
+  auth::TokenSet tokens_;
   boost::asio::io_context ioc_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{
       ioc_.get_executor()};
   collector::Collector collector_;
+  server::Listener listener_;
   std::thread thread_;
 };
+
+// The id the lab's agent has: this host's name (the agent's default id).
+std::string lab_agent_id();
 
 }  // namespace schedrig::lab

@@ -5,8 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
 #include "common/envelope_codec.h"
 #include "common/wire_names.h"
+#include "host/store/ownership.h"
 
 namespace schedrig::store {
 namespace {
@@ -38,19 +41,19 @@ std::string serialized(const google::protobuf::MessageLite& m) {
 }
 
 void touch_agent(sqlite::Db& db, const Envelope& env) {
-  sqlite::Statement st(
-      db, "UPDATE agents SET last_seen_ns = max(last_seen_ns, ?2) WHERE agent_id = ?1");
+  sqlite::Statement& st =
+      db.cached("UPDATE agents SET last_seen_ns = max(last_seen_ns, ?2) WHERE agent_id = ?1");
   st.bind_text(1, env.agent_id()).bind_int(2, env.sent_at_ns()).run();
 }
 
 void on_hello(sqlite::Db& db, const Envelope& env) {
   const v1::Hello& h = env.hello();
-  sqlite::Statement instance(db, R"sql(
+  sqlite::Statement& instance = db.cached(R"sql(
       INSERT INTO instances (instance_id, agent_id, boot_id, hostname, kernel_release,
                              agent_version, allowed_pus)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
       ON CONFLICT (instance_id) DO UPDATE SET
-        agent_id = excluded.agent_id, boot_id = excluded.boot_id,
+        boot_id = excluded.boot_id,
         hostname = excluded.hostname, kernel_release = excluded.kernel_release,
         agent_version = excluded.agent_version, allowed_pus = excluded.allowed_pus)sql");
   instance.bind_text(1, env.instance_id())
@@ -61,7 +64,7 @@ void on_hello(sqlite::Db& db, const Envelope& env) {
       .bind_text(6, h.agent_version())
       .bind_int(7, h.allowed_pus())
       .run();
-  sqlite::Statement agent(db, R"sql(
+  sqlite::Statement& agent = db.cached(R"sql(
       INSERT INTO agents (agent_id, hostname, last_seen_ns) VALUES (?1, ?2, ?3)
       ON CONFLICT (agent_id) DO UPDATE SET
         hostname = excluded.hostname,
@@ -70,7 +73,7 @@ void on_hello(sqlite::Db& db, const Envelope& env) {
 }
 
 void on_topology(sqlite::Db& db, const Envelope& env) {
-  sqlite::Statement st(db, R"sql(
+  sqlite::Statement& st = db.cached(R"sql(
       INSERT INTO instances (instance_id, agent_id, boot_id, pus, topology)
       VALUES (?1, ?2, ?3, ?4, ?5)
       ON CONFLICT (instance_id) DO UPDATE SET pus = excluded.pus, topology = excluded.topology)sql");
@@ -84,7 +87,7 @@ void on_topology(sqlite::Db& db, const Envelope& env) {
 
 void on_run_started(sqlite::Db& db, const Envelope& env) {
   const v1::RunStarted& r = env.run_started();
-  sqlite::Statement st(db, R"sql(
+  sqlite::Statement& st = db.cached(R"sql(
       INSERT INTO runs (run_id, agent_id, instance_id, labels, plan, fingerprint,
                         planned_iterations, status, started_at_ns)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8)
@@ -98,11 +101,18 @@ void on_run_started(sqlite::Db& db, const Envelope& env) {
       .bind_int(7, r.planned_iterations())
       .bind_int(8, env.sent_at_ns())
       .run();
+  // The queue row of a run `serve` dispatched (none for `lab` or an import).
+  sqlite::Statement& queue = db.cached(R"sql(
+      UPDATE queue SET state = 'running',
+                       dispatched_at_ns = CASE dispatched_at_ns WHEN 0 THEN ?3
+                                          ELSE dispatched_at_ns END
+      WHERE run_id = ?1 AND agent_id = ?2 AND state IN ('queued', 'running'))sql");
+  queue.bind_text(1, r.run_id()).bind_text(2, env.agent_id()).bind_int(3, env.sent_at_ns()).run();
 }
 
 void on_iteration_result(sqlite::Db& db, const Envelope& env) {
   const v1::IterationResult& it = env.iteration_result();
-  sqlite::Statement st(db, R"sql(
+  sqlite::Statement& st = db.cached(R"sql(
       INSERT INTO iterations (run_id, case_name, variant, iteration, position, status, reason,
                               knobs, cpus, started_at_ns, finished_at_ns, sample_summary,
                               quiet_wait_s, quiet_gave_up)
@@ -128,7 +138,7 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
   if (db.changes() == 0) return;  // already have this iteration: keep the first
   long long iteration_id = db.last_insert_rowid();
 
-  sqlite::Statement metric(db, R"sql(
+  sqlite::Statement& metric = db.cached(R"sql(
       INSERT INTO metrics (iteration_id, ordinal, name, value, unit, direction)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6))sql");
   for (int i = 0; i < it.metrics_size(); ++i) {
@@ -143,7 +153,7 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
         .run();
   }
 
-  sqlite::Statement histogram(db, R"sql(
+  sqlite::Statement& histogram = db.cached(R"sql(
       INSERT INTO histograms (iteration_id, ordinal, name, unit, body)
       VALUES (?1, ?2, ?3, ?4, ?5))sql");
   for (int i = 0; i < it.histograms_size(); ++i) {
@@ -162,7 +172,7 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
 // show up with their run.
 void on_sample(sqlite::Db& db, const Envelope& env) {
   const v1::Sample& s = env.sample();
-  sqlite::Statement st(db, R"sql(
+  sqlite::Statement& st = db.cached(R"sql(
       INSERT INTO samples (run_id, position, case_name, variant, iteration, t_ns, body)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7))sql");
   st.bind_text(1, s.run_id())
@@ -177,22 +187,53 @@ void on_sample(sqlite::Db& db, const Envelope& env) {
 
 void on_run_finished(sqlite::Db& db, const Envelope& env) {
   const v1::RunFinished& r = env.run_finished();
-  sqlite::Statement st(db, R"sql(
+  sqlite::Statement& st = db.cached(R"sql(
       UPDATE runs SET status = ?2, reason = ?3, completed_iterations = ?4, finished_at_ns = ?5
-      WHERE run_id = ?1)sql");
+      WHERE run_id = ?1 AND agent_id = ?6)sql");
   st.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
       .bind_text(3, reason_text(r.status(), r.reason()))
       .bind_int(4, r.completed_iterations())
       .bind_int(5, env.sent_at_ns())
+      .bind_text(6, env.agent_id())
       .run();
+  sqlite::Statement& queue = db.cached(R"sql(
+      UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4
+      WHERE run_id = ?1 AND agent_id = ?5)sql");
+  queue.bind_text(1, r.run_id())
+      .bind_text(2, status_text(r.status()))
+      .bind_text(3, reason_text(r.status(), r.reason()))
+      .bind_int(4, env.sent_at_ns())
+      .bind_text(5, env.agent_id())
+      .run();
+}
+
+// The ids every stored envelope needs.
+void require_ids(const sqlite::Db& db, const Envelope& env) {
+  if (env.agent_id().empty() || env.instance_id().empty() || env.seq() == 0) {
+    throw StoreError(
+        StoreError::Reason::kBadContent,
+        fmt::format("store {}: envelope ({}) lacks agent_id, instance_id or seq "
+                    "(agent '{}', instance '{}', seq {})",
+                    db.path(), body_name(env), env.agent_id(), env.instance_id(), env.seq()));
+  }
 }
 
 }  // namespace
 
+bool ingest_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes,
+                     IngestPolicy policy, long long received_at_ns) {
+  require_ids(db, env);
+  claim_instance(db, env);
+  if (policy.require_assigned_run) require_assigned_run(db, env);
+  if (!insert_envelope(db, env, raw_bytes, received_at_ns)) return false;
+  derive_tables(db, env);
+  return true;
+}
+
 bool insert_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes,
                      long long received_at_ns) {
-  sqlite::Statement st(db, R"sql(
+  sqlite::Statement& st = db.cached(R"sql(
       INSERT INTO envelopes (agent_id, instance_id, seq, kind, sent_at_ns, received_at_ns, body)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
       ON CONFLICT (agent_id, instance_id, seq) DO NOTHING)sql");

@@ -4,10 +4,19 @@
 
 #include <string_view>
 
+#include "host/store/ingest_policy.h"
 #include "host/store/sqlite.h"
 #include "schedrig/v1/envelope.pb.h"
 
 namespace schedrig::store {
+
+// All of storing one envelope: checks its ids and ownership (ownership.h,
+// with `policy`), inserts it raw and derives the tables. Returns false,
+// changing nothing, for a duplicate. Throws StoreError: kBadContent for
+// missing ids, kNotOwner for another agent's instance or (policy) run; the
+// caller rolls back what this changed.
+bool ingest_envelope(sqlite::Db& db, const schedrig::v1::Envelope& env, std::string_view raw_bytes,
+                     IngestPolicy policy, long long received_at_ns);
 
 // Inserts the raw envelope row. Returns false, changing nothing, when
 // (agent_id, instance_id, seq) is already stored. Throws StoreError.

@@ -123,6 +123,27 @@ ALTER TABLE iterations ADD COLUMN sample_summary BLOB;  -- serialized schedrig.v
 ALTER TABLE iterations ADD COLUMN quiet_wait_s REAL NOT NULL DEFAULT 0;
 ALTER TABLE iterations ADD COLUMN quiet_gave_up INTEGER NOT NULL DEFAULT 0;  -- 0 | 1
 )sql"},
+    {3, R"sql(
+-- Runs submitted to `schedrig serve` (issue #12): one row per (run, agent),
+-- FIFO per agent by id. A row is written before the run starts; RunStarted
+-- and RunFinished move its state in the transaction that stores them.
+CREATE TABLE queue (
+  id               INTEGER PRIMARY KEY,  -- FIFO order
+  run_id           TEXT    NOT NULL UNIQUE,
+  agent_id         TEXT    NOT NULL,
+  plan             BLOB    NOT NULL,  -- serialized schedrig.v1.Plan
+  plan_name        TEXT    NOT NULL,
+  labels           TEXT    NOT NULL,  -- JSON object of strings
+  state            TEXT    NOT NULL,  -- queued | running | ok | failed | aborted
+  reason           TEXT    NOT NULL DEFAULT '',
+  submitted_by     TEXT    NOT NULL,  -- operator name
+  submitted_at_ns  INTEGER NOT NULL,
+  dispatched_at_ns INTEGER NOT NULL DEFAULT 0,
+  finished_at_ns   INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX queue_agent_state ON queue (agent_id, state, id);
+CREATE INDEX queue_state ON queue (state, id);
+)sql"},
 };
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include "schedrig/v1/result.pb.h"
 
 namespace schedrig::store {
-namespace {
 
 std::map<std::string, std::string> string_map(const sqlite::Db& db, const std::string& text,
                                               const std::string& what) {
@@ -29,16 +28,22 @@ std::map<std::string, std::string> string_map(const sqlite::Db& db, const std::s
   return out;
 }
 
-nlohmann::json plan_json(const sqlite::Db& db, const std::string& bytes,
-                         const std::string& run_id) {
+v1::Plan decode_plan(const sqlite::Db& db, const std::string& bytes, const std::string& run_id) {
   v1::Plan plan;
   if (!plan.ParseFromString(bytes)) {
     throw StoreError(StoreError::Reason::kBadContent,
                      fmt::format("store {}: plan of run {} does not decode as schedrig.v1.Plan",
                                  db.path(), run_id));
   }
-  return plan_to_json(plan);
+  return plan;
 }
+
+nlohmann::json plan_json(const sqlite::Db& db, const std::string& bytes,
+                         const std::string& run_id) {
+  return plan_to_json(decode_plan(db, bytes, run_id));
+}
+
+namespace {
 
 // The run's fingerprint as name -> value (RunRecord::fingerprint); empty
 // when the bytes do not decode.

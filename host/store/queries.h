@@ -1,13 +1,29 @@
 // Reading runs back out of the tables (internal to schedrig_store).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "host/store/records.h"
 #include "host/store/sqlite.h"
+#include "schedrig/v1/plan.pb.h"
 
 namespace schedrig::store {
+
+// A stored JSON object of strings (labels, knobs) as a map; `what` names it
+// in the error. Throws StoreError kBadContent when it is not one.
+std::map<std::string, std::string> string_map(const sqlite::Db& db, const std::string& text,
+                                              const std::string& what);
+
+// A stored schedrig.v1.Plan. Throws StoreError kBadContent naming run
+// `run_id` when the bytes do not decode.
+schedrig::v1::Plan decode_plan(const sqlite::Db& db, const std::string& bytes,
+                               const std::string& run_id);
+
+// A stored schedrig.v1.Plan as plan_to_json gives it. Throws StoreError
+// kBadContent naming run `run_id` when the bytes do not decode.
+nlohmann::json plan_json(const sqlite::Db& db, const std::string& bytes, const std::string& run_id);
 
 // Runs whose run_id starts with `prefix` ("" = all), oldest first, with their
 // iterations (position order), metrics (as sent) and, as `options` says,

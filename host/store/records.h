@@ -1,5 +1,5 @@
-// Plain records the store hands out: runs with their iterations and metrics
-// (docs/architecture.md "Results model"). No behaviour, no SQLite.
+// Plain records the store hands out: runs with their iterations and metrics,
+// queued runs (docs/architecture.md "Results model"). No behaviour, no SQLite.
 #pragma once
 
 #include <map>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "schedrig/v1/plan.pb.h"
 
 namespace schedrig::store {
 
@@ -123,6 +125,20 @@ struct AgentRecord {
   unsigned allowed_pus = 0;  // from Hello
   bool has_topology = false;
   TopologySummary topology;  // meaningful when has_topology
+};
+
+// One run submitted to `schedrig serve` for one agent (table `queue`).
+// state: "queued" (waiting, FIFO per agent by id) -> "running" (sent to the
+// agent, or its RunStarted arrived) -> "ok" | "failed" | "aborted" (its
+// RunFinished, an abort, or the host's verdict with `reason`).
+struct QueuedRun {
+  long long id = 0;  // the store's row id: FIFO order (0 until enqueued)
+  std::string run_id, agent_id, plan_name;
+  schedrig::v1::Plan plan;
+  std::map<std::string, std::string> labels;
+  std::string state = "queued", reason, submitted_by;  // submitted_by: operator name
+  long long submitted_at_ns = 0, dispatched_at_ns = 0,
+            finished_at_ns = 0;  // wall clock; 0 = not yet
 };
 
 }  // namespace schedrig::store

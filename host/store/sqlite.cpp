@@ -52,7 +52,20 @@ Db::Db(const std::string& path, int flags) : path_(path) {
   sqlite3_extended_result_codes(db_, 1);
 }
 
-Db::~Db() { sqlite3_close_v2(db_); }
+Db::~Db() {
+  cache_.clear();  // finalize before closing
+  sqlite3_close_v2(db_);
+}
+
+Statement& Db::cached(std::string_view sql) {
+  auto found = cache_.find(sql);
+  if (found == cache_.end()) {
+    found = cache_.emplace(std::string(sql), std::make_unique<Statement>(*this, sql)).first;
+  } else {
+    found->second->clear();
+  }
+  return *found->second;
+}
 
 void Db::exec(std::string_view sql) {
   std::string text(sql);
@@ -132,6 +145,11 @@ void Statement::run() {
 
 void Statement::reset() { sqlite3_reset(stmt_); }
 
+void Statement::clear() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
 bool Statement::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
@@ -165,6 +183,25 @@ Transaction::~Transaction() {
 void Transaction::commit() {
   db_.exec("COMMIT");
   open_ = false;
+}
+
+Savepoint::Savepoint(Db& db) : db_(db) { db_.cached("SAVEPOINT item").run(); }
+
+Savepoint::~Savepoint() {
+  if (open_) {
+    sqlite3_exec(db_.handle(), "ROLLBACK TO item; RELEASE item", nullptr, nullptr, nullptr);
+  }
+}
+
+void Savepoint::release() {
+  db_.cached("RELEASE item").run();
+  open_ = false;
+}
+
+void Savepoint::rollback() {
+  open_ = false;
+  db_.cached("ROLLBACK TO item").run();
+  db_.cached("RELEASE item").run();
 }
 
 }  // namespace schedrig::store::sqlite

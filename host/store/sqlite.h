@@ -3,8 +3,11 @@
 // SQL that failed.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "host/store/store_error.h"
 
@@ -12,6 +15,8 @@ struct sqlite3;
 struct sqlite3_stmt;
 
 namespace schedrig::store::sqlite {
+
+class Statement;
 
 // One connection (sqlite3*), closed on destruction.
 class Db {
@@ -28,6 +33,13 @@ class Db {
   // Runs SQL text (one or more statements) that returns no rows of interest.
   void exec(std::string_view sql);
 
+  // The statement for `sql` (one statement), prepared on first use and kept
+  // for the connection's life: reset, bindings cleared, ready to bind. The
+  // hot paths (ingest) use it instead of preparing per call. A caller must
+  // be done with it (stepped to the end or abandoned) before the next
+  // cached(sql) of the same text. Throws StoreError when SQLite refuses it.
+  Statement& cached(std::string_view sql);
+
   // Rows changed by the last INSERT/UPDATE/DELETE on this connection.
   int changes() const;
   long long last_insert_rowid() const;
@@ -41,6 +53,14 @@ class Db {
  private:
   std::string path_;
   sqlite3* db_ = nullptr;
+  // Looked up by string_view: no string is built per cached() call.
+  struct SqlHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view sql) const {
+      return std::hash<std::string_view>{}(sql);
+    }
+  };
+  std::unordered_map<std::string, std::unique_ptr<Statement>, SqlHash, std::equal_to<>> cache_;
 };
 
 // One prepared statement, finalized on destruction. Bind indexes are 1-based,
@@ -64,6 +84,8 @@ class Statement {
   void run();
   // Makes the statement ready to step again; bindings are kept.
   void reset();
+  // reset() and every binding back to NULL.
+  void clear();
 
   bool is_null(int column) const;
   long long column_int(int column) const;
@@ -86,6 +108,24 @@ class Transaction {
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
   void commit();
+
+ private:
+  Db& db_;
+  bool open_ = true;
+};
+
+// SAVEPOINT inside a transaction: release() keeps what was done since,
+// rollback() undoes it (the transaction stays open); destruction without
+// either rolls back. Throws StoreError when SQLite refuses (e.g. the
+// transaction itself was rolled back by SQLite).
+class Savepoint {
+ public:
+  explicit Savepoint(Db& db);
+  ~Savepoint();
+  Savepoint(const Savepoint&) = delete;
+  Savepoint& operator=(const Savepoint&) = delete;
+  void release();
+  void rollback();
 
  private:
   Db& db_;

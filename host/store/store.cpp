@@ -15,8 +15,10 @@
 #include "host/store/ingest.h"
 #include "host/store/migrations.h"
 #include "host/store/queries.h"
+#include "host/store/queue_queries.h"
 #include "host/store/sample_queries.h"
 #include "host/store/sqlite.h"
+#include "host/store/store_file.h"
 
 namespace schedrig::store {
 
@@ -68,6 +70,7 @@ Store::Store(const std::string& path, Mode mode) : path_(path) {
                                  "first, or name the store with --db)",
                                  path));
   }
+  if (mode == Mode::kReadWrite) create_private_file(path);
   impl_ = std::make_unique<Impl>(path, mode == Mode::kReadOnly
                                            ? SQLITE_OPEN_READONLY
                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -89,21 +92,37 @@ Store::~Store() = default;
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
 
-Store::Ingest Store::ingest(const v1::Envelope& env, std::string_view raw_bytes) {
-  if (env.agent_id().empty() || env.instance_id().empty() || env.seq() == 0) {
-    throw StoreError(
-        StoreError::Reason::kBadContent,
-        fmt::format("store {}: envelope ({}) lacks agent_id, instance_id or seq (agent '{}', "
-                    "instance '{}', "
-                    "seq {})",
-                    path_, body_name(env), env.agent_id(), env.instance_id(), env.seq()));
-  }
+Store::Ingest Store::ingest(const v1::Envelope& env, std::string_view raw_bytes,
+                            IngestPolicy policy) {
   std::lock_guard lock(impl_->mu);
   sqlite::Transaction tx(impl_->db);
-  if (!insert_envelope(impl_->db, env, raw_bytes, wall_clock_ns())) return Ingest::kDuplicate;
-  derive_tables(impl_->db, env);
+  if (!ingest_envelope(impl_->db, env, raw_bytes, policy, wall_clock_ns())) {
+    return Ingest::kDuplicate;
+  }
   tx.commit();
   return Ingest::kStored;
+}
+
+std::vector<Store::IngestOutcome> Store::ingest_batch(std::span<const IngestItem> items,
+                                                      IngestPolicy policy) {
+  std::vector<IngestOutcome> out(items.size());
+  std::lock_guard lock(impl_->mu);
+  sqlite::Db& db = impl_->db;
+  sqlite::Transaction tx(db);
+  const long long now = wall_clock_ns();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    sqlite::Savepoint item(db);
+    try {
+      const bool stored = ingest_envelope(db, *items[i].env, items[i].raw, policy, now);
+      out[i].result = stored ? Ingest::kStored : Ingest::kDuplicate;
+      item.release();
+    } catch (const StoreError& e) {
+      item.rollback();  // throws (failing the batch) when the transaction is gone
+      out[i].error = e;
+    }
+  }
+  tx.commit();
+  return out;
 }
 
 std::vector<RunRecord> Store::runs(const std::string& run_id_prefix, RunsOptions options) const {
@@ -148,6 +167,72 @@ void Store::fail_unfinished_run(const std::string& run_id, const std::string& re
                        "UPDATE runs SET status = 'failed', reason = ?2, finished_at_ns = ?3 "
                        "WHERE run_id = ?1 AND status = 'running'");
   st.bind_text(1, run_id).bind_text(2, reason).bind_int(3, wall_clock_ns()).run();
+}
+
+std::vector<std::string> Store::known_run_ids(const std::string& run_id_prefix) const {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
+  std::vector<std::string> out = load_run_ids(impl_->db, run_id_prefix);
+  for (std::string& id : load_unstarted_run_ids(impl_->db, run_id_prefix)) {
+    out.push_back(std::move(id));
+  }
+  tx.commit();
+  return out;
+}
+
+std::optional<RunRecord> Store::queued_run_record(const std::string& run_id) const {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
+  std::optional<RunRecord> out = load_queued_run_record(impl_->db, run_id);
+  tx.commit();
+  return out;
+}
+
+void Store::enqueue_run(const QueuedRun& run) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  insert_queued_run(impl_->db, run, wall_clock_ns());
+  tx.commit();
+}
+
+std::optional<QueuedRun> Store::next_queued_run(const std::string& agent_id) const {
+  std::lock_guard lock(impl_->mu);
+  std::vector<QueuedRun> rows = load_queue(impl_->db, QueueFilter::next_of(agent_id));
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows.front());
+}
+
+std::vector<QueuedRun> Store::queued_runs(const std::string& state) const {
+  std::lock_guard lock(impl_->mu);
+  return load_queue(impl_->db, QueueFilter::in_state(state));
+}
+
+std::optional<QueuedRun> Store::queued_run(const std::string& run_id) const {
+  std::lock_guard lock(impl_->mu);
+  std::vector<QueuedRun> rows = load_queue(impl_->db, QueueFilter::of_run(run_id));
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows.front());
+}
+
+void Store::mark_run_dispatched(const std::string& run_id) {
+  std::lock_guard lock(impl_->mu);
+  set_dispatched(impl_->db, run_id, wall_clock_ns());
+}
+
+void Store::finish_queued_run(const std::string& run_id, const std::string& state,
+                              const std::string& reason) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  set_finished(impl_->db, run_id, state, reason, wall_clock_ns());
+  tx.commit();
+}
+
+int Store::fail_dispatched_runs(const std::string& reason) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  const int count = fail_running(impl_->db, reason, wall_clock_ns());
+  tx.commit();
+  return count;
 }
 
 int Store::schema_version() const {

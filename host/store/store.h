@@ -1,14 +1,18 @@
 // The host's results store (docs/architecture.md "Wire protocol", "Results model"): one
-// SQLite file in WAL mode. Every envelope is kept raw, unique on (agent_id,
+// SQLite file in WAL mode, created 0600. Every envelope is kept raw, unique on (agent_id,
 // instance_id, seq), and the agents/instances/runs/iterations/metrics/samples
-// tables are derived from it in the same transaction.
+// tables are derived from it in the same transaction. Table `queue` holds the
+// runs submitted to `serve`.
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "host/store/ingest_policy.h"
 #include "host/store/records.h"
 #include "host/store/store_error.h"
 #include "schedrig/v1/envelope.pb.h"
@@ -20,7 +24,9 @@ namespace schedrig::store {
 // for the writer; writers wait up to 5 s for each other).
 class Store {
  public:
-  // Opens `path`, creating it if missing (":memory:" works too); sets WAL and
+  // Opens `path`, creating it if missing with mode 0600 whatever the umask
+  // (its -wal and -shm take the same mode; ":memory:" works too; a symbolic
+  // link is refused); sets WAL and
   // a 5000 ms busy timeout, then brings the schema up to this build's version.
   // Throws StoreError naming the path and the reason: cannot open, not a
   // SQLite database, schema newer than this build knows (both versions named).
@@ -47,9 +53,38 @@ class Store {
   // changes nothing. Results for a run not (yet) started are kept and show up
   // once its RunStarted arrives; a second result for the same (run, case,
   // variant, iteration) or a second RunStarted for a run keeps the first.
-  // Throws StoreError (also for an envelope without agent_id or instance_id,
-  // or with seq 0).
-  Ingest ingest(const schedrig::v1::Envelope& env, std::string_view raw_bytes);
+  // RunStarted moves the run's queue row (if any, of the same agent) from
+  // queued to "running"; RunFinished sets its state to the run's status and
+  // its finished_at_ns, and updates the runs row only for the run's agent.
+  // Ownership: an envelope whose instance_id is recorded for another
+  // agent_id is refused, and with policy.require_assigned_run so is a run
+  // envelope (RunStarted, IterationResult, Sample, RunFinished, Error with a
+  // run_id) whose run_id is not queued for env.agent_id: StoreError
+  // kNotOwner, nothing stored. Throws StoreError (also kBadContent for an
+  // envelope without agent_id or instance_id, or with seq 0).
+  Ingest ingest(const schedrig::v1::Envelope& env, std::string_view raw_bytes,
+                IngestPolicy policy = {});
+
+  // One envelope of a batch and its bytes as received; both must outlive
+  // the call.
+  struct IngestItem {
+    const schedrig::v1::Envelope* env = nullptr;
+    std::string_view raw;
+  };
+  // What became of one item. When `error` is set nothing of the item was
+  // stored (and `result` means nothing).
+  struct IngestOutcome {
+    Ingest result = Ingest::kStored;
+    std::optional<StoreError> error;
+  };
+
+  // ingest() of every item in one transaction (the collector's hot path):
+  // each item in its own SAVEPOINT, so an item that fails changes nothing and
+  // gets its error in its outcome, and the rest commit. Outcomes are in item
+  // order. Throws StoreError only when the batch itself cannot commit (then
+  // nothing of it is stored).
+  std::vector<IngestOutcome> ingest_batch(std::span<const IngestItem> items,
+                                          IngestPolicy policy = {});
 
   // The host's own verdict on a run whose agent went away before
   // RunFinished (lab saw it die or time out): a run still `running` becomes
@@ -84,12 +119,58 @@ class Store {
   RunProgress run_progress(const std::string& run_id, long long after_sample_id,
                            long long after_iteration_id) const;
 
+  // The runs that start with `run_id_prefix` ("" = all) that the store knows
+  // of: run_ids() then queue rows not started yet (FIFO). For resolving an
+  // ID given by an operator (`serve`'s API). Throws StoreError.
+  std::vector<std::string> known_run_ids(const std::string& run_id_prefix = "") const;
+
+  // A run that is queued but has no RunStarted yet, as `results --json`
+  // shows a run: status "queued" (or the queue state, "aborted"/"failed",
+  // when it ended before starting, with its reason and finished_at_ns),
+  // agent_id, labels and plan from the queue; instance, host, fingerprint
+  // and iterations empty, times 0. nullopt when `run_id` (exact) is not
+  // queued or has started (runs() has it then). Throws StoreError.
+  std::optional<RunRecord> queued_run_record(const std::string& run_id) const;
+
+  // --- The queue (`serve`): one row per submitted (run, agent). ---
+
+  // Adds `run` in state "queued" at the end of its agent's FIFO (its state,
+  // reason and dispatched/finished times are ignored; submitted_at_ns 0 =
+  // now). Throws StoreError kBadContent when run_id or agent_id is empty or
+  // the run_id is already queued or stored.
+  void enqueue_run(const QueuedRun& run);
+
+  // The oldest "queued" run of `agent_id`, if any. Throws StoreError.
+  std::optional<QueuedRun> next_queued_run(const std::string& agent_id) const;
+
+  // Queue rows in state `state` ("" = all), FIFO order. Throws StoreError.
+  std::vector<QueuedRun> queued_runs(const std::string& state = "") const;
+
+  // The queue row of `run_id` (exact), if any. Throws StoreError.
+  std::optional<QueuedRun> queued_run(const std::string& run_id) const;
+
+  // queued -> "running", dispatched_at_ns now. A row in any other state (or
+  // none) is left alone. Throws StoreError.
+  void mark_run_dispatched(const std::string& run_id);
+
+  // Ends the run's queue row: `state` "ok" | "failed" | "aborted", `reason`,
+  // finished_at_ns now; a runs row of it still "running" gets the same
+  // status and reason. A later RunFinished still overrides both. Throws
+  // StoreError (kBadContent for another state).
+  void finish_queued_run(const std::string& run_id, const std::string& state,
+                         const std::string& reason);
+
+  // At serve start: every "running" queue row (its agent went away with the
+  // old serve) -> "failed" with `reason`, and its runs row too if still
+  // running. Returns how many queue rows changed. Throws StoreError.
+  int fail_dispatched_runs(const std::string& reason);
+
   // Every agent that ever said Hello, by agent_id, each with its latest
   // instance and that instance's topology counts (`schedrig agents`).
   // Throws StoreError.
   std::vector<AgentRecord> agents() const;
 
-  // The file's schema version (PRAGMA user_version); this build writes 2.
+  // The file's schema version (PRAGMA user_version); this build writes 3.
   int schema_version() const;
 
   // The path given to the constructor.
@@ -100,5 +181,9 @@ class Store {
   std::string path_;
   std::unique_ptr<Impl> impl_;
 };
+
+// Both spellings work: store::IngestItem and Store::IngestItem.
+using IngestItem = Store::IngestItem;
+using IngestOutcome = Store::IngestOutcome;
 
 }  // namespace schedrig::store

@@ -24,7 +24,9 @@ class StoreError : public Error {
     kNewerSchema,  // written by a newer schedrig
     kBusy,         // another connection holds the lock (SQLITE_BUSY, SQLITE_LOCKED)
     kSql,          // SQLite refused a statement for another reason
-    kBadContent,   // a stored body does not decode, or an envelope lacks its ids
+    kBadContent,   // a stored body does not decode, an envelope lacks its ids, or a
+                   // queued run's run_id is taken
+    kNotOwner,     // an envelope for an instance or run that belongs to another agent
   };
 
   StoreError(Reason reason, const std::string& message)
@@ -38,8 +40,9 @@ class StoreError : public Error {
            reason_ == Reason::kOldSchema;
   }
 
-  // The ErrorKind of `reason`: a file that cannot be used as a store is bad
-  // input (kUsage); a store that fails while in use is kFailed.
+  // The ErrorKind of `reason`: a file that cannot be used as a store, or an
+  // envelope the sender may not write, is bad input (kUsage); a store that
+  // fails while in use is kFailed.
   static ErrorKind kind_for(Reason reason) {
     switch (reason) {
       case Reason::kBusy:
@@ -52,6 +55,7 @@ class StoreError : public Error {
       case Reason::kNoSchema:
       case Reason::kOldSchema:
       case Reason::kNewerSchema:
+      case Reason::kNotOwner:
         break;
     }
     return ErrorKind::kUsage;

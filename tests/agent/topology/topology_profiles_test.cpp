@@ -12,16 +12,14 @@
 
 #include "agent/topology/topology.h"
 #include "common/cpulist.h"
+#include "tests/support/hwloc_profile.h"
 
 namespace schedrig::topology {
 namespace {
 
-const std::filesystem::path kProfiles =
-    std::filesystem::path(SCHEDRIG_SOURCE_DIR) / "hwloc-profiles";
+const std::filesystem::path kProfiles = testing::hwloc_profiles_dir();
 
-Topology profile(const std::string& name) {
-  return load_topology({Source::Kind::kXml, (kProfiles / (name + ".xml")).string()});
-}
+Topology profile(const std::string& name) { return testing::hwloc_profile(name); }
 
 std::vector<std::string> profile_names() {
   std::set<std::string> names;  // sorted

@@ -93,7 +93,7 @@ TEST(StoreErrorReason, KindOfEveryReason) {
   for (Reason r : {Reason::kBusy, Reason::kSql, Reason::kBadContent})
     EXPECT_EQ(StoreError::kind_for(r), ErrorKind::kFailed);
   for (Reason r : {Reason::kMissing, Reason::kCannotOpen, Reason::kNotAStore, Reason::kNoSchema,
-                   Reason::kOldSchema, Reason::kNewerSchema})
+                   Reason::kOldSchema, Reason::kNewerSchema, Reason::kNotOwner})
     EXPECT_EQ(StoreError::kind_for(r), ErrorKind::kUsage);
 }
 

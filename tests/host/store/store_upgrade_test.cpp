@@ -1,5 +1,6 @@
-// A store written by a build of schema 1 (before samples) opened by this
-// build: upgraded in place to schema 2, its runs read back whole.
+// Stores written by older builds (schema 1: before samples; schema 2: before
+// the queue) opened by this build: upgraded in place to schema 3, their runs
+// read back whole.
 #include <sqlite3.h>
 
 #include <gtest/gtest.h>
@@ -18,15 +19,10 @@ using schedrig::testing::kRun;
 using schedrig::testing::RawDb;
 using schedrig::testing::TempDir;
 
-// A schema-1 file with one run and one iteration (with a metric), the rows
-// written as schema 1's ingest wrote them.
-void make_v1_store(const std::string& path) {
-  {
-    sqlite::Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    migrate_to(db, 1);
-  }
+// One run and one iteration (with a metric), the rows written as schema 1's
+// ingest wrote them; make_v1_store: a schema-1 file holding them.
+void make_v1_rows(const std::string& path) {
   RawDb raw(path);
-  raw.exec("PRAGMA journal_mode = WAL");
   raw.exec(R"sql(
       INSERT INTO instances (instance_id, agent_id, boot_id, hostname, kernel_release, pus)
       VALUES ('inst-1', 'altra-01', 'boot-1', 'altra-01.lab', '6.18.0', 160);
@@ -44,6 +40,15 @@ void make_v1_store(const std::string& path) {
   )sql");
 }
 
+void make_v1_store(const std::string& path) {
+  {
+    sqlite::Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    migrate_to(db, 1);
+  }
+  RawDb(path).exec("PRAGMA journal_mode = WAL");
+  make_v1_rows(path);
+}
+
 TEST(StoreUpgrade, SchemaOneFileIsUpgradedAndReadsBack) {
   TempDir tmp;
   const std::string path = tmp.file("v1.db");
@@ -59,13 +64,13 @@ TEST(StoreUpgrade, SchemaOneFileIsUpgradedAndReadsBack) {
     Store reader(path, Store::Mode::kReadOnly);
     ADD_FAILURE() << "read-only open of a schema-1 file did not throw";
   } catch (const StoreError& e) {
-    EXPECT_NE(std::string(e.what()).find("schema version 1 needs upgrading to 2"),
+    EXPECT_NE(std::string(e.what()).find("schema version 1 needs upgrading to 3"),
               std::string::npos)
         << e.what();
   }
 
   Store store(path);
-  EXPECT_EQ(store.schema_version(), 2);
+  EXPECT_EQ(store.schema_version(), 3);
   const auto runs = store.runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].run_id, kRun);
@@ -90,19 +95,72 @@ TEST(StoreUpgrade, SchemaOneFileIsUpgradedAndReadsBack) {
 
   // A later read-only opening (`results`, `watch`) is happy.
   Store reader(path, Store::Mode::kReadOnly);
-  EXPECT_EQ(reader.schema_version(), 2);
+  EXPECT_EQ(reader.schema_version(), 3);
   EXPECT_EQ(reader.runs().size(), 1u);
+}
+
+TEST(StoreUpgrade, SchemaTwoFileGetsTheQueueAndKeepsItsData) {
+  TempDir tmp;
+  const std::string path = tmp.file("v2.db");
+  {
+    sqlite::Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    migrate_to(db, 2);
+  }
+  {
+    RawDb raw(path);
+    raw.exec("PRAGMA journal_mode = WAL");
+    ASSERT_EQ(raw.scalar("PRAGMA user_version"), "2");
+  }
+  // The rows schema 2's ingest wrote (schema 1's, a sample, a quiet wait).
+  make_v1_rows(path);
+  {
+    RawDb raw(path);
+    raw.exec(R"sql(
+        INSERT INTO samples (run_id, position, case_name, variant, iteration, t_ns, body)
+        VALUES ('3f2a9c1e-5b6d-4e7f-8a9b-1c2d3e4f5a6b', 0, 'fork-all', 'baseline', 1, 1500, X'');
+        UPDATE iterations SET quiet_wait_s = 2.5, quiet_gave_up = 1;
+    )sql");
+  }
+
+  Store store(path);
+  EXPECT_EQ(store.schema_version(), 3);
+  const auto runs = store.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].labels.at("tag"), "v1");
+  ASSERT_EQ(runs[0].iterations.size(), 1u);
+  EXPECT_EQ(runs[0].iterations[0].metrics.at(0).value, 127553.25);
+  EXPECT_EQ(runs[0].iterations[0].quiet_wait_s, 2.5);
+  EXPECT_TRUE(runs[0].iterations[0].quiet_gave_up);
+  EXPECT_EQ(store.samples(kRun).size(), 1u);
+  EXPECT_TRUE(store.queued_runs().empty());
+
+  // The queue works, and the old instance still belongs to its agent.
+  QueuedRun q;
+  q.run_id = "4a000000-0000-4000-8000-000000000001";
+  q.agent_id = "altra-01";
+  q.plan_name = "p.yaml";
+  q.submitted_by = "alice";
+  store.enqueue_run(q);
+  EXPECT_EQ(store.next_queued_run("altra-01")->run_id, q.run_id);
+  v1::Envelope hello = schedrig::testing::make_envelope(1, "inst-1", "intruder-01");
+  hello.mutable_hello()->set_hostname("evil");
+  EXPECT_THROW(store.ingest(hello, encode_envelope(hello)), StoreError);
+  EXPECT_EQ(RawDb(path).scalar("SELECT agent_id FROM instances WHERE instance_id = 'inst-1'"),
+            "altra-01");
 }
 
 TEST(StoreUpgrade, NewFileGetsEveryStep) {
   TempDir tmp;
   Store store(tmp.file("new.db"));
   EXPECT_EQ(store.schema_version(), latest_schema_version());
-  EXPECT_EQ(latest_schema_version(), 2);
+  EXPECT_EQ(latest_schema_version(), 3);
   RawDb raw(tmp.file("new.db"));
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'samples_run_id'"), "1");
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('iterations') WHERE name IN "
                        "('sample_summary', 'quiet_wait_s', 'quiet_gave_up')"),
+            "3");
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_schema WHERE name IN ('queue', "
+                       "'queue_agent_state', 'queue_state')"),
             "3");
 }
 

@@ -1,0 +1,47 @@
+#include "agent/workloads/resolve_case.h"
+
+namespace schedrig::workloads {
+namespace {
+
+const WorkloadInfo& workload_of(const schedrig::v1::Case& c) {
+  try {
+    return find_workload(c.workload());
+  } catch (const ParamError& e) {
+    throw CaseError(CasePart::kWorkload, "", e.what());
+  }
+}
+
+Params params_of(const schedrig::v1::Case& c, const WorkloadInfo& w) {
+  Params params(c.params().begin(), c.params().end());
+  if (!c.membind().empty()) params.emplace("membind", c.membind());
+  try {
+    return with_defaults(w, params);
+  } catch (const ParamError& e) {
+    throw CaseError(CasePart::kParams, e.param(), e.what());
+  }
+}
+
+placement::Placement placement_of(const schedrig::v1::Case& c, const topology::Topology& topo) {
+  try {
+    return placement::resolve_placement(c.placement(), topo);
+  } catch (const placement::PlacementError& e) {
+    throw CaseError(CasePart::kPlacement, "", e.what());
+  }
+}
+
+}  // namespace
+
+ResolvedCase resolve_case(const schedrig::v1::Case& c, const topology::Topology& topo) {
+  ResolvedCase out;
+  out.workload = &workload_of(c);
+  out.params = params_of(c, *out.workload);
+  out.placement = placement_of(c, topo);
+  try {
+    out.workload->validate(out.params, out.placement.cpus.size());
+  } catch (const ParamError& e) {
+    throw CaseError(CasePart::kParams, e.param(), e.what());
+  }
+  return out;
+}
+
+}  // namespace schedrig::workloads

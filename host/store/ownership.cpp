@@ -1,0 +1,66 @@
+#include "host/store/ownership.h"
+
+#include <fmt/format.h>
+
+#include "common/envelope_codec.h"
+
+namespace schedrig::store {
+
+using v1::Envelope;
+
+void claim_instance(sqlite::Db& db, const Envelope& env) {
+  sqlite::Statement& owner = db.cached("SELECT agent_id FROM instances WHERE instance_id = ?1");
+  owner.bind_text(1, env.instance_id());
+  if (owner.step()) {
+    std::string agent = owner.column_text(0);
+    owner.reset();
+    if (agent == env.agent_id()) return;
+    throw StoreError(
+        StoreError::Reason::kNotOwner,
+        fmt::format("store {}: envelope ({}) from agent '{}' names instance {} of "
+                    "agent '{}'; refused",
+                    db.path(), body_name(env), env.agent_id(), env.instance_id(), agent));
+  }
+  sqlite::Statement& claim =
+      db.cached("INSERT INTO instances (instance_id, agent_id, boot_id) VALUES (?1, ?2, ?3)");
+  claim.bind_text(1, env.instance_id())
+      .bind_text(2, env.agent_id())
+      .bind_text(3, env.boot_id())
+      .run();
+}
+
+RunOf run_of(const Envelope& env) {
+  switch (env.body_case()) {
+    case Envelope::kRunStarted:
+      return {true, env.run_started().run_id()};
+    case Envelope::kIterationResult:
+      return {true, env.iteration_result().run_id()};
+    case Envelope::kSample:
+      return {true, env.sample().run_id()};
+    case Envelope::kRunFinished:
+      return {true, env.run_finished().run_id()};
+    case Envelope::kError:
+      return {!env.error().run_id().empty(), env.error().run_id()};
+    default:
+      return {};
+  }
+}
+
+void require_assigned_run(sqlite::Db& db, const Envelope& env) {
+  const RunOf run = run_of(env);
+  if (!run.has_run) return;
+  sqlite::Statement& owner = db.cached("SELECT agent_id FROM queue WHERE run_id = ?1");
+  owner.bind_text(1, run.run_id);
+  const bool queued = owner.step();
+  const std::string agent = queued ? owner.column_text(0) : std::string();
+  owner.reset();
+  if (queued && agent == env.agent_id()) return;
+  throw StoreError(
+      StoreError::Reason::kNotOwner,
+      fmt::format("store {}: envelope ({}) from agent '{}' for run '{}', which {}; refused",
+                  db.path(), body_name(env), env.agent_id(), run.run_id,
+                  queued ? fmt::format("is queued for agent '{}'", agent)
+                         : std::string("is not in the queue")));
+}
+
+}  // namespace schedrig::store

@@ -1,0 +1,193 @@
+// The queue (schema step 3): FIFO per agent, state transitions by the
+// queue calls and by the run's own RunStarted/RunFinished, and queued runs
+// read back as results.
+#include <gtest/gtest.h>
+
+#include "host/store/store.h"
+#include "tests/host/store/queued_run.h"
+#include "tests/host/store/temp_db.h"
+
+namespace schedrig::store {
+namespace {
+
+using schedrig::testing::ingest_each;
+using schedrig::testing::kInstance;
+using schedrig::testing::kT0;
+using schedrig::testing::queued_run;
+using schedrig::testing::run_of_agent;
+using schedrig::testing::TempDir;
+
+constexpr const char* kRunA1 = "a1000000-0000-4000-8000-000000000001";
+constexpr const char* kRunA2 = "a2000000-0000-4000-8000-000000000002";
+constexpr const char* kRunB1 = "b1000000-0000-4000-8000-000000000003";
+
+std::vector<std::string> ids_of(const std::vector<QueuedRun>& rows) {
+  std::vector<std::string> out;
+  for (const QueuedRun& q : rows) out.push_back(q.run_id);
+  return out;
+}
+
+TEST(StoreQueue, EnqueuedRunReadsBackWhole) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  QueuedRun in = queued_run(kRunA1, "box-a", kT0 + 5);
+  in.state = "ok";  // ignored: a new row is always queued
+  in.dispatched_at_ns = 99;
+  store.enqueue_run(in);
+
+  const std::optional<QueuedRun> q = store.queued_run(kRunA1);
+  ASSERT_TRUE(q.has_value());
+  EXPECT_GT(q->id, 0);
+  EXPECT_EQ(q->run_id, kRunA1);
+  EXPECT_EQ(q->agent_id, "box-a");
+  EXPECT_EQ(q->plan_name, "fork-vs-features.yaml");
+  EXPECT_EQ(q->plan.name(), "fork-vs-features");
+  EXPECT_EQ(q->plan.cases(0).params().at("fork_max"), "1");
+  EXPECT_EQ(q->labels, (std::map<std::string, std::string>{{"tag", "nightly"}}));
+  EXPECT_EQ(q->state, "queued");
+  EXPECT_EQ(q->reason, "");
+  EXPECT_EQ(q->submitted_by, "alice");
+  EXPECT_EQ(q->submitted_at_ns, kT0 + 5);
+  EXPECT_EQ(q->dispatched_at_ns, 0);
+  EXPECT_EQ(q->finished_at_ns, 0);
+  EXPECT_FALSE(store.queued_run("a1000000").has_value());  // exact ids only
+}
+
+TEST(StoreQueue, FifoPerAgent) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(kRunA1, "box-a"));
+  store.enqueue_run(queued_run(kRunB1, "box-b"));
+  store.enqueue_run(queued_run(kRunA2, "box-a"));
+
+  EXPECT_EQ(store.next_queued_run("box-a")->run_id, kRunA1);
+  EXPECT_EQ(store.next_queued_run("box-b")->run_id, kRunB1);
+  EXPECT_FALSE(store.next_queued_run("box-c").has_value());
+  EXPECT_EQ(ids_of(store.queued_runs()), (std::vector<std::string>{kRunA1, kRunB1, kRunA2}));
+
+  store.mark_run_dispatched(kRunA1);
+  EXPECT_EQ(store.next_queued_run("box-a")->run_id, kRunA2);
+  EXPECT_EQ(ids_of(store.queued_runs("queued")), (std::vector<std::string>{kRunB1, kRunA2}));
+  EXPECT_EQ(ids_of(store.queued_runs("running")), (std::vector<std::string>{kRunA1}));
+  EXPECT_TRUE(store.queued_runs("ok").empty());
+}
+
+TEST(StoreQueue, DuplicateRunIdIsRefused) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(kRunA1, "box-a"));
+  try {
+    store.enqueue_run(queued_run(kRunA1, "box-b"));
+    ADD_FAILURE() << "second enqueue of the same run_id did not throw";
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.reason(), StoreError::Reason::kBadContent);
+    EXPECT_NE(std::string(e.what()).find(kRunA1), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(store.queued_runs().size(), 1u);
+  EXPECT_EQ(store.queued_run(kRunA1)->agent_id, "box-a");
+  // A run already stored (started by `lab`) cannot be queued either.
+  ingest_each(store, run_of_agent("box-a", kRunB1, 1, kInstance));
+  EXPECT_THROW(store.enqueue_run(queued_run(kRunB1, "box-a")), StoreError);
+  EXPECT_THROW(store.enqueue_run(queued_run("", "box-a")), StoreError);
+  EXPECT_THROW(store.enqueue_run(queued_run(kRunA2, "")), StoreError);
+}
+
+TEST(StoreQueue, RunStartedAndRunFinishedMoveTheQueueRow) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(testing::kRun, testing::kAgent));
+  std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
+  run.back().mutable_run_finished()->set_status(v1::STATUS_FAILED);
+  run.back().mutable_run_finished()->set_reason("workload fork exited 1");
+  const IngestPolicy assigned{true};
+
+  // Hello, Topology, RunStarted: RunStarted alone moves it (no dispatch mark).
+  for (std::size_t i = 0; i < 3; ++i) store.ingest(run[i], encode_envelope(run[i]), assigned);
+  std::optional<QueuedRun> q = store.queued_run(testing::kRun);
+  EXPECT_EQ(q->state, "running");
+  EXPECT_EQ(q->dispatched_at_ns, run[2].sent_at_ns());
+  EXPECT_FALSE(store.next_queued_run(testing::kAgent).has_value());
+
+  for (std::size_t i = 3; i < run.size(); ++i) {
+    store.ingest(run[i], encode_envelope(run[i]), assigned);
+  }
+  q = store.queued_run(testing::kRun);
+  EXPECT_EQ(q->state, "failed");
+  EXPECT_EQ(q->reason, "workload fork exited 1");
+  EXPECT_EQ(q->finished_at_ns, run.back().sent_at_ns());
+  EXPECT_EQ(store.runs(testing::kRun).at(0).status, "failed");
+}
+
+TEST(StoreQueue, MarkDispatchedOnlyMovesAQueuedRow) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(kRunA1, "box-a"));
+  store.mark_run_dispatched(kRunA1);
+  const long long dispatched = store.queued_run(kRunA1)->dispatched_at_ns;
+  EXPECT_GT(dispatched, kT0);
+  store.finish_queued_run(kRunA1, "aborted", "aborted by alice");
+  store.mark_run_dispatched(kRunA1);  // no-op now
+  store.mark_run_dispatched("no-such-run");
+  const QueuedRun q = *store.queued_run(kRunA1);
+  EXPECT_EQ(q.state, "aborted");
+  EXPECT_EQ(q.reason, "aborted by alice");
+  EXPECT_EQ(q.dispatched_at_ns, dispatched);
+  EXPECT_GE(q.finished_at_ns, dispatched);
+  EXPECT_THROW(store.finish_queued_run(kRunA1, "running", ""), StoreError);
+  EXPECT_EQ(store.queued_run(kRunA1)->state, "aborted");
+}
+
+TEST(StoreQueue, FailDispatchedRunsFailsRunningRowsAndTheirRuns) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(testing::kRun, testing::kAgent));  // will be running, started
+  store.enqueue_run(queued_run(kRunA1, "box-a"));                 // dispatched, not started
+  store.enqueue_run(queued_run(kRunA2, "box-a"));                 // still queued
+  std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
+  run.pop_back();  // no RunFinished: serve died mid-run
+  ingest_each(store, run, IngestPolicy{true});
+  store.mark_run_dispatched(kRunA1);
+
+  EXPECT_EQ(store.fail_dispatched_runs("serve restarted"), 2);
+  EXPECT_EQ(store.queued_run(testing::kRun)->state, "failed");
+  EXPECT_EQ(store.queued_run(testing::kRun)->reason, "serve restarted");
+  EXPECT_EQ(store.queued_run(kRunA1)->state, "failed");
+  EXPECT_EQ(store.queued_run(kRunA2)->state, "queued");
+  const RunRecord stored = store.runs(testing::kRun).at(0);
+  EXPECT_EQ(stored.status, "failed");
+  EXPECT_EQ(stored.reason, "serve restarted");
+  EXPECT_EQ(stored.iterations.size(), 3u);
+  EXPECT_EQ(store.fail_dispatched_runs("again"), 0);
+}
+
+TEST(StoreQueue, QueuedRunNotStartedReadsAsARunRecord) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  ingest_each(store, run_of_agent(testing::kAgent, testing::kRun, 1, kInstance));
+  store.enqueue_run(queued_run(kRunA1, "box-a"));
+  store.enqueue_run(queued_run(kRunA2, "box-a"));
+  store.finish_queued_run(kRunA2, "aborted", "aborted by alice");
+
+  const std::optional<RunRecord> r = store.queued_run_record(kRunA1);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->run_id, kRunA1);
+  EXPECT_EQ(r->agent_id, "box-a");
+  EXPECT_EQ(r->status, "queued");
+  EXPECT_EQ(r->labels.at("tag"), "nightly");
+  EXPECT_EQ(r->plan.at("name"), "fork-vs-features");
+  EXPECT_TRUE(r->iterations.empty());
+  EXPECT_EQ(r->started_at_ns, 0);
+  EXPECT_EQ(store.queued_run_record(kRunA2)->status, "aborted");
+  EXPECT_EQ(store.queued_run_record(kRunA2)->reason, "aborted by alice");
+  EXPECT_FALSE(store.queued_run_record(testing::kRun).has_value());  // started: runs() has it
+  EXPECT_FALSE(store.queued_run_record("nope").has_value());
+
+  // Stored runs first, then unstarted queue rows in FIFO order; prefixes work.
+  EXPECT_EQ(store.known_run_ids(), (std::vector<std::string>{testing::kRun, kRunA1, kRunA2}));
+  EXPECT_EQ(store.known_run_ids("a1"), (std::vector<std::string>{kRunA1}));
+  EXPECT_EQ(store.known_run_ids("a"), (std::vector<std::string>{kRunA1, kRunA2}));
+  EXPECT_EQ(store.run_ids(), (std::vector<std::string>{testing::kRun}));
+}
+
+}  // namespace
+}  // namespace schedrig::store
