@@ -36,11 +36,12 @@ class FakeApi {
  public:
   using Handler = std::function<FakeAnswer(const FakeRequest&)>;
 
-  // Listens on 127.0.0.1:<ephemeral> and serves until destroyed.
-  explicit FakeApi(Handler handler, std::shared_ptr<boost::asio::ssl::context> tls = nullptr)
+  // Listens on `address`:<ephemeral> (any loopback address) and serves until destroyed.
+  explicit FakeApi(Handler handler, std::shared_ptr<boost::asio::ssl::context> tls = nullptr,
+                   const std::string& address = "127.0.0.1")
       : handler_(std::move(handler)),
         tls_(std::move(tls)),
-        acceptor_(ioc_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+        acceptor_(ioc_, {boost::asio::ip::make_address(address), 0}) {
     thread_ = std::thread([this] { serve(); });
   }
 
@@ -54,7 +55,8 @@ class FakeApi {
 
   unsigned short port() const { return acceptor_.local_endpoint().port(); }
   std::string url() const {
-    return std::string(tls_ ? "https" : "http") + "://127.0.0.1:" + std::to_string(port());
+    return std::string(tls_ ? "https" : "http") + "://" +
+           acceptor_.local_endpoint().address().to_string() + ":" + std::to_string(port());
   }
 
   std::vector<FakeRequest> requests() const {
