@@ -167,7 +167,7 @@ class ApiClient::Impl {
 #ifdef SCHEDRIG_CLIENT_TLS
     if (url.tls) tls_ = tls::client_tls_context(target.ca_file);
 #else
-    if (url.tls) throw Error(ErrorKind::kUsage, "https is not built in yet: " + target.ca_file);
+    if (url.tls) throw Error(ErrorKind::kUsage, "https: this schedrig is built without common/tls");
 #endif
   }
 
