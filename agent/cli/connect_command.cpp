@@ -1,48 +1,81 @@
 // `schedrig-agent connect URL`: the flags of an agent session with the host
-// (agent/session/session.h).
-#include <chrono>
+// (agent/session/session.h); how they combine with the environment and
+// --config is connect_settings.h.
 #include <memory>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/connect_settings.h"
 #include "agent/cli/state_options.h"
 #include "agent/session/session.h"
+#include "common/cli_error.h"
 #include "common/exit_codes.h"
 #include "common/stop_signal.h"
 
 namespace schedrig::agent {
 namespace {
 
-struct ConnectOptions {
-  SessionOptions session;
-  double connect_timeout_s = 10;
+// Flags whose presence on the command line decides over env and --config.
+constexpr const char* kSettledFlags[] = {
+    "url", "--id", "--token-file", "--ca", "--connect-timeout", "--root", "--state-dir"};
+
+struct ConnectCli {
+  ConnectFlags flags;
+  std::string removed_token;  // the old --token T, refused
 };
 
-void run_connect(ConnectOptions& o, int& exit_code) {
-  o.session.connect_timeout =
-      std::chrono::milliseconds(static_cast<long>(o.connect_timeout_s * 1000));
-  run_session(o.session, install_stop_signals());
+void run_connect(CLI::App& cmd, ConnectCli& c, int& exit_code) {
+  if (cmd.count("--token") > 0) {
+    throw CliError(ErrorKind::kUsage,
+                   "--token is gone: a token on the command line is readable by every local user "
+                   "(/proc/PID/cmdline); put it in a file only you can read (chmod 600) and pass "
+                   "--token-file F");
+  }
+  for (const char* flag : kSettledFlags) {
+    if (cmd.count(flag) > 0) c.flags.given.insert(flag);
+  }
+  run_session(connect_session_options(c.flags), install_stop_signals());
   exit_code = kExitOk;
 }
 
 }  // namespace
 
 void add_connect_command(CLI::App& app, int& exit_code) {
-  auto opts = std::make_shared<ConnectOptions>();
+  auto c = std::make_shared<ConnectCli>();
+  ConnectFlags& f = c->flags;
   auto* cmd = app.add_subcommand(
       "connect",
-      "dial the host collector, introduce this machine (Hello, Topology), and run the plans it "
-      "sends, streaming one IterationResult per iteration; exits 0 when the host closes the link "
-      "normally (1000) or on SIGINT/SIGTERM, 1 when the link is lost otherwise (a reset, 1011, "
-      "an over-size message), 3 when the host cannot be reached");
-  cmd->add_option("url", opts->session.url, "collector URL, ws://HOST:PORT/agent")->required();
-  cmd->add_option("--id", opts->session.id,
-                  "agent id, a stable name for this box (default: hostname)");
-  cmd->add_option("--connect-timeout", opts->connect_timeout_s, "seconds to wait for the host")
+      "dial the host collector (ws:// or wss://), present this agent's token, introduce this "
+      "machine (Hello, Topology), and run the plans it sends, streaming one IterationResult per "
+      "iteration; exits 0 when the host closes the link normally (1000) or on SIGINT/SIGTERM, 1 "
+      "when the link is lost otherwise (a reset, 1011, an over-size message), 2 for bad usage "
+      "(a token file others may read, an unknown --config key), 3 when the host cannot be "
+      "reached or refuses the token");
+  cmd->add_option("url", f.url,
+                  "collector URL, ws://HOST[:PORT]/agent or wss://HOST[:PORT]/agent (default "
+                  "ports 80 and 443); or url in --config");
+  cmd->add_option("--id", f.id,
+                  "agent id, a stable name for this box, the one its token was made for "
+                  "(default: hostname)");
+  auto* token_file =
+      cmd->add_option("--token-file", f.token_file,
+                      "file holding this agent's token (first line; mode 0600 or stricter); "
+                      "default $SCHEDRIG_TOKEN_FILE, then token_file in --config");
+  cmd->add_option("--token-fd", f.token_fd,
+                  "read the token from this inherited file descriptor (a pipe; read to EOF, "
+                  "then closed), as `schedrig lab` does")
+      ->check(CLI::NonNegativeNumber)
+      ->excludes(token_file);
+  cmd->add_option("--ca", f.ca,
+                  "PEM CA certificate(s) to verify a wss:// host against (default "
+                  "$SCHEDRIG_CA, then ca in --config, then the system's trust store)");
+  cmd->add_option("--config", f.config,
+                  "YAML file with keys url, id, token_file, ca, connect_timeout_s, root, "
+                  "state_dir; flags (and SCHEDRIG_* variables) win over it");
+  cmd->add_option("--connect-timeout", f.connect_timeout_s, "seconds to wait for the host")
       ->check(CLI::Range(0.1, 3600.0));
-  cmd->add_option("--token", opts->session.token,
-                  "opaque text echoed in Hello (schedrig lab uses it)");
-  add_state_options(*cmd, opts->session.state);
-  cmd->callback([opts, &exit_code] { run_connect(*opts, exit_code); });
+  cmd->add_option("--token", c->removed_token)->group("");  // gone: says why and what instead
+  add_state_options(*cmd, f.state);
+  cmd->callback([c, cmd, &exit_code] { run_connect(*cmd, *c, exit_code); });
 }
 
 }  // namespace schedrig::agent

@@ -5,11 +5,10 @@
 #include <fmt/format.h>
 
 namespace schedrig::agent {
-namespace {
 
 // An explicit --root must name an existing directory: "" (an unset shell
 // variable) or a typo must not silently mean the live machine.
-std::string check_root(const std::string& value) {
+std::string root_problem(const std::string& value) {
   std::error_code ec;
   if (value.empty()) {
     return "--root '': empty; leave --root out for the live machine";
@@ -20,14 +19,12 @@ std::string check_root(const std::string& value) {
   return "";
 }
 
-}  // namespace
-
 void add_state_options(CLI::App& cmd, StateOptions& o) {
   cmd.add_option("--root", o.root,
                  "existing directory that prefixes /proc and /sys for knobs, the sampler and the "
                  "quiet-box check (a fake tree for tests); default (flag absent): the live "
                  "machine; an empty or missing directory is a usage error")
-      ->check(CLI::Validator(check_root, "DIR"));
+      ->check(CLI::Validator(root_problem, "DIR"));
   cmd.add_option("--state-dir", o.state_dir,
                  "where the knob restore journal lives (default /var/lib/schedrig as root, else "
                  "$XDG_STATE_HOME/schedrig)");

@@ -8,6 +8,10 @@
 
 namespace schedrig::agent {
 
+// "" when `dir` may be a --root (an existing directory), else why not
+// ("--root 'x': not an existing directory").
+std::string root_problem(const std::string& dir);
+
 // Adds --root and --state-dir to `cmd`, filling `o`.
 void add_state_options(CLI::App& cmd, StateOptions& o);
 

@@ -1,8 +1,9 @@
 // The agent's WebSocket link to the host collector (docs/architecture.md "Wire
-// protocol"): binary messages, one Envelope each. One I/O thread runs a read
-// loop and a single write queue on a strand (the Boost.Beast websocket
-// client pattern); callers on other threads queue envelopes and take
-// commands from a queue.
+// protocol", "Control plane"): ws:// or wss://, the agent's token on the
+// upgrade, binary messages, one Envelope each. One I/O thread runs a read
+// loop and a single write queue on a strand (ws_connection.h); callers on
+// other threads queue envelopes and take commands from a queue
+// (link_state.h).
 #pragma once
 
 #include <atomic>
@@ -29,6 +30,12 @@ class LinkError : public schedrig::Error {
 
 using schedrig::AgentIdentity;
 
+// How the agent proves who it is and whom it trusts.
+struct LinkSecurity {
+  std::string token;    // sent as "Authorization: Bearer TOKEN" on the upgrade; "" = none
+  std::string ca_file;  // wss: PEM CA certificates to trust; "" = the system's trust store
+};
+
 class HostLink {
  public:
   explicit HostLink(AgentIdentity identity);
@@ -36,9 +43,15 @@ class HostLink {
   HostLink(const HostLink&) = delete;
   HostLink& operator=(const HostLink&) = delete;
 
-  // Resolves, connects and completes the WebSocket handshake within
-  // `timeout`, then starts the I/O thread. Throws LinkError.
-  void connect(const std::string& url, std::chrono::milliseconds timeout);
+  // Resolves, connects, for wss:// completes the TLS handshake (SNI; the
+  // host's chain verified against `security.ca_file` and its certificate
+  // checked for the URL's host), and upgrades to WebSocket sending the
+  // token, all within `timeout`; then starts the I/O thread. Throws
+  // LinkError: kUsage for a malformed URL or an unusable CA file,
+  // kUnreachable otherwise (a 401/403 on the upgrade: "cannot reach URL:
+  // host refused the agent's token (401 Unauthorized)").
+  void connect(const std::string& url, std::chrono::milliseconds timeout,
+               const LinkSecurity& security = {});
 
   // Stamps protocol_version, the identity, the next seq (from 1, strictly
   // increasing) and sent_at_ns, and queues `env`. Thread-safe. Returns the

@@ -6,15 +6,13 @@
 namespace schedrig::agent {
 
 schedrig::v1::Envelope make_hello(const topology::Topology& topo,
-                                  const knobs::KnobController& knob_control,
-                                  const std::string& token) {
+                                  const knobs::KnobController& knob_control) {
   schedrig::v1::Envelope env;
   auto* h = env.mutable_hello();
   h->set_hostname(host_name());
   h->set_kernel_release(kernel_release());
   h->set_agent_version(SCHEDRIG_VERSION);
   h->set_allowed_pus(static_cast<std::uint32_t>(topo.allowed_cpus.size()));
-  h->set_token(token);
   add_knob_capabilities(knob_control, *h);
   add_source_capabilities(knob_control, *h);
   return env;

@@ -8,12 +8,11 @@
 
 namespace schedrig::agent {
 
-// Hello: hostname, kernel release, agent version, allowed PUs, `token`
-// (echoed from `connect --token`), every knob's capability probed
-// through `knob_control`, and each /proc source the sampler reads.
+// Hello: hostname, kernel release, agent version, allowed PUs, every
+// knob's capability probed through `knob_control`, and each /proc source
+// the sampler reads. No token: that travels on the upgrade (Authorization).
 schedrig::v1::Envelope make_hello(const topology::Topology& topo,
-                                  const knobs::KnobController& knob_control,
-                                  const std::string& token = "");
+                                  const knobs::KnobController& knob_control);
 
 // Topology, in full.
 schedrig::v1::Envelope make_topology(const topology::Topology& topo);

@@ -88,10 +88,10 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
   link::HostLink link(id);
-  link.connect(o.url, o.connect_timeout);  // LinkError: kUnreachable, exit 3
+  link.connect(o.url, o.connect_timeout, o.security);  // LinkError: kUnreachable, exit 3
   spdlog::info("connected to {} as {} (instance {})", o.url, id.agent_id, id.instance_id);
   try {
-    link.send(make_hello(topo, *knob_control, o.token));
+    link.send(make_hello(topo, *knob_control));
     link.send(make_topology(topo));
     serve(Session{link, topo, *knob_control, stop});
   } catch (const link::LinkError& e) {  // lost once connected: the session failed (exit 1)

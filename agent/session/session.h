@@ -8,15 +8,16 @@
 #include <chrono>
 #include <string>
 
+#include "agent/link/host_link.h"
 #include "agent/session/agent_state.h"
 
 namespace schedrig::agent {
 
 struct SessionOptions {
-  std::string url;  // ws://HOST:PORT/PATH (agent/link/ws_url.h)
+  std::string url;  // ws:// or wss://HOST:PORT/PATH (agent/link/ws_url.h)
   std::string id;   // agent id, a stable name for this box; "" = the hostname
-  std::chrono::milliseconds connect_timeout{10000};  // for the WebSocket handshake
-  std::string token;                                 // echoed in Hello
+  std::chrono::milliseconds connect_timeout{10000};  // for the TLS and WebSocket handshakes
+  link::LinkSecurity security;                       // the agent's token, the CA to trust
   StateOptions state;                                // knob root and journal
 };
 

@@ -1,5 +1,6 @@
 #include "host/lab/agent_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -38,12 +39,51 @@ std::string find_agent_binary(const std::string& flag) {
                   beside.string()));
 }
 
-AgentProcess::AgentProcess(const std::string& path, const std::vector<std::string>& args) {
+namespace {
+
+// The read end of a pipe (O_CLOEXEC) already holding `secret`, its write end
+// closed; the secret fits the pipe's buffer, so writing cannot block.
+int secret_pipe(const std::string& secret) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw std::runtime_error(fmt::format("pipe for the agent's token: {}", std::strerror(errno)));
+  std::size_t done = 0;
+  while (done < secret.size()) {
+    const ssize_t n = ::write(fds[1], secret.data() + done, secret.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fds[0]);
+      ::close(fds[1]);
+      throw std::runtime_error(fmt::format("pipe for the agent's token: {}", std::strerror(err)));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fds[1]);
+  return fds[0];
+}
+
+// posix_spawn file actions, destroyed on every path out.
+struct FileActions {
+  posix_spawn_file_actions_t actions;
+  FileActions() { posix_spawn_file_actions_init(&actions); }
+  ~FileActions() { posix_spawn_file_actions_destroy(&actions); }
+};
+
+}  // namespace
+
+AgentProcess::AgentProcess(const std::string& path, const std::vector<std::string>& args,
+                           const std::optional<SecretFd>& secret) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(path.c_str()));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  int err = ::posix_spawn(&pid_, path.c_str(), nullptr, nullptr, argv.data(), environ);
+  FileActions fa;
+  const int secret_fd = secret ? secret_pipe(secret->secret) : -1;
+  // dup2 clears O_CLOEXEC on the child's copy (glibc also when the numbers match).
+  if (secret) posix_spawn_file_actions_adddup2(&fa.actions, secret_fd, secret->child_fd);
+  int err = ::posix_spawn(&pid_, path.c_str(), &fa.actions, nullptr, argv.data(), environ);
+  if (secret_fd >= 0) ::close(secret_fd);
   if (err != 0)
     throw std::runtime_error(fmt::format("cannot start {}: {}", path, std::strerror(err)));
 }

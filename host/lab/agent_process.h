@@ -16,12 +16,21 @@ namespace schedrig::lab {
 // std::runtime_error naming every place it looked.
 std::string find_agent_binary(const std::string& flag);
 
+// A secret the child reads from fd `child_fd`: a pipe holding `secret`, its
+// write end closed, so the child reads to EOF; the parent keeps no copy.
+struct SecretFd {
+  int child_fd = 3;
+  std::string secret;  // at most a pipe's buffer (64 KiB)
+};
+
 // A child process; the destructor terminates (SIGTERM, then SIGKILL after
 // 5 s) and reaps it if it is still running.
 class AgentProcess {
  public:
-  // posix_spawn(path, args). Throws std::runtime_error naming path and errno.
-  AgentProcess(const std::string& path, const std::vector<std::string>& args);
+  // posix_spawn(path, args), with `secret` on its fd when given. Throws
+  // std::runtime_error naming path and errno.
+  AgentProcess(const std::string& path, const std::vector<std::string>& args,
+               const std::optional<SecretFd>& secret = std::nullopt);
   ~AgentProcess();
   AgentProcess(const AgentProcess&) = delete;
   AgentProcess& operator=(const AgentProcess&) = delete;

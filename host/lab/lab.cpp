@@ -78,14 +78,17 @@ std::string checked_agent_path(const LabOptions& o) {
   }
 }
 
-// `schedrig-agent connect URL --token TOKEN`; CliError (exit 3) when it
-// cannot be started.
+// `schedrig-agent connect URL --token-fd 3`, the token on a pipe (never on
+// its command line); CliError (exit 3) when it cannot be started.
 std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOptions& o,
                                           const std::string& url, const std::string& token) {
+  constexpr int kTokenFd = 3;
   try {
     return std::make_unique<AgentProcess>(
-        path, std::vector<std::string>{"--log-level", o.agent_log_level, "connect", url, "--token",
-                                       token});
+        path,
+        std::vector<std::string>{"--log-level", o.agent_log_level, "connect", url, "--token-fd",
+                                 std::to_string(kTokenFd)},
+        SecretFd{kTokenFd, token});
   } catch (const std::runtime_error& e) {
     throw CliError(ErrorKind::kUnreachable, e.what());
   }

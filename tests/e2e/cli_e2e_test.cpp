@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,14 @@ namespace {
 using testing::bin;
 using testing::run_command;
 using testing::TempDir;
+
+// A token file for `connect` (0600, as it requires) in `dir`.
+std::string agent_token_file(const TempDir& dir) {
+  const std::string path = dir.file("agent.token");
+  std::ofstream(path) << "e2e-token\n";
+  ::chmod(path.c_str(), 0600);
+  return path;
+}
 
 TEST(CliE2E, EveryCommandExplainsItself) {
   for (const char* cmd :
@@ -60,13 +69,16 @@ TEST(CliE2E, ServeClosesAgentsCleanlyOnSigint) {
   TempDir dir;
   const std::string srv = dir.file("srv.log"), agent = dir.file("agent.log");
   const std::string script = fmt::format(
-      "{serve} serve --listen 127.0.0.1:0 --db {db} > {srv} 2>&1 & spid=$!\n"
-      "for i in $(seq 100); do grep -q collecting {srv} && break; sleep 0.05; done\n"
-      "{agent} connect $(grep -o 'ws://[^ ]*' {srv}) > {alog} 2>&1 & apid=$!\n"
+      "umask 077; {serve} token new --agent e2e --tokens {tokens} > {tok}\n"
+      "{serve} serve --listen 127.0.0.1:0 --db {db} --tokens {tokens} > {srv} 2>&1 & spid=$!\n"
+      "for i in $(seq 100); do grep -q 'serving on' {srv} && break; sleep 0.05; done\n"
+      "{agent} connect $(grep -o 'ws://[^ ,]*' {srv}) --id e2e --token-file {tok} > {alog} 2>&1 & "
+      "apid=$!\n"
       "for i in $(seq 100); do grep -q 'hello from' {srv} && break; sleep 0.05; done\n"
       "kill -INT $spid; wait $spid; echo serve_rc=$?; wait $apid; echo agent_rc=$?\n",
       fmt::arg("serve", bin("schedrig")), fmt::arg("agent", bin("schedrig-agent")),
-      fmt::arg("db", dir.file("db")), fmt::arg("srv", srv), fmt::arg("alog", agent));
+      fmt::arg("db", dir.file("db")), fmt::arg("srv", srv), fmt::arg("alog", agent),
+      fmt::arg("tokens", dir.file("tokens")), fmt::arg("tok", dir.file("e2e.token")));
   std::ofstream(dir.file("t.sh")) << script;
   auto r = run_command("bash " + dir.file("t.sh"));
   EXPECT_NE(r.output.find("serve_rc=0"), std::string::npos) << r.output;
@@ -77,7 +89,11 @@ TEST(CliE2E, ServeClosesAgentsCleanlyOnSigint) {
 }
 
 TEST(CliE2E, UnreachableHostExits3NamingTheUrl) {
-  auto r = run_command(bin("schedrig-agent connect ws://127.0.0.1:1/agent --connect-timeout 2"));
+  TempDir dir;
+  auto r =
+      run_command(bin("schedrig-agent connect ws://127.0.0.1:1/agent --connect-timeout 2 "
+                      "--token-file " +
+                      agent_token_file(dir)));
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("ws://127.0.0.1:1/agent"), std::string::npos) << r.output;
 }

@@ -123,8 +123,12 @@ TEST(KnobHardening, ConnectWithAnotherRootNamesBothRootsAndRestoresNeither) {
                               " --state-dir " + state))
                 .exit_code,
             0);
-  auto r = run_command("timeout 10 " + agent("connect ws://127.0.0.1:1/agent --root " +
-                                             other.dir() + " --state-dir " + state));
+  const std::string token = other.dir() + "/agent.token";
+  std::ofstream(token) << "t\n";
+  ::chmod(token.c_str(), 0600);
+  auto r =
+      run_command("timeout 10 " + agent("connect ws://127.0.0.1:1/agent --root " + other.dir() +
+                                        " --state-dir " + state + " --token-file " + token));
   EXPECT_NE(r.output.find(r1.dir()), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(other.dir()), std::string::npos) << r.output;
   EXPECT_EQ(r1.get("proc/sys/kernel/numa_balancing"), "3");

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
 #include "common/envelope_codec.h"
@@ -28,10 +29,16 @@ class FakeHost {
  public:
   FakeHost() : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {}
   unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  // Reads the upgrade request (remembering its Authorization), then accepts.
   void accept() {
-    ws_.emplace(acceptor_.accept());
+    tcp::socket socket = acceptor_.accept();
+    beast::flat_buffer buf;
+    beast::http::request<beast::http::string_body> req;
+    beast::http::read(socket, buf, req);
+    authorization = std::string(req[beast::http::field::authorization]);
+    ws_.emplace(std::move(socket));
     ws_->binary(true);
-    ws_->accept();
+    ws_->accept(req);
   }
   void send_raw(const std::string& bytes) { ws_->write(asio::buffer(bytes)); }
   // Sends a close frame with `code` and waits for the client's answer.
@@ -51,6 +58,8 @@ class FakeHost {
     EXPECT_TRUE(r.envelope) << r.error;
     return r.envelope.value_or(v1::Envelope{});
   }
+
+  std::string authorization;  // of the upgrade request
 
  private:
   asio::io_context ioc_;
@@ -96,6 +105,23 @@ TEST(HostLink, AnswersBadHostFramesWithErrorAndStaysUp) {
   link.close();
   closer.join();
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);  // a clean close handshake
+}
+
+// ws:// (serve --insecure, lab on loopback) carries the token the same way;
+// without one there is no Authorization header at all.
+TEST(HostLink, PlainWebSocketSendsTheTokenToo) {
+  for (const std::string token : {"tok-1", ""}) {
+    FakeHost host;
+    std::thread server([&] { host.accept(); });
+    HostLink link(AgentIdentity{"box", "boot", "inst"});
+    link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s,
+                 LinkSecurity{token, ""});
+    server.join();
+    EXPECT_EQ(host.authorization, token.empty() ? "" : "Bearer " + token);
+    std::thread closer([&] { host.read_until_closed(); });
+    link.close();
+    closer.join();
+  }
 }
 
 // A host that takes the connection and then never reads again: the agent's

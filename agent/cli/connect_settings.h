@@ -1,0 +1,40 @@
+// How `schedrig-agent connect` settles its settings (docs/architecture.md
+// "Command lines"): a flag given on the command line, then the environment
+// (SCHEDRIG_TOKEN_FILE, SCHEDRIG_CA), then the --config file, then the
+// default. The token comes from --token-fd N (read to EOF, then closed) or a
+// token file (common/auth/token.h); it is never taken from argv.
+#pragma once
+
+#include <array>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "agent/session/session.h"
+
+namespace schedrig::agent {
+
+// The keys `connect --config F` knows; anything else is an error.
+inline constexpr std::array<std::string_view, 7> kConnectConfigKeys{
+    "url", "id", "token_file", "ca", "connect_timeout_s", "root", "state_dir"};
+
+// `connect`'s flags as parsed, defaults where not given.
+struct ConnectFlags {
+  std::string url;
+  std::string id;
+  std::string token_file;
+  int token_fd = -1;  // -1 = not given
+  std::string ca;
+  std::string config;
+  double connect_timeout_s = 10;
+  StateOptions state;
+  std::set<std::string, std::less<>> given;  // what the command line set: "url", "--id", ...
+};
+
+// The session `flags` describe. Reads (and closes) the token fd first, then
+// the config file and the token file. Throws schedrig::Error(kUsage): no
+// URL, no token, an invalid --id, a bad config file or value ("F:LINE: ..."),
+// a token file or fd refused by auth::read_token_file / read_token_fd.
+SessionOptions connect_session_options(const ConnectFlags& flags);
+
+}  // namespace schedrig::agent

@@ -1,0 +1,65 @@
+// What the agent's link knows, shared between the I/O thread and the
+// agent's threads: the envelope stamper, the host's commands and acks, and
+// how the link ended. Thread-safe; knows nothing of sockets or streams
+// (ws_connection.h moves the bytes).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "common/envelope_stamp.h"
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::link {
+
+class LinkState {
+ public:
+  explicit LinkState(AgentIdentity identity) : stamper_(std::move(identity)) {}
+
+  // The URL the link dials, for messages.
+  void set_url(std::string url);
+  const std::string& url() const { return url_; }
+  const AgentIdentity& identity() const { return stamper_.identity(); }
+
+  // Stamps `env` (EnvelopeStamper: next seq, identity, sent_at_ns) and
+  // encodes it: {seq, bytes}. Throws LinkError(kUnreachable) once closed.
+  std::pair<std::uint64_t, std::string> stamp(schedrig::v1::Envelope env);
+
+  // A decoded host->agent envelope: an Ack for this instance raises
+  // acked_seq(); anything else is queued for next_command() (an Abort also
+  // sets the abort flag).
+  void take(schedrig::v1::Envelope env);
+
+  std::optional<schedrig::v1::Envelope> next_command(std::chrono::milliseconds timeout);
+  bool wait_acked(std::uint64_t seq, std::chrono::milliseconds timeout);
+  std::uint64_t acked_seq() const;
+
+  // Records the end of the link once (later calls change nothing), sets the
+  // abort flag and wakes every waiter. `clean`: a normal close.
+  void mark_closed(const std::string& reason, bool clean);
+  bool closed() const;
+  bool closed_cleanly() const;
+  std::string close_reason() const;
+  std::atomic<bool>& abort_flag() { return abort_; }
+
+ private:
+  EnvelopeStamper stamper_;
+  std::string url_;  // set before the I/O thread starts
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<schedrig::v1::Envelope> commands_;
+  std::uint64_t acked_ = 0;
+  bool closed_ = false;
+  bool clean_ = false;  // closed with 1000, or by close()
+  std::string close_reason_;
+  std::atomic<bool> abort_{false};
+};
+
+}  // namespace schedrig::link

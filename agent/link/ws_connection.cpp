@@ -1,0 +1,312 @@
+#include "agent/link/ws_connection.h"
+
+#include <deque>
+#include <optional>
+#include <thread>
+#include <type_traits>
+
+#include <fmt/format.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <spdlog/spdlog.h>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+
+#include "common/envelope_codec.h"
+#include "common/printable.h"
+#include "common/tls/tls_context.h"
+
+namespace schedrig::link {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using v1::Envelope;
+
+using PlainWs = websocket::stream<beast::tcp_stream>;
+using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+
+bool is_ip_address(const std::string& host) {
+  beast::error_code ec;
+  asio::ip::make_address(host, ec);
+  return !ec;
+}
+
+// Why the upgrade failed: the host's refusal of the token, another HTTP
+// answer, or Beast's reason.
+std::string upgrade_failure(const websocket::response_type& res, beast::error_code ec) {
+  const unsigned status = res.result_int();
+  const auto reason = http::obsolete_reason(res.result());
+  if (status == 401 || status == 403)
+    return fmt::format("host refused the agent's token ({} {})", status, std::string(reason));
+  if (status != 0 && status != 101)
+    return fmt::format("WebSocket handshake: HTTP {} {}", status, std::string(reason));
+  return "WebSocket handshake: " + ec.message();
+}
+
+template <class Ws>
+class WsConnection final : public Connection {
+ public:
+  static constexpr bool kTls = std::is_same_v<Ws, TlsWs>;
+
+  WsConnection(LinkState& state, std::shared_ptr<ssl::context> tls)
+      : state_(state), tls_(std::move(tls)) {
+    if constexpr (kTls) {
+      ws_.emplace(asio::make_strand(ioc_), *tls_);
+    } else {
+      ws_.emplace(asio::make_strand(ioc_));
+    }
+  }
+
+  ~WsConnection() override { close(); }
+
+  // Resolve, TCP connect, TLS and WebSocket handshakes run asynchronously on
+  // the link's io_context for at most `timeout` (Beast's timeouts apply to
+  // asynchronous operations only), so a peer that accepts TCP but never
+  // answers cannot hang the agent.
+  void connect(const WsUrl& u, const std::string& token, std::chrono::milliseconds timeout) {
+    url_ = u;
+    configure(token);
+    resolver_.async_resolve(u.host, u.port,
+                            [this](beast::error_code ec, tcp::resolver::results_type eps) {
+                              if (ec) return end("resolve: " + ec.message());
+                              on_resolved(eps);
+                            });
+    ioc_.run_for(timeout);
+    if (!failure_) give_up(timeout);
+    if (!failure_->empty())
+      throw LinkError(ErrorKind::kUnreachable,
+                      fmt::format("cannot reach {}: {}", state_.url(), *failure_));
+    start();
+  }
+
+  void write(std::string bytes) override {
+    asio::post(ws_->get_executor(), [this, b = std::move(bytes)]() mutable {
+      write_queue_.push_back(std::move(b));
+      if (write_queue_.size() == 1) do_write();
+    });
+  }
+
+  void close() override {
+    if (!io_thread_.joinable()) return;
+    asio::post(ws_->get_executor(), [this] { do_close(); });
+    io_thread_.join();
+  }
+
+ private:
+  void configure(const std::string& token) {
+    ws_->binary(true);
+    ws_->read_message_max(kMaxEnvelopeBytes);
+    ws_->set_option(websocket::stream_base::decorator([token](websocket::request_type& req) {
+      req.set(http::field::user_agent, "schedrig-agent/" SCHEDRIG_VERSION);
+      if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+    }));
+  }
+
+  void on_resolved(const tcp::resolver::results_type& eps) {
+    beast::get_lowest_layer(*ws_).async_connect(eps,
+                                                [this](beast::error_code ec, const tcp::endpoint&) {
+                                                  if (ec) return end(ec.message());
+                                                  secure();
+                                                });
+  }
+
+  // wss: SNI (names only, RFC 6066), then the handshake verifying the
+  // chain and that the certificate names the URL's host.
+  void secure() {
+    if constexpr (kTls) {
+      auto& tls = ws_->next_layer();
+      if (!is_ip_address(url_.host))
+        SSL_set_tlsext_host_name(tls.native_handle(), url_.host.c_str());
+      tls.set_verify_callback([this, check = ssl::host_name_verification(url_.host)](
+                                  bool preverified, ssl::verify_context& ctx) {
+        return verify(check, preverified, ctx);
+      });
+      tls.async_handshake(ssl::stream_base::client, [this](beast::error_code ec) {
+        if (ec) return end(tls_failure(ec));
+        upgrade();
+      });
+    } else {
+      upgrade();
+    }
+  }
+
+  // The chain as OpenSSL checked it, then the host name on the leaf;
+  // remembers why it refused, for the error message.
+  bool verify(const ssl::host_name_verification& check, bool preverified,
+              ssl::verify_context& ctx) {
+    if (!preverified) {
+      verify_failure_ =
+          X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx.native_handle()));
+      return false;
+    }
+    if (!check(true, ctx)) {
+      verify_failure_ = fmt::format("the host's certificate is not valid for {}", url_.host);
+      return false;
+    }
+    return true;
+  }
+
+  std::string tls_failure(beast::error_code ec) const {
+    if (verify_failure_.empty()) return "TLS handshake: " + ec.message();
+    return "TLS handshake: certificate verify failed: " + verify_failure_;
+  }
+
+  void upgrade() {
+    ws_->async_handshake(response_, host_header(url_), url_.path, [this](beast::error_code ec) {
+      end(ec ? upgrade_failure(response_, ec) : "");
+    });
+  }
+
+  void end(std::string failure) { failure_.emplace(std::move(failure)); }
+
+  // The deadline passed: cancel what is pending, let it finish, and throw.
+  [[noreturn]] void give_up(std::chrono::milliseconds timeout) {
+    beast::error_code ignored;
+    resolver_.cancel();
+    beast::get_lowest_layer(*ws_).socket().close(ignored);
+    ioc_.restart();
+    ioc_.run();
+    throw LinkError(ErrorKind::kUnreachable,
+                    fmt::format("cannot reach {}: no WebSocket handshake within {:.3g} s",
+                                state_.url(), static_cast<double>(timeout.count()) / 1000.0));
+  }
+
+  // From here Beast's own timer bounds the closing handshake, so a host
+  // that never answers our close frame cannot hang the agent's exit; an
+  // idle link (waiting for the next plan) never times out.
+  void start() {
+    beast::get_lowest_layer(*ws_).expires_never();
+    websocket::stream_base::timeout t{};
+    t.handshake_timeout = kCloseTimeout;
+    t.idle_timeout = websocket::stream_base::none();
+    t.keep_alive_pings = false;
+    ws_->set_option(t);
+    ioc_.restart();
+    do_read();
+    io_thread_ = std::thread([this] { ioc_.run(); });
+  }
+
+  void do_read() {
+    ws_->async_read(buffer_, [this](beast::error_code ec, std::size_t) { on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec) return fail("read", ec);
+    std::string bytes = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    handle(bytes);
+    do_read();
+  }
+
+  void handle(const std::string& bytes) {
+    DecodeResult r = decode_envelope(bytes);
+    if (!r.envelope) {
+      spdlog::warn("host sent an undecodable message: {}", r.error);
+      answer_error(r.code, "agent cannot use the message: " + r.error);
+      return;
+    }
+    state_.take(std::move(*r.envelope));
+  }
+
+  // Tells the host what was wrong with its message (docs/architecture.md "Wire
+  // protocol": bad bodies get an Error back; the connection carries on).
+  void answer_error(v1::ErrorCode code, const std::string& message) {
+    Envelope env;
+    env.mutable_error()->set_code(code);
+    env.mutable_error()->set_message(message);
+    try {
+      write(state_.stamp(std::move(env)).second);
+    } catch (const LinkError&) {  // closing: nothing to answer on
+    }
+  }
+
+  void do_write() {
+    ws_->async_write(asio::buffer(write_queue_.front()),
+                     [this](beast::error_code ec, std::size_t) { on_write(ec); });
+  }
+
+  void on_write(beast::error_code ec) {
+    if (ec) return fail("write", ec);
+    write_queue_.pop_front();
+    if (!write_queue_.empty()) do_write();
+  }
+
+  void do_close() {
+    closing_ = true;
+    if (!ws_->is_open()) return;
+    ws_->async_close(websocket::close_code::normal, [this](beast::error_code) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(*ws_).socket().close(ignored);
+    });
+  }
+
+  // The link ended: how, unless the agent closed it (then a pending read
+  // may end with "operation canceled" as the TLS stream shuts down).
+  void fail(const char* what, beast::error_code ec) {
+    if (closing_) return state_.mark_closed("closed by the agent", true);
+    const bool closed = ec == websocket::error::closed;
+    const websocket::close_reason& why = ws_->reason();
+    std::string reason = fmt::format("{}: {}", what, ec.message());
+    if (closed) {
+      const std::string text(why.reason.data(), why.reason.size());
+      reason = fmt::format("host closed the connection ({}{}{})", why.code, text.empty() ? "" : " ",
+                           printable(text));
+    }
+    state_.mark_closed(reason, closed && why.code == websocket::close_code::normal);
+    beast::error_code ignored;
+    beast::get_lowest_layer(*ws_).socket().close(ignored);
+  }
+
+  LinkState& state_;
+  std::shared_ptr<ssl::context> tls_;  // null for ws://; outlives the stream
+  asio::io_context ioc_;
+  tcp::resolver resolver_{ioc_};
+  std::optional<Ws> ws_;
+  WsUrl url_;
+  websocket::response_type response_;   // the upgrade's answer
+  std::optional<std::string> failure_;  // set when the connect chain ends; "" = connected
+  std::string verify_failure_;          // why the host's certificate was refused
+  beast::flat_buffer buffer_;
+  std::deque<std::string> write_queue_;  // touched only on the strand
+  bool closing_ = false;                 // the agent sent its close; strand only
+  std::thread io_thread_;
+};
+
+std::shared_ptr<ssl::context> client_context(const std::string& ca_file) {
+  try {
+    return tls::client_tls_context(ca_file);
+  } catch (const schedrig::Error& e) {
+    throw LinkError(e.kind(), e.what());
+  }
+}
+
+template <class Ws>
+std::unique_ptr<Connection> dial(LinkState& state, std::shared_ptr<ssl::context> tls,
+                                 const WsUrl& url, const std::string& token,
+                                 std::chrono::milliseconds timeout) {
+  auto c = std::make_unique<WsConnection<Ws>>(state, std::move(tls));
+  c->connect(url, token, timeout);
+  return c;
+}
+
+}  // namespace
+
+std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
+                                            const LinkSecurity& security,
+                                            std::chrono::milliseconds timeout) {
+  if (!url.tls) return dial<PlainWs>(state, nullptr, url, security.token, timeout);
+  return dial<TlsWs>(state, client_context(security.ca_file), url, security.token, timeout);
+}
+
+}  // namespace schedrig::link

@@ -1,0 +1,42 @@
+// The bytes side of the agent's link: one WebSocket connection to the host,
+// over TCP (ws://) or TLS (wss://: SNI, the peer's chain and its host name
+// verified). One code path for both: a template on the stream type behind
+// this interface. After the handshake one I/O thread runs the read loop and
+// a single write queue on a strand (the Boost.Beast websocket client
+// pattern); decoded envelopes go to the LinkState.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "agent/link/host_link.h"
+#include "agent/link/link_state.h"
+#include "agent/link/ws_url.h"
+
+namespace schedrig::link {
+
+// How long the agent waits for the host's answer to its close frame.
+constexpr std::chrono::seconds kCloseTimeout{5};
+
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Queues one encoded envelope for the write queue. Thread-safe.
+  virtual void write(std::string bytes) = 0;
+  // Sends a normal close frame (if open), waits at most kCloseTimeout for
+  // the host's answer, and joins the I/O thread. Idempotent.
+  virtual void close() = 0;
+};
+
+// Resolves, connects, (for wss) completes the TLS handshake, and upgrades
+// with "Authorization: Bearer TOKEN" when `security.token` is set, all
+// within `timeout`; then starts the I/O thread. Throws LinkError:
+// kUnreachable naming the URL and the reason ("cannot reach URL: host
+// refused the agent's token (401 Unauthorized)", "... TLS handshake:
+// certificate verify failed: ..."), kUsage for an unusable CA file.
+std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
+                                            const LinkSecurity& security,
+                                            std::chrono::milliseconds timeout);
+
+}  // namespace schedrig::link

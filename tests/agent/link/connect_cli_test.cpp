@@ -1,0 +1,133 @@
+// The built `schedrig-agent connect`: where its token, CA and settings come
+// from (flags, SCHEDRIG_* variables, --config) and what it refuses before
+// dialing: the old --token, a token file others may read, an unknown config
+// key, no token at all. Against a TLS host (tls_host.h) that refuses the
+// token, the token from a pipe, a file or the config reaches the upgrade.
+#include <sys/stat.h>
+
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "tests/agent/link/tls_host.h"
+#include "tests/support/run_command.h"
+#include "tests/support/test_pki.h"
+
+namespace schedrig::agent {
+namespace {
+
+using testing::bin;
+using testing::make_test_pki;
+using testing::run_command;
+using testing::TempDir;
+using testing::TestPki;
+using testing::TlsHost;
+namespace http = boost::beast::http;
+
+std::string write(const std::string& path, const std::string& text, int mode = 0600) {
+  std::ofstream(path) << text;
+  ::chmod(path.c_str(), static_cast<mode_t>(mode));
+  return path;
+}
+
+// `schedrig-agent connect ARGS` with its own state dir, SCHEDRIG_* unset;
+// `env` "VAR=value ...", `stdin_text` piped to it when not empty.
+testing::CommandResult connect(const TempDir& dir, const std::string& args,
+                               const std::string& env = "", const std::string& stdin_text = "") {
+  const std::string pipe = stdin_text.empty() ? "" : "printf '" + stdin_text + "' | ";
+  return run_command(pipe + "env -u SCHEDRIG_TOKEN_FILE -u SCHEDRIG_CA " + env + " " +
+                     bin("schedrig-agent") + " connect --state-dir " + dir.file("state") +
+                     " --connect-timeout 5 " + args);
+}
+
+TEST(ConnectCli, TheOldTokenFlagIsRefused) {
+  const TempDir dir;
+  const auto r = connect(dir, "ws://127.0.0.1:1/agent --token s3cret");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--token is gone"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--token-file F"), std::string::npos) << r.output;
+}
+
+TEST(ConnectCli, ATokenFileOthersMayReadIsRefused) {
+  const TempDir dir;
+  const std::string f = write(dir.file("agent.token"), "tok\n", 0644);
+  const auto r = connect(dir, "ws://127.0.0.1:1/agent --token-file " + f);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("token file " + f), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("0644"), std::string::npos) << r.output;
+}
+
+TEST(ConnectCli, NoTokenIsBadUsage) {
+  const TempDir dir;
+  const auto r = connect(dir, "ws://127.0.0.1:1/agent");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("connect needs the agent's token"), std::string::npos) << r.output;
+}
+
+TEST(ConnectCli, AnUnknownConfigKeyNamesFileAndLine) {
+  const TempDir dir;
+  const std::string cfg = write(dir.file("agent.yaml"), "url: ws://127.0.0.1:1/agent\ntokn: x\n");
+  const auto r = connect(dir, "--config " + cfg);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
+                                "connect_timeout_s, root, state_dir)"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(ConnectCli, AnInvalidIdIsBadUsage) {
+  const TempDir dir;
+  const std::string f = write(dir.file("agent.token"), "tok\n");
+  const auto r = connect(dir, "ws://127.0.0.1:1/agent --id '-x y' --token-file " + f);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--id: invalid name"), std::string::npos) << r.output;
+}
+
+// Runs `connect ARGS` against a TLS host that answers the upgrade 401, and
+// returns what the host saw as Authorization.
+std::string refused_token(const TempDir& dir, const TestPki& pki, const std::string& args,
+                          const std::string& env = "", const std::string& stdin_text = "") {
+  TlsHost host(pki);
+  std::thread server([&] { host.accept(http::status::unauthorized); });
+  const std::string url = "wss://127.0.0.1:" + std::to_string(host.port()) + "/agent";
+  std::string line = args;
+  for (auto at = line.find("URL"); at != std::string::npos; at = line.find("URL"))
+    line.replace(at, 3, url);
+  const auto r = connect(dir, line, env, stdin_text);
+  server.join();
+  EXPECT_EQ(host.handshake_error, "");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("cannot reach " + url +
+                          ": host refused the agent's token (401 "
+                          "Unauthorized)"),
+            std::string::npos)
+      << r.output;
+  return host.authorization;
+}
+
+TEST(ConnectCli, TheTokenReachesTheUpgradeFromAPipeAFileOrTheConfig) {
+  const TempDir dir;
+  const TestPki pki = make_test_pki(dir.path());
+  const std::string token = write(dir.file("agent.token"), "from-file\n");
+  // --token-fd: a pipe, as schedrig lab passes it.
+  EXPECT_EQ(
+      refused_token(dir, pki, "URL --token-fd 3 --ca " + pki.ca_cert + " 3<&0", "", "from-fd\\n"),
+      "Bearer from-fd");
+  EXPECT_EQ(refused_token(dir, pki, "URL --token-file " + token + " --ca " + pki.ca_cert),
+            "Bearer from-file");
+  // The environment, and --config (its url loses to the flag's).
+  EXPECT_EQ(refused_token(dir, pki, "URL",
+                          "SCHEDRIG_TOKEN_FILE=" + token + " SCHEDRIG_CA=" + pki.ca_cert),
+            "Bearer from-file");
+  const std::string other = write(dir.file("other.token"), "from-config\n");
+  const std::string cfg =
+      write(dir.file("agent.yaml"), "url: wss://127.0.0.1:1/agent\ntoken_file: " + other +
+                                        "\nca: " + pki.ca_cert + "\nconnect_timeout_s: 5\n");
+  EXPECT_EQ(refused_token(dir, pki, "URL --config " + cfg), "Bearer from-config");
+  EXPECT_EQ(refused_token(dir, pki, "URL --config " + cfg + " --token-file " + token),
+            "Bearer from-file");
+}
+
+}  // namespace
+}  // namespace schedrig::agent
