@@ -18,9 +18,7 @@
 #include "common/error.h"
 #include "common/printable.h"
 #include "common/stop_signal.h"
-#ifdef SCHEDRIG_CLIENT_TLS
 #include "common/tls/tls_context.h"
-#endif
 #include "host/client/api_error.h"
 
 namespace schedrig::client {
@@ -164,11 +162,7 @@ Error interrupted() { return Error(ErrorKind::kInterrupted, "interrupted"); }
 class ApiClient::Impl {
  public:
   Impl(const ServerUrl& url, const ServerTarget& target) : url_(url) {
-#ifdef SCHEDRIG_CLIENT_TLS
     if (url.tls) tls_ = tls::client_tls_context(target.ca_file);
-#else
-    if (url.tls) throw Error(ErrorKind::kUsage, "https: this schedrig is built without common/tls");
-#endif
   }
 
   void stop_on_signals() { stop_ = &install_stop_signals(); }
