@@ -10,20 +10,28 @@ namespace schedrig::host {
 // `serve [--listen ADDR:PORT] [--db F] [--tokens F] [--tls-cert F --tls-key F]
 //  [--max-connections N] [--insecure] [--threads N]`
 void add_serve_command(CLI::App& app, int& exit_code);
-// `results [RUN] [--samples] [--db F] [--json|--csv]`
+// `results [RUN] [--samples] [--db F | --server URL] [--json|--csv]`
 void add_results_command(CLI::App& app, int& exit_code);
-// `watch [RUN] [--db F] [--poll-ms N] [--json]`: live samples and results of a
+// `watch [RUN] [--db F | --server URL] [--poll-ms N] [--json]`: live samples and results of a
 // run; exit 0 when it is no longer running, kExitInterrupted (130) on SIGINT/SIGTERM
 void add_watch_command(CLI::App& app, int& exit_code);
-// `agents [--db F] [--json]`
+// `agents [--db F | --server URL] [--json]`
 void add_agents_command(CLI::App& app, int& exit_code);
 // `import F [--db F]`
 void add_import_command(CLI::App& app, int& exit_code);
 // `lab [--quick] [--plan F] [--db F] [--agent PATH] [--label K=V]...`
 void add_lab_command(CLI::App& app, int& exit_code);
 // `compare RUN [--baseline VARIANT] [--against RUN2] [--method M] [--threshold PCT]
-//  [--fail-on regression] [--json|--csv] [--db F]`; exit 1 when --fail-on finds an (R)
+//  [--fail-on regression] [--json|--csv] [--db F | --server URL]`; exit 1 when --fail-on finds an
+//  (R)
 void add_compare_command(CLI::App& app, int& exit_code);
+// `run --server URL (--agent ID ... | --all) --plan F [--label K=V]... [--wait]
+//  [--fail-on regression] [--json]`: queue a plan on agents through the server
+void add_run_command(CLI::App& app, int& exit_code);
+// `queue --server URL [--all | --state S] [--json]`: the server's run queue
+void add_queue_command(CLI::App& app, int& exit_code);
+// `abort RUN --server URL`: abort a queued or running run on the server
+void add_abort_command(CLI::App& app, int& exit_code);
 // `analyze FILE.csv [--lower-is-better] [--method M] [--threshold PCT] [--json]`
 void add_analyze_command(CLI::App& app, int& exit_code);
 // `token new (--agent ID | --operator NAME) [--tokens F]`: the token alone on stdout;

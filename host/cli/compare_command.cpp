@@ -3,6 +3,7 @@
 // "Statistics"; docs/statistics.md).
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,8 @@
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
 #include "host/cli/run_match.h"
+#include "host/cli/server_options.h"
+#include "host/client/remote_runs.h"
 #include "host/compare/compare_table.h"
 #include "host/report/compare_json.h"
 #include "host/report/compare_text.h"
@@ -23,6 +26,7 @@ struct CompareCliOptions {
   std::string method = "auto";
   double threshold = 0;
   bool json = false, csv = false;
+  ServerOptions server;
 };
 
 // The one run `id` names: an exact run_id, else the only run it prefixes.
@@ -34,25 +38,39 @@ store::RunRecord find_run(const std::vector<store::RunRecord>& runs, const std::
                        [&](const store::RunRecord& r) { return r.run_id == run_id; });
 }
 
-int run_compare(const CompareCliOptions& o) {
-  if (o.run.empty()) throw CliError(ErrorKind::kUsage, "compare: RUN must not be empty");
-  // Only the runs the ids can match are loaded: a store of many big runs stays fast.
+// RUN and (with --against) RUN2: from the server (GET /api/v1/runs/ID each),
+// else from the store. Only the runs the ids can match are loaded: a store
+// of many big runs stays fast.
+std::pair<store::RunRecord, std::optional<store::RunRecord>> runs_to_compare(
+    const CompareCliOptions& o) {
+  if (use_server(o.server, o.db)) {
+    const auto api = make_api_client(o.server);
+    store::RunRecord run = client::fetch_run(*api, o.run);
+    if (o.against.empty()) return {std::move(run), std::nullopt};
+    return {std::move(run), client::fetch_run(*api, o.against)};
+  }
   const auto [runs, against_runs] = read_store(o.db, [&](const store::Store& s) {
     // Without sample summaries: compare never shows them, and they cost.
     const store::RunsOptions lean{.sample_summaries = false};
     return std::pair{s.runs(o.run, lean),
                      o.against.empty() ? std::vector<store::RunRecord>{} : s.runs(o.against, lean)};
   });
+  store::RunRecord run = find_run(runs, o.run);
+  if (o.against.empty()) return {std::move(run), std::nullopt};
+  return {std::move(run), find_run(against_runs, o.against)};
+}
+
+int run_compare(const CompareCliOptions& o) {
+  if (o.run.empty()) throw CliError(ErrorKind::kUsage, "compare: RUN must not be empty");
+  const auto [run, against] = runs_to_compare(o);
   compare::CompareOptions options;
   options.baseline_variant = o.baseline;
   options.method = *analysis::parse_method(o.method);  // CLI11 checked the word
   options.threshold_pct = o.threshold;
   compare::Table table;
   try {
-    const store::RunRecord run = find_run(runs, o.run);
-    table = o.against.empty()
-                ? compare::compare_variants(run, options)
-                : compare::compare_runs(run, find_run(against_runs, o.against), options);
+    table = against ? compare::compare_runs(run, *against, options)
+                    : compare::compare_variants(run, options);
   } catch (const compare::CompareError& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
@@ -93,6 +111,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   auto* json = cmd->add_flag("--json", o->json, "JSON: rows with both sides' statistics");
   cmd->add_flag("--csv", o->csv, "CSV, one line per case, metric and variant")->excludes(json);
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
+  add_server_options(*cmd, o->server);
   cmd->callback([o, &exit_code] { exit_code = run_compare(*o); });
 }
 

@@ -8,6 +8,8 @@
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
 #include "host/cli/run_match.h"
+#include "host/cli/server_options.h"
+#include "host/client/remote_runs.h"
 #include "host/report/report.h"
 #include "host/store/store.h"
 
@@ -20,6 +22,7 @@ struct ResultsOptions {
   bool json = false;
   bool csv = false;
   bool samples = false;
+  ServerOptions server;
 };
 
 // `results RUN --samples`: the one run RUN names, one line per sample.
@@ -37,10 +40,23 @@ void run_samples(const ResultsOptions& o) {
   }
 }
 
+// The runs to show: RUN from the server (GET /api/v1/runs/ID), else the
+// store's runs RUN prefixes (all without RUN).
+std::vector<store::RunRecord> runs_to_show(const ResultsOptions& o) {
+  if (!use_server(o.server, o.db)) {
+    return read_store(o.db, [&](const store::Store& s) { return s.runs(o.run); });
+  }
+  if (o.run.empty() || o.samples) {
+    throw CliError(ErrorKind::kUsage,
+                   "results --server shows one run: name it (RUN), without --samples (`watch RUN "
+                   "--server` shows its samples)");
+  }
+  return {client::fetch_run(*make_api_client(o.server), o.run)};
+}
+
 void run_results(const ResultsOptions& o) {
-  if (o.samples) return run_samples(o);
-  const std::vector<store::RunRecord> runs =
-      read_store(o.db, [&](const store::Store& s) { return s.runs(o.run); });
+  if (o.samples && !use_server(o.server, o.db)) return run_samples(o);
+  const std::vector<store::RunRecord> runs = runs_to_show(o);
   if (!o.run.empty() && runs.empty()) {
     throw CliError(ErrorKind::kUsage, fmt::format("no run matches '{}'", o.run));
   }
@@ -64,17 +80,19 @@ void add_results_command(CLI::App& app, int& exit_code) {
       "results",
       "show stored runs: one line per run, or one run's iterations and metrics and what the "
       "sampler saw per variant when RUN (a run_id or its prefix) is given; with --samples, "
-      "every sample of RUN");
+      "every sample of RUN. With --server, RUN as the server stored it");
   cmd->add_option("run", o->run, "run_id or a prefix of it");
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
   cmd->add_flag("--samples", o->samples,
                 "one line per sampler interval of RUN: time, case, variant, iteration, ops so "
                 "far, idle %, runnable, ctxt/s, wait share, newidle/s, PSI, STARVED flag");
-  auto* json = cmd->add_flag("--json", o->json,
-                             "JSON in the shape of docs/architecture.md's results model (with --samples: "
-                             "{\"samples\":[...]})");
+  auto* json =
+      cmd->add_flag("--json", o->json,
+                    "JSON in the shape of docs/architecture.md's results model (with --samples: "
+                    "{\"samples\":[...]})");
   cmd->add_flag("--csv", o->csv, "CSV, one row per metric (with --samples: per sample)")
       ->excludes(json);
+  add_server_options(*cmd, o->server);
   cmd->callback([o, &exit_code] {
     run_results(*o);
     exit_code = kExitOk;

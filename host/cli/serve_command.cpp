@@ -14,6 +14,8 @@
 #include "host/cli/commands.h"
 #include "host/cli/serve_settings.h"
 #include "host/collector/collector.h"
+#include "host/control/control.h"
+#include "host/control/fan_out_events.h"
 #include "host/server/listener.h"
 #include "host/store/default_db_path.h"
 #include "host/store/store.h"
@@ -44,16 +46,15 @@ constexpr std::chrono::seconds kCloseGrace{3};
 
 // The listener of `s`: tokens, TLS, limits. Throws CliError (kUnreachable)
 // for an address that cannot be bound.
-std::unique_ptr<server::Listener> make_listener(boost::asio::io_context& ioc,
-                                                const ServeSettings& s,
-                                                boost::asio::ip::tcp::endpoint endpoint,
-                                                const auth::TokenSet& tokens,
-                                                collector::Collector& agents) {
+std::unique_ptr<server::Listener> make_listener(
+    boost::asio::io_context& ioc, const ServeSettings& s, boost::asio::ip::tcp::endpoint endpoint,
+    const auth::TokenSet& tokens, collector::Collector& agents, server::ApiHandler& api) {
   server::ServerOptions so;
   so.endpoint = endpoint;
   so.tls = serve_tls_context(s);
   so.tokens = &tokens;
   so.agents = &agents;
+  so.api = &api;
   so.max_connections = s.max_connections;
   try {
     return std::make_unique<server::Listener>(ioc, std::move(so));
@@ -85,8 +86,12 @@ void run_serve(const ServeSettings& s) {
   }
   boost::asio::io_context ioc;
   ServeEvents events;
-  collector::Collector agents(*store, events);
-  std::unique_ptr<server::Listener> listener = make_listener(ioc, s, endpoint, tokens, agents);
+  // The queue and the API (docs/architecture.md "Queue"); it hears every event first.
+  control::Control control(*store, ioc.get_executor());
+  control::FanOutEvents fan_out({&control, &events});
+  collector::Collector agents(*store, fan_out);
+  std::unique_ptr<server::Listener> listener =
+      make_listener(ioc, s, endpoint, tokens, agents, control);
   listener->start();
   log_start(*listener, s, *store, tokens.size());
   boost::asio::signal_set signals(ioc, SIGINT, SIGTERM);

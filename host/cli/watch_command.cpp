@@ -14,7 +14,10 @@
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
+#include "host/cli/remote_watch.h"
 #include "host/cli/run_match.h"
+#include "host/cli/server_options.h"
+#include "host/cli/watch_printer.h"
 #include "host/report/report.h"
 #include "host/store/store.h"
 #include "host/store/store_error.h"
@@ -32,6 +35,7 @@ struct WatchOptions {
   unsigned poll_ms = 500;
   double wait_s = 30;
   bool json = false;
+  ServerOptions server;
 };
 
 // SIGINT and SIGTERM blocked, so they wait for sigtimedwait in
@@ -58,68 +62,6 @@ bool wait_or_interrupted(const sigset_t& stop_signals, unsigned ms) {
     if (errno == EAGAIN) return false;  // EINTR (another signal): wait the rest
   }
 }
-
-// Writes what one poll brought, in the order it happened: a position's
-// samples before its result (samples come during the window, the result
-// after it).
-class WatchPrinter {
- public:
-  WatchPrinter(const WatchOptions& o, std::string run_id, unsigned planned)
-      : json_(o.json), run_id_(std::move(run_id)), lines_(std::cout, planned) {}
-
-  void start(const std::string& status, unsigned planned) {
-    if (json_) return;
-    std::cout << fmt::format("run {} ({}, {} iterations planned)\n", run_id_, status, planned);
-    lines_.header();
-  }
-
-  void print(const store::RunProgress& p) {
-    auto s = p.samples.begin();
-    auto it = p.iterations.begin();
-    while (s != p.samples.end() || it != p.iterations.end()) {
-      if (it == p.iterations.end() || (s != p.samples.end() && s->position <= it->position)) {
-        sample(*s++);
-      } else {
-        iteration(*it++);
-      }
-    }
-  }
-
-  void finish(const std::string& status) {
-    if (json_) {
-      std::cout << nlohmann::json{{"event", "run_finished"},
-                                  {"run_id", run_id_},
-                                  {"status", status}}
-                       .dump()
-                << "\n";
-    } else {
-      std::cout << fmt::format("run {} {}: {} iteration results\n", run_id_, status, results_);
-    }
-  }
-
- private:
-  void sample(const store::SampleRecord& s) {
-    if (!json_) return lines_.sample(s);
-    nlohmann::json j = report::sample_json(s);
-    j["event"] = "sample";
-    std::cout << j.dump() << "\n";
-  }
-
-  void iteration(const store::IterationRecord& it) {
-    ++results_;
-    if (!json_) return lines_.iteration(it);
-    nlohmann::json j = report::iteration_json(it);
-    j["event"] = "iteration";
-    j["run_id"] = run_id_;
-    j["position"] = it.position;
-    std::cout << j.dump() << "\n";
-  }
-
-  bool json_;
-  std::string run_id_;
-  report::SampleLineWriter lines_;
-  unsigned results_ = 0;
-};
 
 // Not there yet: the store or the run may still be being created by `lab`
 // or `serve`, so watch waits for it (--wait-s) instead of failing.
@@ -149,8 +91,8 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
     // A new read transaction per poll: it sees what the writer committed.
     const store::RunProgress p = s.run_progress(run_id, last_sample, last_iteration);
     if (!printer) {
-      printer = std::make_unique<WatchPrinter>(o, run_id, p.planned_iterations);
-      printer->start(p.status, p.planned_iterations);
+      printer = std::make_unique<WatchPrinter>(std::cout, o.json, run_id, p.planned_iterations);
+      printer->start(p.status);
     }
     printer->print(p);
     for (const auto& x : p.samples) last_sample = std::max(last_sample, x.id);
@@ -206,6 +148,14 @@ int watch_when_there(const WatchOptions& o) {
   }
 }
 
+// From the server when --server (or SCHEDRIG_SERVER without --db) says so,
+// else from the store.
+int run_watch(const WatchOptions& o) {
+  if (!use_server(o.server, o.db)) return watch_when_there(o);
+  if (o.run.empty()) throw CliError(ErrorKind::kUsage, "watch --server: name the run (RUN)");
+  return watch_on_server(*make_api_client(o.server), o.run, o.json);
+}
+
 }  // namespace
 
 void add_watch_command(CLI::App& app, int& exit_code) {
@@ -230,7 +180,8 @@ void add_watch_command(CLI::App& app, int& exit_code) {
                   "how long to wait for the store and the run to appear (lab and serve create "
                   "them as they start), s (default 30)")
       ->check(CLI::Range(0.0, 86400.0));
-  cmd->callback([o, &exit_code] { exit_code = watch_when_there(*o); });
+  add_server_options(*cmd, o->server);
+  cmd->callback([o, &exit_code] { exit_code = run_watch(*o); });
 }
 
 }  // namespace schedrig::host

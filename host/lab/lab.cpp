@@ -7,12 +7,15 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "common/auth/token.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
 #include "common/plan/schedule.h"
+#include "common/printable.h"
 #include "common/stop_signal.h"
 #include "host/compare/compare_table.h"
+#include "host/control/api_error.h"
 #include "host/lab/agent_process.h"
 #include "host/lab/default_plan.h"
 #include "host/lab/lab_driver.h"
@@ -37,14 +40,6 @@ std::chrono::steady_clock::time_point run_deadline(const v1::Plan& plan, std::si
   return std::chrono::steady_clock::now() +
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
              std::chrono::duration<double>(allowed_s));
-}
-
-v1::StartRun make_start(const LabOptions& o, v1::Plan plan) {
-  v1::StartRun start;
-  start.set_run_id(make_uuid_v4());
-  *start.mutable_plan() = std::move(plan);
-  for (const auto& [k, v] : o.labels) (*start.mutable_labels())[k] = v;
-  return start;
 }
 
 void print_summary(store::Store& store, const std::string& run_id, std::ostream& out) {
@@ -99,12 +94,47 @@ std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOpti
   }
 }
 
+// Queues the run for the lab's agent through the control plane (checked
+// against the agent's Hello and Topology, then started at once). A plan the
+// check refuses is a failure of kind kUsage.
+std::optional<LabFailure> submit_run(control::Control& control, const LabOptions& o,
+                                     const v1::Plan& plan, const std::string& agent_id,
+                                     const std::string& run_id) {
+  control::Submission s;
+  s.agents = {agent_id};
+  s.plan = plan;
+  s.plan_name = o.plan_file.empty() ? "<built-in plans/default.yaml>" : o.plan_file;
+  s.labels = o.labels;
+  s.run_id = run_id;
+  try {
+    control.submit(s, "lab");
+  } catch (const control::ApiError& e) {
+    return LabFailure{e.what(), ErrorKind::kUsage};
+  }
+  return std::nullopt;
+}
+
+// Asks the agent to abort the run (SIGINT/SIGTERM); a run that has just
+// ended needs nothing.
+void abort_run(control::Control& control, const std::string& run_id) {
+  try {
+    control.abort(run_id, "the user (SIGINT)");
+  } catch (const control::ApiError& e) {
+    spdlog::info("abort: {}", e.what());
+  }
+}
+
 // After a failed run: says why, marks the run failed, shows what was stored,
 // and returns the exit code of the failure's kind (the agent's own Error
 // answer, when it sent one, decides).
 int report_failure(const LabFailure& failure, const LabDriver& driver, store::Store& store,
                    const std::string& run_id, std::ostream& out) {
   out << "lab: " << failure.reason << "\n";
+  // The queue row too: a run that timed out has a live agent, so nothing else ends it.
+  if (auto row = store.queued_run(run_id);
+      row && (row->state == "queued" || row->state == "running")) {
+    store.finish_queued_run(run_id, "failed", "lab: " + failure.reason);
+  }
   store.fail_unfinished_run(run_id, "lab: " + failure.reason);
   print_summary(store, run_id, out);
   return exit_code_for(driver.agent_error_kind().value_or(failure.kind));
@@ -130,23 +160,30 @@ v1::Plan lab_plan(const LabOptions& o) {
 }
 
 int run_lab(const LabOptions& o, std::ostream& out) {
-  v1::Plan plan = checked_plan(o);
+  const v1::Plan plan = checked_plan(o);
   const std::size_t slots = make_schedule(plan).size();
   const std::string agent_path = checked_agent_path(o);
   store::Store store(o.db_path.empty() ? store::default_db_path() : o.db_path);
-  v1::StartRun start = make_start(o, std::move(plan));
-  const std::string run_id = start.run_id();
-  const auto deadline = run_deadline(start.plan(), slots);
-  const std::string token = make_uuid_v4();
-  LabDriver driver(std::move(start), out, slots, o.connect_timeout);
+  const std::string run_id = make_uuid_v4();
+  const std::string agent_id = lab_agent_id();
+  const auto deadline = run_deadline(plan, slots);
+  const std::string token = auth::new_token();
+  LabDriver driver(run_id, agent_id, out, slots, o.connect_timeout);
   const std::atomic<bool>& stop = install_stop_signals();
 
-  LoopbackCollector collector(store, driver, lab_agent_id(), token);
-  out << fmt::format("collector on {}; results go to {}\n", collector.url(), store.path())
+  LoopbackCollector server(store, driver, agent_id, token);
+  out << fmt::format("collector on {}; results go to {}\n", server.url(), store.path())
       << std::flush;
-  std::unique_ptr<AgentProcess> agent = start_agent(agent_path, o, collector.url(), token);
-  const std::optional<LabFailure> failure = driver.wait(*agent, deadline, stop);
-  collector.close_sessions();
+  std::unique_ptr<AgentProcess> agent = start_agent(agent_path, o, server.url(), token);
+  std::optional<LabFailure> failure = driver.wait_ready(*agent, stop);
+  if (!failure) failure = submit_run(server.control(), o, plan, agent_id, run_id);
+  if (!failure) {
+    out << fmt::format("run {} starts: plan '{}', {} iterations\n", run_id, printable(plan.name()),
+                       slots)
+        << std::flush;
+    failure = driver.wait(*agent, deadline, stop, [&] { abort_run(server.control(), run_id); });
+  }
+  server.close_sessions();
   const int agent_status = agent->stop(5s);
   if (failure) return report_failure(*failure, driver, store, run_id, out);
   if (!WIFEXITED(agent_status) || WEXITSTATUS(agent_status) != 0) {

@@ -1,7 +1,9 @@
 // `schedrig lab`: the whole main job on this machine in one command. Starts
-// the collector on 127.0.0.1 (ephemeral port), spawns a local
-// `schedrig-agent connect`, sends it the plan as StartRun with a fresh
-// run_id, prints one progress line per iteration as results are stored, then
+// the server on 127.0.0.1 (ephemeral port) with one fresh agent token, spawns
+// a local `schedrig-agent connect` given the token on a pipe, queues the plan
+// for it through the control plane once it has said Hello and sent its
+// Topology (so the run is its, and the plan is checked against it), prints
+// one progress line per iteration as results are stored, then
 // the results table, where they are stored, the compare table and the sample
 // summary per variant (with the quiet-box waits).
 #pragma once

@@ -21,45 +21,40 @@ ErrorKind kind_of_agent_error(v1::ErrorCode code) {
   }
 }
 
-LabDriver::LabDriver(v1::StartRun start, std::ostream& out, std::size_t planned,
-                     std::chrono::milliseconds connect_timeout)
-    : start_(std::move(start)),
+LabDriver::LabDriver(std::string run_id, std::string agent_id, std::ostream& out,
+                     std::size_t planned, std::chrono::milliseconds connect_timeout)
+    : run_id_(std::move(run_id)),
+      agent_id_(std::move(agent_id)),
       out_(out),
       planned_(planned),
       connect_timeout_(connect_timeout),
       connect_deadline_(std::chrono::steady_clock::now() + connect_timeout) {}
 
-void LabDriver::on_hello(const std::shared_ptr<collector::AgentChannel>& session,
+void LabDriver::on_hello(const std::shared_ptr<collector::AgentChannel>& channel,
                          const v1::Envelope& env) {
   std::lock_guard lock(mu_);
-  if (connected_) {
-    spdlog::warn("{}: ignoring agent {}: not the agent this lab started", session->peer(),
-                 printable(env.agent_id()));
-    session->close();
-    return;
-  }
-  connected_ = true;
-  session_ = session;
-  own_ = session.get();
-  out_ << fmt::format(
-              "agent {} ({}, {}, {} PUs) connected; run {} starts: plan '{}', {} iterations\n",
-              printable(env.agent_id()), printable(env.hello().hostname()),
-              printable(env.hello().kernel_release()), env.hello().allowed_pus(), start_.run_id(),
-              start_.plan().name(), planned_)
+  // Only the lab's token can speak for agent_id_; the first Hello is the agent it started.
+  if (own_ || env.agent_id() != agent_id_) return;
+  own_ = channel.get();
+  instance_id_ = env.instance_id();
+  out_ << fmt::format("agent {} ({}, {}, {} PUs) connected\n", printable(env.agent_id()),
+                      printable(env.hello().hostname()), printable(env.hello().kernel_release()),
+                      env.hello().allowed_pus())
        << std::flush;
-  v1::Envelope cmd;
-  *cmd.mutable_start_run() = start_;
-  session->send(std::move(cmd));
 }
 
 void LabDriver::on_stored(const v1::Envelope& env) {
   std::lock_guard lock(mu_);
-  if (env.has_iteration_result() && env.iteration_result().run_id() == start_.run_id()) {
+  if (env.agent_id() != agent_id_) return;
+  if (env.has_topology() && env.instance_id() == instance_id_) {
+    has_topology_ = true;
+    cv_.notify_all();
+  } else if (env.has_iteration_result() && env.iteration_result().run_id() == run_id_) {
     print_progress(env.iteration_result());
-  } else if (env.has_run_finished() && env.run_finished().run_id() == start_.run_id()) {
+  } else if (env.has_run_finished() && env.run_finished().run_id() == run_id_) {
     finished_ = env.run_finished();
     cv_.notify_all();
-  } else if (env.has_error() && env.error().run_id() == start_.run_id()) {
+  } else if (env.has_error() && env.error().run_id() == run_id_) {
     agent_error_kind_ = kind_of_agent_error(env.error().code());
     failure_ =
         LabFailure{"the agent rejected the run: " + env.error().message(), *agent_error_kind_};
@@ -67,10 +62,10 @@ void LabDriver::on_stored(const v1::Envelope& env) {
   }
 }
 
-void LabDriver::on_closed(const collector::AgentChannel& session, const std::string& agent_id,
+void LabDriver::on_closed(const collector::AgentChannel& channel, const std::string& agent_id,
                           const std::string& reason) {
   std::lock_guard lock(mu_);
-  if (&session != own_) return;  // another client of the port: not our run
+  if (&channel != own_) return;  // not the lab's agent
   if (!finished_ && !failure_) {
     failure_ =
         LabFailure{fmt::format("agent {} disconnected: {}", printable(agent_id), printable(reason)),
@@ -79,15 +74,36 @@ void LabDriver::on_closed(const collector::AgentChannel& session, const std::str
   cv_.notify_all();
 }
 
+std::optional<LabFailure> LabDriver::wait_ready(AgentProcess& agent,
+                                                const std::atomic<bool>& stop) {
+  const auto forever = std::chrono::steady_clock::time_point::max();
+  std::unique_lock lock(mu_);
+  while (!has_topology_ && !failure_) {
+    cv_.wait_for(lock, 100ms);
+    if (has_topology_ || failure_) break;
+    if (auto failure = check(agent, forever)) return failure;
+    if (stop.load()) return LabFailure{"interrupted before the run started", ErrorKind::kFailed};
+  }
+  return failure_;
+}
+
 std::optional<LabFailure> LabDriver::wait(AgentProcess& agent,
                                           std::chrono::steady_clock::time_point deadline,
-                                          const std::atomic<bool>& stop) {
+                                          const std::atomic<bool>& stop,
+                                          const std::function<void()>& abort) {
   std::unique_lock lock(mu_);
   while (!finished_ && !failure_) {
     cv_.wait_for(lock, 100ms);
     if (finished_ || failure_) break;
     if (auto failure = check(agent, deadline)) return failure;
-    if (stop.load()) abort_once(deadline);
+    if (stop.load() && !abort_sent_) {
+      abort_sent_ = true;
+      deadline = std::min(deadline, std::chrono::steady_clock::now() + 30s);
+      out_ << "interrupted: asking the agent to abort the run\n" << std::flush;
+      lock.unlock();  // the abort's own events take mu_
+      abort();
+      lock.lock();
+    }
   }
   return failure_;
 }
@@ -100,25 +116,13 @@ std::optional<LabFailure> LabDriver::check(AgentProcess& agent,
         ErrorKind::kFailed};
   }
   const auto now = std::chrono::steady_clock::now();
-  if (!connected_ && now > connect_deadline_) {
+  if (!has_topology_ && now > connect_deadline_) {
     return LabFailure{fmt::format("schedrig-agent did not connect within {:g} s",
                                   std::chrono::duration<double>(connect_timeout_).count()),
                       ErrorKind::kUnreachable};
   }
   if (now > deadline) return LabFailure{"the run did not finish in time", ErrorKind::kFailed};
   return std::nullopt;
-}
-
-void LabDriver::abort_once(std::chrono::steady_clock::time_point& deadline) {
-  auto session = session_.lock();
-  if (!session || abort_sent_) return;
-  abort_sent_ = true;
-  deadline = std::min(deadline, std::chrono::steady_clock::now() + 30s);
-  out_ << "interrupted: asking the agent to abort the run\n" << std::flush;
-  v1::Envelope abort;
-  abort.mutable_abort()->set_run_id(start_.run_id());
-  abort.mutable_abort()->set_reason("interrupted by the user (SIGINT)");
-  session->send(std::move(abort));
 }
 
 std::optional<ErrorKind> LabDriver::agent_error_kind() const {

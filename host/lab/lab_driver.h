@@ -1,6 +1,6 @@
 // One `schedrig lab` run as the collector sees it: greets the first agent that
-// says Hello (the lab's own: the loopback collector admits only the agent
-// holding the lab's token, which it got on a pipe), sends it the StartRun, prints a
+// says Hello (the lab's own; its token now travels on the upgrade, where the
+// collector is to check it - issue #12), sends it the StartRun, prints a
 // progress line per stored IterationResult, and waits for the run's end
 // (docs/architecture.md "Wire protocol", "Command lines").
 #pragma once
@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,27 +34,33 @@ struct LabFailure {
 // refused, kUnreachable for a facility it lacks, else kFailed.
 ErrorKind kind_of_agent_error(v1::ErrorCode code);
 
-// Drives one run through the collector's events. Thread-safe: the
-// collector's I/O thread calls the events, the lab's thread waits.
+// Watches one run through the collector's events. Thread-safe: the
+// collector's threads call the events, the lab's thread waits.
 class LabDriver : public collector::CollectorEvents {
  public:
-  // `planned` is the number of schedule slots (progress lines "[i/planned]");
-  // the agent must connect within `connect_timeout`.
-  LabDriver(v1::StartRun start, std::ostream& out, std::size_t planned,
+  // The run `run_id` of the agent `agent_id`; `planned` is the number of
+  // schedule slots (progress lines "[i/planned]"); the agent must connect
+  // within `connect_timeout`.
+  LabDriver(std::string run_id, std::string agent_id, std::ostream& out, std::size_t planned,
             std::chrono::milliseconds connect_timeout);
 
-  void on_hello(const std::shared_ptr<collector::AgentChannel>& session,
+  void on_hello(const std::shared_ptr<collector::AgentChannel>& channel,
                 const v1::Envelope& env) override;
   void on_stored(const v1::Envelope& env) override;
-  void on_closed(const collector::AgentChannel& session, const std::string& agent_id,
+  void on_closed(const collector::AgentChannel& channel, const std::string& agent_id,
                  const std::string& reason) override;
 
-  // Waits until the run ends, the agent dies, it never connects, or
-  // `deadline`; sends Abort once `stop` is set (SIGINT/SIGTERM,
-  // common/stop_signal.h). nullopt when RunFinished arrived.
+  // Waits until the agent has said Hello and sent its Topology (so a plan
+  // can be checked against it), or a failure: it died, it did not connect in
+  // time, or `stop` was set.
+  std::optional<LabFailure> wait_ready(AgentProcess& agent, const std::atomic<bool>& stop);
+
+  // Waits until the run ends, the agent dies, or `deadline`; calls `abort`
+  // once when `stop` is set (SIGINT/SIGTERM, common/stop_signal.h), then
+  // gives the agent at most 30 s more. nullopt when RunFinished arrived.
   std::optional<LabFailure> wait(AgentProcess& agent,
                                  std::chrono::steady_clock::time_point deadline,
-                                 const std::atomic<bool>& stop);
+                                 const std::atomic<bool>& stop, const std::function<void()>& abort);
 
   // The kind of the Error the agent answered the run with, if it did.
   std::optional<ErrorKind> agent_error_kind() const;
@@ -61,14 +68,12 @@ class LabDriver : public collector::CollectorEvents {
   std::optional<v1::RunFinished> finished() const;
 
  private:
-  // One check of the waiting loop: a failure, or nullopt to keep waiting.
+  // One check of the waiting loops: a failure, or nullopt to keep waiting.
   std::optional<LabFailure> check(AgentProcess& agent,
                                   std::chrono::steady_clock::time_point deadline);
-  // Sends Abort once, and gives the agent at most 30 s more.
-  void abort_once(std::chrono::steady_clock::time_point& deadline);
   void print_progress(const v1::IterationResult& r);
 
-  v1::StartRun start_;
+  std::string run_id_, agent_id_;
   std::ostream& out_;
   std::size_t planned_;
   std::size_t done_ = 0;
@@ -76,9 +81,9 @@ class LabDriver : public collector::CollectorEvents {
   std::chrono::steady_clock::time_point connect_deadline_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::weak_ptr<collector::AgentChannel> session_;  // the ioc owns sessions
-  const collector::AgentChannel* own_ = nullptr;    // identity only
-  bool connected_ = false;
+  const collector::AgentChannel* own_ = nullptr;  // identity only
+  std::string instance_id_;                       // of the agent's Hello
+  bool has_topology_ = false;
   bool abort_sent_ = false;
   std::optional<v1::RunFinished> finished_;
   std::optional<LabFailure> failure_;

@@ -14,31 +14,31 @@ auth::TokenSet one_agent(const std::string& agent_id, const std::string& token) 
   return tokens;
 }
 
-server::ServerOptions loopback_options(const auth::TokenSet& tokens,
-                                       server::AgentEndpoint& agents) {
+server::ServerOptions loopback_options(const auth::TokenSet& tokens, server::AgentEndpoint& agents,
+                                       server::ApiHandler& api) {
   server::ServerOptions o;
   o.endpoint = {boost::asio::ip::make_address("127.0.0.1"), 0};
   o.tokens = &tokens;
   o.agents = &agents;
+  o.api = &api;  // no operator token exists: every API request is refused
   return o;
 }
 
-// The lab's one token binds its one agent, and the lab gives that agent its
-// run itself (not through the queue): run envelopes are not checked against
-// the queue (store::IngestPolicy).
-collector::CollectorOptions lab_collector_options() {
-  collector::CollectorOptions o;
-  o.writer.require_assigned_run = false;
+control::ControlOptions lab_control() {
+  control::ControlOptions o;
+  o.shared_store = true;
   return o;
 }
 
 }  // namespace
 
-LoopbackCollector::LoopbackCollector(store::Store& store, collector::CollectorEvents& events,
+LoopbackCollector::LoopbackCollector(store::Store& store, collector::CollectorEvents& observer,
                                      const std::string& agent_id, const std::string& agent_token)
     : tokens_(one_agent(agent_id, agent_token)),
-      collector_(store, events, lab_collector_options()),
-      listener_(ioc_, loopback_options(tokens_, collector_)) {
+      control_(store, ioc_.get_executor(), lab_control()),
+      events_({&control_, &observer}),
+      collector_(store, events_),
+      listener_(ioc_, loopback_options(tokens_, collector_, control_)) {
   listener_.start();
   thread_ = std::thread([this] { ioc_.run(); });
 }

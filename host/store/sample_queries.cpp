@@ -5,9 +5,7 @@
 #include "schedrig/v1/sample.pb.h"
 
 namespace schedrig::store {
-namespace {
 
-// The Sample's values, present ones only, in SampleRecord::values order.
 std::vector<std::pair<std::string, double>> sample_values(const v1::Sample& s) {
   std::vector<std::pair<std::string, double>> v;
   v.reserve(15 + static_cast<std::size_t>(s.busy_per_node_size()));
@@ -32,8 +30,6 @@ std::vector<std::pair<std::string, double>> sample_values(const v1::Sample& s) {
   v.emplace_back("load1", s.load1());
   return v;
 }
-
-}  // namespace
 
 std::vector<SampleRecord> load_samples(sqlite::Db& db, const std::string& run_id,
                                        long long after_id, bool exact) {

@@ -6,8 +6,12 @@
 
 #include "host/store/records.h"
 #include "host/store/sqlite.h"
+#include "schedrig/v1/sample.pb.h"
 
 namespace schedrig::store {
+
+// The Sample's values, present ones only, in SampleRecord::values order.
+std::vector<std::pair<std::string, double>> sample_values(const v1::Sample& s);
 
 // Samples with id > `after_id`, in id order, of the run `run_id` (when
 // `exact`) or of every run whose id starts with it ("" = all). Uses the

@@ -69,15 +69,16 @@ TEST(CliE2E, ServeClosesAgentsCleanlyOnSigint) {
   TempDir dir;
   const std::string srv = dir.file("srv.log"), agent = dir.file("agent.log");
   const std::string script = fmt::format(
-      "{serve} serve --listen 127.0.0.1:0 --db {db} > {srv} 2>&1 & spid=$!\n"
-      "for i in $(seq 100); do grep -q collecting {srv} && break; sleep 0.05; done\n"
-      "{agent} connect $(grep -o 'ws://[^ ]*' {srv}) --token-file {tok} > {alog} 2>&1 & "
+      "umask 077; {serve} token new --agent e2e --tokens {tokens} > {tok}\n"
+      "{serve} serve --listen 127.0.0.1:0 --db {db} --tokens {tokens} > {srv} 2>&1 & spid=$!\n"
+      "for i in $(seq 100); do grep -q 'serving on' {srv} && break; sleep 0.05; done\n"
+      "{agent} connect $(grep -o 'ws://[^ ,]*' {srv}) --id e2e --token-file {tok} > {alog} 2>&1 & "
       "apid=$!\n"
       "for i in $(seq 100); do grep -q 'hello from' {srv} && break; sleep 0.05; done\n"
       "kill -INT $spid; wait $spid; echo serve_rc=$?; wait $apid; echo agent_rc=$?\n",
       fmt::arg("serve", bin("schedrig")), fmt::arg("agent", bin("schedrig-agent")),
       fmt::arg("db", dir.file("db")), fmt::arg("srv", srv), fmt::arg("alog", agent),
-      fmt::arg("tok", agent_token_file(dir)));
+      fmt::arg("tokens", dir.file("tokens")), fmt::arg("tok", dir.file("e2e.token")));
   std::ofstream(dir.file("t.sh")) << script;
   auto r = run_command("bash " + dir.file("t.sh"));
   EXPECT_NE(r.output.find("serve_rc=0"), std::string::npos) << r.output;

@@ -48,11 +48,11 @@ inline auth::TokenSet test_tokens() {
 
 // What a test changes from the defaults.
 struct TestServerConfig {
-  std::shared_ptr<asio::ssl::context> tls;
+  std::shared_ptr<asio::ssl::context> tls{};
   server::ApiHandler* api = nullptr;
   std::size_t max_connections = 64;
-  server::SessionTiming timing;
-  collector::CollectorOptions collector;
+  server::SessionTiming timing{};
+  collector::CollectorOptions collector{};
   collector::CollectorEvents* events = nullptr;  // null: one that does nothing
 };
 

@@ -1,0 +1,144 @@
+#include "host/cli/run_wait.h"
+
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "common/exit_codes.h"
+#include "common/printable.h"
+#include "common/progress_line.h"
+#include "host/cli/remote_watch.h"
+#include "host/client/remote_runs.h"
+#include "host/client/run_events.h"
+#include "host/compare/compare_table.h"
+#include "host/report/compare_text.h"
+#include "host/report/results_json.h"
+
+namespace schedrig::host {
+namespace {
+
+// With several runs one poll waits this long, s, so every run gets its turn.
+constexpr unsigned kSharedPollS = 1;
+
+// A result as progress_line reads it (case, variant, iteration, status,
+// the primary metric, quiet-box and starvation flags).
+v1::IterationResult as_result(const store::IterationRecord& it) {
+  v1::IterationResult r;
+  r.set_case_name(it.case_name);
+  r.set_variant(it.variant);
+  r.set_iteration(it.iteration);
+  r.set_status(it.status == "ok" ? v1::STATUS_OK : v1::STATUS_FAILED);
+  r.set_reason(it.reason);
+  if (!it.metrics.empty()) {
+    r.add_metrics()->set_value(it.metrics.front().value);
+    r.mutable_metrics(0)->set_unit(it.metrics.front().unit);
+  }
+  r.set_quiet_wait_s(it.quiet_wait_s);
+  r.set_quiet_gave_up(it.quiet_gave_up);
+  r.mutable_sample_summary()->set_starved_intervals(it.sample_summary.starved_intervals);
+  return r;
+}
+
+// One run being followed and the lines it has printed.
+struct Followed {
+  client::RunFollower follower;
+  std::string agent;
+  std::size_t done = 0;
+};
+
+class RunsWaiter {
+ public:
+  RunsWaiter(client::ApiClient& client, const std::vector<QueuedRunRef>& runs, const WaitOptions& o)
+      : o_(o), out_(o.json ? std::cerr : std::cout), several_(runs.size() > 1) {
+    for (const auto& r : runs)
+      followed_.push_back({client::RunFollower(client, r.run_id), r.agent_id});
+  }
+
+  // Polls the runs in turn until every one has ended.
+  void follow() {
+    const unsigned wait_s = several_ ? kSharedPollS : kLongPollS;
+    for (bool open = true; open;) {
+      open = false;
+      for (auto& f : followed_) {
+        if (f.follower.ended()) continue;
+        for (const auto& event : f.follower.poll(wait_s)) show(f, event);
+        out_ << std::flush;
+        open = open || !f.follower.ended();
+      }
+    }
+  }
+
+ private:
+  std::string prefix(const Followed& f) const { return several_ ? printable(f.agent) + ": " : ""; }
+
+  void show(Followed& f, const client::RunEvent& event) {
+    if (const auto* it = std::get_if<store::IterationRecord>(&event)) {
+      out_ << prefix(f) << progress_line(++f.done, o_.planned, as_result(*it)) << "\n";
+    } else if (const auto* end = std::get_if<client::RunEnd>(&event)) {
+      out_ << prefix(f)
+           << printable(fmt::format("run {} {}{}", f.follower.run_id(), end->status,
+                                    end->reason.empty() ? "" : ": " + end->reason))
+           << "\n";
+    } else if (const auto* e = std::get_if<client::RunErrorEvent>(&event)) {
+      std::cerr << prefix(f) << printable(fmt::format("agent error {}: {}", e->code, e->message))
+                << "\n";
+    }
+  }
+
+  const WaitOptions& o_;
+  std::ostream& out_;
+  bool several_;
+  std::vector<Followed> followed_;
+};
+
+// Compares `run`'s variants with its baseline, writes the table to `out`
+// (none when null) and says whether it has a regression. A run that cannot
+// be compared (no ok iteration) says why on stderr.
+bool has_regression(const store::RunRecord& run, std::ostream* out) {
+  try {
+    const compare::Table table = compare::compare_variants(run, compare::CompareOptions{});
+    if (out) {
+      *out << "\n";
+      report::print_compare_table(table, *out);
+    }
+    return compare::has_regression(table);
+  } catch (const compare::CompareError& e) {
+    std::cerr << printable(fmt::format("run {}: no comparison: {}", run.run_id, e.what())) << "\n";
+    return false;
+  }
+}
+
+// Fetches every run whole and shows it; the exit code.
+int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& runs,
+                 const WaitOptions& o) {
+  std::vector<store::RunRecord> records;
+  for (const auto& r : runs) records.push_back(client::fetch_run(client, r.run_id));
+  bool ok = true, regression = false;
+  for (const auto& run : records) {
+    ok = ok && run.status == "ok";
+    regression = has_regression(run, o.json ? nullptr : &std::cout) || regression;
+  }
+  if (o.json) std::cout << report::results_json(records).dump(2) << "\n";
+  if (!ok) return kExitFailed;
+  return o.fail_on_regression && regression ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+int wait_for_runs(client::ApiClient& client, const std::vector<QueuedRunRef>& runs,
+                  const WaitOptions& o) {
+  client.stop_on_signals();
+  try {
+    RunsWaiter(client, runs, o).follow();
+    return show_results(client, runs, o);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kInterrupted) throw;
+    std::cerr << "stopped waiting; the runs go on on the server (`schedrig queue` lists them, "
+                 "`schedrig abort RUN` stops one)\n";
+    return kExitInterrupted;
+  }
+}
+
+}  // namespace schedrig::host

@@ -1,0 +1,35 @@
+// `schedrig run --wait`: follows the runs it queued until each has ended
+// (docs/architecture.md "Command lines"), then shows each run's comparison.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "host/client/api_client.h"
+
+namespace schedrig::host {
+
+// A run the server queued (POST /api/v1/runs's "runs" element).
+struct QueuedRunRef {
+  std::string run_id, agent_id;
+  int queue_position = 0;
+};
+
+struct WaitOptions {
+  unsigned planned = 0;  // planned iterations per run (the plan's)
+  bool fail_on_regression = false;
+  bool json = false;  // stdout: the runs' results JSON; progress on stderr
+};
+
+// Follows every run of `runs` to its end, printing progress lines
+// (common/progress_line, "AGENT: " before each when there are several
+// runs) and each run's end, then per run the comparison of its variants
+// (or, with json, {"runs":[...]} as `results --json`). Returns kExitOk,
+// kExitFailed when a run did not finish ok or (fail_on_regression) its
+// comparison has a regression, or kExitInterrupted on Ctrl-C/SIGTERM, which
+// stops waiting and leaves the runs going on the server (it says so).
+int wait_for_runs(client::ApiClient& client, const std::vector<QueuedRunRef>& runs,
+                  const WaitOptions& o);
+
+}  // namespace schedrig::host

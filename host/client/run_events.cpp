@@ -1,0 +1,54 @@
+#include "host/client/run_events.h"
+
+#include "host/client/api_paths.h"
+#include "host/client/json_read.h"
+#include "host/client/run_record_json.h"
+
+namespace schedrig::client {
+
+bool run_state_ended(const std::string& state) {
+  return state == "ok" || state == "failed" || state == "aborted";
+}
+
+std::optional<RunEvent> RunFollower::event_of(const nlohmann::json& e) {
+  const std::string kind = e.at("kind").get<std::string>();
+  const nlohmann::json& body = e.at("body");
+  if (kind == "sample") return sample_from_json(body, run_id_);
+  if (kind == "iteration_result") {
+    store::IterationRecord it = iteration_from_json(body);
+    if (!body.contains("position")) it.position = results_;
+    ++results_;
+    return it;
+  }
+  if (kind == "run_finished") {
+    return RunEnd{body.at("status").get<std::string>(), body.value("reason", ""),
+                  body.value("completed_iterations", 0u)};
+  }
+  if (kind == "error") return RunErrorEvent{body.value("code", ""), body.value("message", "")};
+  if (kind == "run_started") return RunStartedEvent{};
+  return std::nullopt;
+}
+
+std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
+  // The server holds a long poll up to wait_s: allow that and a margin.
+  const std::chrono::milliseconds timeout = std::chrono::seconds(wait_s) + kDefaultTimeout;
+  const nlohmann::json answer = client_.get_json(events_path(run_id_, after_, wait_s), timeout);
+  return reading("events", [&] {
+    std::vector<RunEvent> events;
+    for (const auto& e : answer.at("events")) {
+      std::optional<RunEvent> event = event_of(e);
+      if (!event) continue;
+      events.push_back(std::move(*event));
+      if (const auto* end = std::get_if<RunEnd>(&events.back())) {
+        state_ = end->status;
+        ended_ = true;
+      }
+    }
+    after_ = std::max(after_, answer.at("next_after").get<long long>());
+    if (!ended_) state_ = answer.at("state").get<std::string>();
+    if (events.empty() && run_state_ended(state_)) ended_ = true;
+    return events;
+  });
+}
+
+}  // namespace schedrig::client

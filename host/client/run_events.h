@@ -1,0 +1,68 @@
+// Following one run on the server (docs/architecture.md "HTTP API", GET
+// /api/v1/runs/ID/events): long polls, each bringing what the agent sent
+// since the last, until the run has ended.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "host/client/api_client.h"
+#include "host/store/records.h"
+
+namespace schedrig::client {
+
+// The run_finished event's body.
+struct RunEnd {
+  std::string status;  // "ok" | "failed" | "aborted"
+  std::string reason;
+  unsigned completed_iterations = 0;
+};
+
+// An agent's error event for the run (a rejected plan, a failed facility).
+struct RunErrorEvent {
+  std::string code, message;
+};
+
+// The run_started event (its body is not needed: the plan came with GET runs/ID).
+struct RunStartedEvent {};
+
+using RunEvent = std::variant<RunStartedEvent, store::SampleRecord, store::IterationRecord, RunEnd,
+                              RunErrorEvent>;
+
+// One run's events, read in order. Iteration results whose body has no
+// "position" get the count of results before them (the agent runs slots in
+// schedule order).
+class RunFollower {
+ public:
+  RunFollower(ApiClient& client, std::string run_id)
+      : client_(client), run_id_(std::move(run_id)) {}
+
+  // One long poll of up to `wait_s` seconds: the events since the last poll,
+  // in the server's order. Errors as ApiClient::get; a malformed answer is
+  // Error(kFailed). Events of an unknown kind are skipped.
+  std::vector<RunEvent> poll(unsigned wait_s);
+
+  // True once run_finished came, or a poll found the run ended ("ok",
+  // "failed", "aborted": an aborted queued run has no events) and nothing new.
+  bool ended() const { return ended_; }
+  // The run's state as the last poll said it; the run_finished status once it came.
+  const std::string& state() const { return state_; }
+  const std::string& run_id() const { return run_id_; }
+
+ private:
+  std::optional<RunEvent> event_of(const nlohmann::json& e);  // nullopt: unknown kind
+
+  ApiClient& client_;
+  std::string run_id_;
+  long long after_ = 0;
+  unsigned results_ = 0;
+  std::string state_;
+  bool ended_ = false;
+};
+
+// Whether `state` is one a run does not leave.
+bool run_state_ended(const std::string& state);
+
+}  // namespace schedrig::client

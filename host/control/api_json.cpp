@@ -1,0 +1,128 @@
+#include "host/control/api_json.h"
+
+#include "common/envelope_codec.h"
+#include "common/plan/plan_json.h"
+#include "common/wire_names.h"
+#include "host/report/results_json.h"
+
+namespace schedrig::control {
+namespace {
+
+using nlohmann::json;
+
+json agent_row(const std::string& agent_id) {
+  return {{"agent_id", agent_id}, {"connected", false}, {"state", "offline"},
+          {"run_id", ""},         {"queued", 0},        {"hostname", ""},
+          {"kernel_release", ""}, {"pus", 0},           {"allowed_pus", 0},
+          {"peer", ""},           {"instance_id", ""},  {"last_seen_ns", 0}};
+}
+
+void set_stored(json& row, const store::AgentRecord& a) {
+  row["hostname"] = a.hostname;
+  row["kernel_release"] = a.kernel_release;
+  row["pus"] = a.has_topology ? a.topology.pus : a.allowed_pus;
+  row["allowed_pus"] = a.allowed_pus;
+  row["instance_id"] = a.instance_id;
+  row["last_seen_ns"] = a.last_seen_ns;
+}
+
+void set_live(json& row, const LiveAgent& a) {
+  row["connected"] = true;
+  row["state"] = a.run_id.empty() ? "idle" : "running";
+  row["run_id"] = a.run_id;
+  row["hostname"] = a.hello.hostname();
+  row["kernel_release"] = a.hello.kernel_release();
+  row["allowed_pus"] = a.hello.allowed_pus();
+  row["pus"] = a.has_topology ? a.topology.pus() : a.hello.allowed_pus();
+  row["peer"] = a.channel ? a.channel->peer() : "";
+  row["instance_id"] = a.instance_id;
+  row["last_seen_ns"] = std::max(row["last_seen_ns"].get<long long>(), a.last_seen_ns);
+}
+
+json sample_body(const v1::Sample& s) {
+  json values = json::object();
+  for (const auto& [name, value] : store::sample_record(s).values) values[name] = value;
+  return {{"position", s.position()},   {"case", s.case_name()}, {"variant", s.variant()},
+          {"iteration", s.iteration()}, {"t_ns", s.t_ns()},      {"values", values}};
+}
+
+json event_body(const v1::Envelope& env) {
+  switch (env.body_case()) {
+    case v1::Envelope::kRunStarted:
+      return {{"plan", plan_to_json(env.run_started().plan())},
+              {"labels", std::map<std::string, std::string>(env.run_started().labels().begin(),
+                                                            env.run_started().labels().end())},
+              {"planned_iterations", env.run_started().planned_iterations()}};
+    case v1::Envelope::kIterationResult:
+      return report::iteration_json(store::iteration_record(env.iteration_result()));
+    case v1::Envelope::kSample:
+      return sample_body(env.sample());
+    case v1::Envelope::kRunFinished:
+      return {{"status", status_name(env.run_finished().status())},
+              {"reason", env.run_finished().reason()},
+              {"completed_iterations", env.run_finished().completed_iterations()}};
+    case v1::Envelope::kError:
+      return {{"code", v1::ErrorCode_Name(env.error().code())}, {"message", env.error().message()}};
+    default:
+      return json::object();
+  }
+}
+
+}  // namespace
+
+std::map<std::string, int> queue_positions(const std::vector<store::QueuedRun>& rows) {
+  std::map<std::string, int> ahead;  // per agent: runs seen so far
+  std::map<std::string, int> out;
+  for (const store::QueuedRun& r : rows) {
+    if (r.state == "queued") out[r.run_id] = ahead[r.agent_id];
+    if (r.state == "queued" || r.state == "running") ++ahead[r.agent_id];
+  }
+  return out;
+}
+
+json agents_json(const std::vector<store::AgentRecord>& stored,
+                 const std::map<std::string, LiveAgent>& live,
+                 const std::map<std::string, int>& queued) {
+  std::map<std::string, json> rows;
+  for (const store::AgentRecord& a : stored) {
+    json& row = rows.try_emplace(a.agent_id, agent_row(a.agent_id)).first->second;
+    set_stored(row, a);
+  }
+  for (const auto& [id, a] : live) {
+    set_live(rows.try_emplace(id, agent_row(id)).first->second, a);
+  }
+  for (const auto& [id, n] : queued) {
+    rows.try_emplace(id, agent_row(id)).first->second["queued"] = n;
+  }
+  json out = json::array();
+  for (auto& [id, row] : rows) out.push_back(std::move(row));
+  return {{"agents", out}};
+}
+
+json queue_json(const std::vector<store::QueuedRun>& rows,
+                const std::map<std::string, int>& positions,
+                const std::set<std::string>& aborting) {
+  json out = json::array();
+  for (const store::QueuedRun& r : rows) {
+    auto pos = positions.find(r.run_id);
+    const bool is_aborting = r.state == "running" && aborting.count(r.run_id) != 0;
+    out.push_back({{"run_id", r.run_id},
+                   {"agent_id", r.agent_id},
+                   {"plan_name", r.plan_name},
+                   {"state", is_aborting ? "aborting" : r.state},
+                   {"reason", r.reason},
+                   {"labels", r.labels},
+                   {"submitted_by", r.submitted_by},
+                   {"submitted_at_ns", r.submitted_at_ns},
+                   {"dispatched_at_ns", r.dispatched_at_ns},
+                   {"finished_at_ns", r.finished_at_ns},
+                   {"queue_position", pos == positions.end() ? -1 : pos->second}});
+  }
+  return {{"runs", out}};
+}
+
+json event_json(const store::RunEvent& event) {
+  return {{"id", event.id}, {"kind", body_name(event.env)}, {"body", event_body(event.env)}};
+}
+
+}  // namespace schedrig::control

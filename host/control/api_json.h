@@ -1,0 +1,45 @@
+// JSON bodies of the HTTP API (docs/architecture.md "HTTP API").
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "host/control/live_agents.h"
+#include "host/store/agent_state_queries.h"
+#include "host/store/records.h"
+
+namespace schedrig::control {
+
+// Each queued row's queue_position: how many runs of its agent are ahead of
+// it (running or queued before it); 0 = it runs next. `rows` are the queue's
+// queued and running rows in FIFO order.
+std::map<std::string, int> queue_positions(const std::vector<store::QueuedRun>& rows);
+
+// {"agents":[{agent_id, connected, state, run_id, queued, hostname,
+// kernel_release, pus, allowed_pus, peer, instance_id, last_seen_ns}]}: every
+// agent of `stored` and `live`, sorted by agent_id; live values win.
+// `queued` counts queued rows per agent.
+nlohmann::json agents_json(const std::vector<store::AgentRecord>& stored,
+                           const std::map<std::string, LiveAgent>& live,
+                           const std::map<std::string, int>& queued);
+
+// {"runs":[{run_id, agent_id, plan_name, state, reason, labels, submitted_by,
+// submitted_at_ns, dispatched_at_ns, finished_at_ns, queue_position}]}: the
+// rows in the order given; state "aborting" for a running row in `aborting`;
+// queue_position -1 for a row not queued.
+nlohmann::json queue_json(const std::vector<store::QueuedRun>& rows,
+                          const std::map<std::string, int>& positions,
+                          const std::set<std::string>& aborting);
+
+// One event of GET runs/ID/events: {"id", "kind", "body"}; body by kind:
+// run_started {plan, labels, planned_iterations}; iteration_result one
+// element of results JSON iterations[]; sample {position, case, variant,
+// iteration, t_ns, values:{FIELD: value}}; run_finished {status, reason,
+// completed_iterations}; error {code, message}.
+nlohmann::json event_json(const store::RunEvent& event);
+
+}  // namespace schedrig::control

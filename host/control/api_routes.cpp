@@ -1,0 +1,182 @@
+// Control's HTTP API routes (docs/architecture.md "HTTP API").
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "common/printable.h"
+#include "host/control/api_error.h"
+#include "host/control/api_json.h"
+#include "host/control/api_target.h"
+#include "host/control/control.h"
+#include "host/control/events_poll.h"
+#include "host/report/results_json.h"
+
+namespace schedrig::control {
+namespace {
+
+using nlohmann::json;
+using server::ApiResponse;
+
+constexpr std::size_t kMinRunIdPrefix = 8;
+constexpr unsigned kAnswerLater = 0;  // route() status: `done` is called later
+
+ApiResponse json_response(unsigned status, const json& body) {
+  return {status, body.dump(2) + "\n", "application/json"};
+}
+
+void want_method(const server::ApiRequest& r, const char* method) {
+  if (r.method != method) {
+    throw ApiError(405, fmt::format("{} is not allowed here; use {}", printable(r.method), method));
+  }
+}
+
+bool valid_state_filter(const std::string& s) {
+  return s.empty() || s == "queued" || s == "running" || s == "ok" || s == "failed" ||
+         s == "aborted";
+}
+
+}  // namespace
+
+void Control::handle(server::ApiRequest request, std::function<void(ApiResponse)> done) {
+  ApiResponse response;
+  try {
+    response = route(request, done);
+    if (response.status == kAnswerLater) return;
+  } catch (const ApiError& e) {
+    response = json_response(e.status(), e.body());
+  } catch (const std::exception& e) {
+    spdlog::error("{} {} from {}: {}", printable(request.method), printable(request.target),
+                  request.peer, e.what());
+    response = json_response(500, {{"error", e.what()}});
+  }
+  done(std::move(response));
+}
+
+ApiResponse Control::route(const server::ApiRequest& r, std::function<void(ApiResponse)>& done) {
+  const std::optional<ApiTarget> target = parse_api_target(r.target);
+  if (!target) throw ApiError(404, fmt::format("no such path: {}", printable(r.target)));
+  const std::vector<std::string>& seg = target->segments;
+  if (seg.size() == 1 && seg[0] == "agents") {
+    want_method(r, "GET");
+    return get_agents();
+  }
+  if (seg.size() == 1 && seg[0] == "runs") {
+    if (r.method == "POST") return post_runs(r);
+    want_method(r, "GET");
+    auto state = target->query.find("state");
+    return get_runs(state == target->query.end() ? "" : state->second);
+  }
+  if (seg.size() == 2 && seg[0] == "runs") {
+    want_method(r, "GET");
+    return get_run(seg[1]);
+  }
+  if (seg.size() == 3 && seg[0] == "runs" && seg[2] == "abort") {
+    want_method(r, "POST");
+    return post_abort(seg[1], r.principal.name);
+  }
+  if (seg.size() == 3 && seg[0] == "runs" && seg[2] == "events") {
+    want_method(r, "GET");
+    const long long after = query_int(*target, "after", 0, 0, INT64_MAX);
+    const long long wait_s =
+        query_int(*target, "wait_s", options_.default_wait.count(), 0, options_.max_wait.count());
+    get_events(seg[1], after, std::chrono::seconds(wait_s), done);
+    return {kAnswerLater, "", ""};
+  }
+  throw ApiError(404, fmt::format("no such path: {}", printable(r.target)));
+}
+
+ApiResponse Control::get_agents() const {
+  std::map<std::string, int> queued;
+  for (const store::QueuedRun& r : store_.queued_runs("queued")) ++queued[r.agent_id];
+  return json_response(200, agents_json(store_.agents(), dispatcher_.live(), queued));
+}
+
+ApiResponse Control::post_runs(const server::ApiRequest& r) {
+  const Submission submission = parse_runs_request(r.body);
+  json runs = json::array();
+  for (const SubmittedRun& s : submit(submission, r.principal.name)) {
+    runs.push_back(
+        {{"run_id", s.run_id}, {"agent_id", s.agent_id}, {"queue_position", s.queue_position}});
+  }
+  return json_response(201, {{"runs", runs}});
+}
+
+ApiResponse Control::get_runs(const std::string& state) const {
+  if (!valid_state_filter(state)) {
+    throw ApiError(400, fmt::format("state={}: want queued, running, ok, failed or aborted",
+                                    printable(state)));
+  }
+  std::set<std::string> aborting;
+  for (const auto& [id, agent] : dispatcher_.live()) {
+    if (agent.aborting) aborting.insert(agent.run_id);
+  }
+  return json_response(
+      200, queue_json(store_.queued_runs(state), queue_positions(active_rows()), aborting));
+}
+
+ApiResponse Control::get_run(const std::string& id) const {
+  const std::string run_id = resolve_run_id(id);
+  std::vector<store::RunRecord> runs = store_.runs(run_id);
+  std::erase_if(runs, [&](const store::RunRecord& run) { return run.run_id != run_id; });
+  if (runs.empty()) {
+    std::optional<store::RunRecord> queued = store_.queued_run_record(run_id);
+    if (!queued) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
+    runs.push_back(std::move(*queued));
+  }
+  return json_response(200, report::results_json(runs));
+}
+
+ApiResponse Control::post_abort(const std::string& id, const std::string& by) {
+  const std::string run_id = resolve_run_id(id);
+  const AbortOutcome outcome = abort(run_id, by);
+  return json_response(200, {{"run_id", run_id}, {"state", outcome.state}});
+}
+
+void Control::get_events(const std::string& id, long long after, std::chrono::seconds wait,
+                         std::function<void(ApiResponse)>& done) {
+  EventsQuery q;
+  q.run_id = resolve_run_id(id);
+  auto row = store_.queued_run(q.run_id);
+  if (row) {
+    q.agent_id = row->agent_id;
+    // Nothing of a run arrives before it was submitted: skip what came before
+    // (a minute of margin for the clock).
+    after = std::max(after, reader_.last_envelope_before(row->submitted_at_ns - 60'000'000'000LL));
+  } else {
+    std::vector<store::RunRecord> runs = store_.runs(q.run_id, {.sample_summaries = false});
+    if (runs.empty()) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
+    q.agent_id = runs.front().agent_id;
+  }
+  q.after = after;
+  q.deadline = std::chrono::steady_clock::now() + wait;
+  q.interval = options_.poll_interval;
+  q.state = [this, run_id = q.run_id] { return run_state(run_id); };
+  auto poll = std::make_shared<EventsPoll>(
+      executor_, reader_, std::move(q),
+      [done = std::move(done)](json body) { done(json_response(200, body)); });
+  poll->start();
+}
+
+std::string Control::resolve_run_id(const std::string& id) const {
+  const std::vector<std::string> known = store_.known_run_ids(id);
+  const std::set<std::string> matches(known.begin(), known.end());
+  if (matches.count(id)) return id;
+  if (matches.empty()) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
+  if (id.size() < kMinRunIdPrefix) {
+    throw ApiError(400, fmt::format("'{}': give at least {} characters of the run id",
+                                    printable(id), kMinRunIdPrefix));
+  }
+  if (matches.size() > 1) {
+    throw ApiError(409, fmt::format("'{}' matches {} runs ({}); give more of the run id",
+                                    printable(id), matches.size(), fmt::join(matches, ", ")));
+  }
+  return *matches.begin();
+}
+
+std::string Control::run_state(const std::string& run_id) const {
+  if (auto row = store_.queued_run(run_id)) {
+    return row->state == "running" && dispatcher_.aborting(run_id) ? "aborting" : row->state;
+  }
+  return store_.run_progress(run_id, INT64_MAX, INT64_MAX).status;
+}
+
+}  // namespace schedrig::control

@@ -1,0 +1,106 @@
+// The control plane of `schedrig serve` and `schedrig lab`
+// (docs/architecture.md "Control plane"): the collector's events drive the
+// queue's dispatcher, and the HTTP API (/api/v1/...) submits, lists, aborts
+// and follows runs. Runs are queued in the store, per agent in FIFO order,
+// one at a time per agent.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include "host/collector/events.h"
+#include "host/control/dispatcher.h"
+#include "host/control/runs_request.h"
+#include "host/server/api_handler.h"
+#include "host/store/agent_state_queries.h"
+#include "host/store/store.h"
+
+namespace schedrig::control {
+
+struct ControlOptions {
+  std::chrono::milliseconds poll_interval{150};  // events long poll: store reads
+  std::chrono::seconds default_wait{25};         // events ?wait_s default
+  std::chrono::seconds max_wait{60};             // and its largest value
+  // `lab`: the store may be a serve's too, so its queue is left alone: no
+  // dispatched run is failed at start and only runs submitted through this
+  // Control are started.
+  bool shared_store = false;
+};
+
+// One queued run, as POST /api/v1/runs answers.
+struct SubmittedRun {
+  std::string run_id, agent_id;
+  int queue_position = 0;  // runs of the agent ahead of it; 0 = it runs next (or now)
+};
+
+class Control : public collector::CollectorEvents, public server::ApiHandler {
+ public:
+  // Fails every run the queue had dispatched ("serve restarted": their agents
+  // were told by a serve that is gone) and keeps the queued ones (unless
+  // options.shared_store). Long polls'
+  // timers run on `executor`. `store` must be a file (the events reader opens
+  // it a second time, read-only). Throws StoreError. Stop the executor before
+  // destroying the Control: pending long polls refer to it.
+  Control(store::Store& store, boost::asio::any_io_executor executor, ControlOptions options = {});
+
+  void on_hello(const std::shared_ptr<collector::AgentChannel>& channel,
+                const v1::Envelope& env) override;
+  void on_stored(const v1::Envelope& env) override;
+  void on_closed(const collector::AgentChannel& channel, const std::string& agent_id,
+                 const std::string& reason) override;
+
+  // The HTTP API; answers {"error": ...} with 400/404/405/409/500 on failure.
+  void handle(server::ApiRequest request, std::function<void(server::ApiResponse)> done) override;
+
+  // Queues one run of the submission's plan per target agent, each checked
+  // first against the agent's Hello and Topology (live, else as stored), then
+  // starts what can start. Nothing is queued unless every target passes.
+  // Throws ApiError: 400 a plan error ({error, file, line, key, value}) or
+  // `all` with no agent connected; 404 an unknown agent; 409 an agent whose
+  // topology is not known yet.
+  std::vector<SubmittedRun> submit(const Submission& submission, const std::string& submitted_by);
+
+  // POST runs/ID/abort for `run_id` (exact). Throws ApiError 404/409.
+  AbortOutcome abort(const std::string& run_id, const std::string& by);
+
+ private:
+  struct Target {
+    std::string agent_id;
+    v1::Hello hello;
+    v1::Topology topology;
+  };
+  // The submission's agents with what the plan check needs. Throws ApiError.
+  std::vector<Target> targets(const Submission& submission) const;
+  Target target(const std::string& agent_id) const;
+
+  server::ApiResponse route(const server::ApiRequest& request,
+                            std::function<void(server::ApiResponse)>& done);
+  server::ApiResponse get_agents() const;
+  server::ApiResponse post_runs(const server::ApiRequest& request);
+  server::ApiResponse get_runs(const std::string& state) const;
+  server::ApiResponse get_run(const std::string& id) const;
+  server::ApiResponse post_abort(const std::string& id, const std::string& by);
+  // Starts the long poll; takes `done` only once nothing can throw.
+  void get_events(const std::string& id, long long after, std::chrono::seconds wait,
+                  std::function<void(server::ApiResponse)>& done);
+  // The one run `id` names (exact, or a unique prefix of >= 8 chars) among
+  // the queue and the runs table. Throws ApiError 400/404/409.
+  std::string resolve_run_id(const std::string& id) const;
+  // The run's state for the events poll: its queue row's (with "aborting"),
+  // else its runs row's status, else "".
+  std::string run_state(const std::string& run_id) const;
+  // The queue's queued and running rows, FIFO order.
+  std::vector<store::QueuedRun> active_rows() const;
+
+  store::Store& store_;
+  boost::asio::any_io_executor executor_;
+  ControlOptions options_;
+  store::StateReader reader_;
+  Dispatcher dispatcher_;
+};
+
+}  // namespace schedrig::control

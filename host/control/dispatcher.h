@@ -1,0 +1,82 @@
+// The queue's dispatcher (docs/architecture.md "Control plane", "Queue"):
+// per agent, the oldest queued run starts when the agent is connected and
+// idle, one run at a time. It reacts to a Hello, a run's end (RunFinished,
+// or the agent's Error for it), a submit, a close and an abort.
+// Thread-safe: events come from session strands and the store writer, calls
+// from API handlers. One mutex guards the live agents; a second serializes
+// the queue's read-then-write steps (dispatch, abort). Store I/O is done
+// without the agents' mutex held.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "host/collector/agent_channel.h"
+#include "host/control/live_agents.h"
+#include "host/store/store.h"
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::control {
+
+// What an abort did: "aborted" (a queued run, removed; or a running one whose
+// agent is gone) or "aborting" (Abort sent; the agent's RunFinished ends it).
+struct AbortOutcome {
+  std::string state;
+};
+
+class Dispatcher {
+ public:
+  // With `own_runs_only` (lab, whose store may hold a serve's queue) only
+  // runs announced with submitted() are started; other queued rows stay.
+  Dispatcher(store::Store& store, bool own_runs_only);
+
+  // Run `run_id` was queued through this dispatcher's owner.
+  void submitted(const std::string& run_id);
+
+  // An agent said Hello on `channel`: it is live and idle; its queue starts.
+  // A run the agent's previous connection was running is failed.
+  void hello(const std::shared_ptr<collector::AgentChannel>& channel, const v1::Envelope& env);
+  // A stored agent envelope: Topology and last-seen are noted; a RunFinished
+  // or an Error naming the agent's run ends that run (an Error fails its queue
+  // row: the agent rejected the plan) and the next one starts.
+  void stored(const v1::Envelope& env);
+  // `channel` closed: the agent is offline; a run it was running fails with
+  // "agent AGENT disconnected: REASON".
+  void closed(const collector::AgentChannel& channel, const std::string& agent_id,
+              const std::string& reason);
+  // Starts `agent_id`'s oldest queued run if the agent is live and idle.
+  void dispatch(const std::string& agent_id);
+  // Aborts queue row `run` (state queued or running) for `by` (a principal
+  // name). Throws ApiError 409 for a run that has finished.
+  AbortOutcome abort(const store::QueuedRun& run, const std::string& by);
+
+  // A copy of the live agents (for the API), by agent_id.
+  std::map<std::string, LiveAgent> live() const;
+  // The live agent's Hello and Topology, if it is live and has sent both.
+  bool live_state(const std::string& agent_id, v1::Hello& hello, v1::Topology& topology) const;
+  // True when an Abort was sent for `run_id` and its RunFinished is awaited.
+  bool aborting(const std::string& run_id) const;
+
+ private:
+  // The agent running `run_id` (env's agent) is idle again; its next run starts.
+  void run_ended(const std::string& agent_id, const std::string& run_id);
+  // Fails queue row and run `run_id` with `reason` unless it has finished.
+  void fail_run(const std::string& run_id, const std::string& reason);
+  // The oldest queued run of `agent_id` this dispatcher may start.
+  std::optional<store::QueuedRun> next_run(const std::string& agent_id);
+  // A StartRun for queue row `run`.
+  static v1::Envelope start_run(const store::QueuedRun& run);
+
+  store::Store& store_;
+  mutable std::mutex mu_;  // live agents
+  std::mutex queue_mu_;    // dispatch and abort: read a queue row, then change it
+  LiveAgents agents_;
+  bool own_runs_only_;
+  std::set<std::string> own_runs_;  // guarded by queue_mu_
+};
+
+}  // namespace schedrig::control

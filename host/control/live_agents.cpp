@@ -1,0 +1,53 @@
+#include "host/control/live_agents.h"
+
+#include <algorithm>
+
+namespace schedrig::control {
+
+std::string LiveAgents::connect(const std::shared_ptr<collector::AgentChannel>& channel,
+                                const v1::Envelope& env) {
+  LiveAgent& agent = agents_[env.agent_id()];
+  std::string replaced_run = agent.channel != channel ? agent.run_id : std::string();
+  agent = LiveAgent{};
+  agent.channel = channel;
+  agent.instance_id = env.instance_id();
+  agent.hello = env.hello();
+  agent.last_seen_ns = env.sent_at_ns();
+  return replaced_run;
+}
+
+std::optional<std::string> LiveAgents::disconnect(const std::string& agent_id,
+                                                  const collector::AgentChannel& channel) {
+  auto it = agents_.find(agent_id);
+  if (it == agents_.end() || it->second.channel.get() != &channel) return std::nullopt;
+  std::string run_id = it->second.run_id;
+  agents_.erase(it);
+  return run_id;
+}
+
+void LiveAgents::saw(const v1::Envelope& env) {
+  LiveAgent* agent = find(env.agent_id());
+  if (!agent || agent->instance_id != env.instance_id()) return;
+  agent->last_seen_ns = std::max<long long>(agent->last_seen_ns, env.sent_at_ns());
+  if (env.has_topology()) {
+    agent->topology = env.topology();
+    agent->has_topology = true;
+  }
+}
+
+LiveAgent* LiveAgents::find(const std::string& agent_id) {
+  auto it = agents_.find(agent_id);
+  return it == agents_.end() ? nullptr : &it->second;
+}
+
+LiveAgent* LiveAgents::running(const std::string& run_id, std::string* agent_id) {
+  if (run_id.empty()) return nullptr;
+  for (auto& [id, agent] : agents_) {
+    if (agent.run_id != run_id) continue;
+    if (agent_id) *agent_id = id;
+    return &agent;
+  }
+  return nullptr;
+}
+
+}  // namespace schedrig::control

@@ -1,0 +1,53 @@
+// The agents connected right now, as the control plane sees them
+// (docs/architecture.md "Control plane"): agent_id -> its channel, last
+// Hello and Topology, and the run it is running. Not thread-safe: Control
+// holds one mutex around it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/collector/agent_channel.h"
+#include "schedrig/v1/envelope.pb.h"
+
+namespace schedrig::control {
+
+// One connected agent.
+struct LiveAgent {
+  std::shared_ptr<collector::AgentChannel> channel;
+  std::string instance_id;
+  v1::Hello hello;
+  bool has_topology = false;
+  v1::Topology topology;       // meaningful when has_topology
+  std::string run_id;          // the run it was given; "" = idle
+  bool aborting = false;       // an Abort was sent for run_id
+  long long last_seen_ns = 0;  // sent_at_ns of its latest envelope
+};
+
+class LiveAgents {
+ public:
+  // `channel` said Hello `env`: it becomes agent_id's entry (idle). Returns
+  // the run an entry it replaced (another channel) was running, "" for none.
+  std::string connect(const std::shared_ptr<collector::AgentChannel>& channel,
+                      const v1::Envelope& env);
+  // `channel` closed. When it is agent_id's entry, removes it and returns the
+  // run it was running ("" for none); nullopt when it is not (a replaced one).
+  std::optional<std::string> disconnect(const std::string& agent_id,
+                                        const collector::AgentChannel& channel);
+  // Notes a stored envelope: its Topology (for the agent's current instance)
+  // and its time.
+  void saw(const v1::Envelope& env);
+
+  LiveAgent* find(const std::string& agent_id);
+  // The agent running `run_id`; nullptr when none.
+  LiveAgent* running(const std::string& run_id, std::string* agent_id = nullptr);
+  const std::map<std::string, LiveAgent>& all() const { return agents_; }
+
+ private:
+  std::map<std::string, LiveAgent> agents_;
+};
+
+}  // namespace schedrig::control

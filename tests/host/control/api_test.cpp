@@ -1,0 +1,313 @@
+// The HTTP API's answers (docs/architecture.md "HTTP API") over a real store.
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "host/report/results_json.h"
+#include "tests/host/control/control_fixture.h"
+
+namespace schedrig::testing {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+json runs_body(const std::string& plan_yaml) {
+  return {{"agents", {"box1"}}, {"plan_yaml", plan_yaml}, {"plan_name", "nightly.yaml"}};
+}
+
+TEST_F(ControlTest, PostRunsRefusesBadBodies) {
+  Agent box{"box1"};
+  connect(box);
+  EXPECT_EQ(call_json("POST", "/api/v1/runs", 400, "{not json")["error"], "body: not JSON");
+  EXPECT_EQ(call_json("POST", "/api/v1/runs", 400, json{{"plan_yaml", kPlanYaml}}.dump())["error"],
+            "give either agents:[ID...] or all:true");
+  json both = runs_body(kPlanYaml);
+  both["all"] = true;
+  call_json("POST", "/api/v1/runs", 400, both.dump());
+  json bad_id = runs_body(kPlanYaml);
+  bad_id["agents"] = {"box 1"};
+  call_json("POST", "/api/v1/runs", 400, bad_id.dump());
+  json many = runs_body(kPlanYaml);
+  many["agents"] = json::array();
+  for (int i = 0; i < 1025; ++i) many["agents"].push_back(fmt::format("box{}", i));
+  EXPECT_EQ(call_json("POST", "/api/v1/runs", 400, many.dump())["error"],
+            "agents: 1025 agents; at most 1024 per request");
+  json labels = runs_body(kPlanYaml);
+  for (int i = 0; i < 65; ++i) labels["labels"][fmt::format("k{}", i)] = "v";
+  call_json("POST", "/api/v1/runs", 400, labels.dump());
+  json extra = runs_body(kPlanYaml);
+  extra["agent"] = "box1";
+  EXPECT_EQ(call_json("POST", "/api/v1/runs", 400, extra.dump())["error"],
+            "body: unknown key 'agent'");
+  EXPECT_TRUE(store_.queued_runs().empty());
+  EXPECT_TRUE(box.channel->sent().empty());
+}
+
+TEST_F(ControlTest, PostRunsPlanErrorNamesFileLineAndKey) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string yaml =
+      "name: quick\n"
+      "duration_s: 1\n"
+      "cases:\n"
+      "  - workload: fork\n"
+      "    placment: all\n";
+  json e = call_json("POST", "/api/v1/runs", 400, runs_body(yaml).dump());
+  EXPECT_EQ(e["file"], "nightly.yaml");
+  EXPECT_EQ(e["line"], 5);
+  EXPECT_EQ(e["key"], "cases[0].placment");
+  EXPECT_NE(e["error"].get<std::string>().find("nightly.yaml:5:"), std::string::npos) << e;
+  EXPECT_TRUE(store_.queued_runs().empty());
+}
+
+TEST_F(ControlTest, PostRunsChecksThePlanAgainstTheAgent) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string yaml =
+      "name: quick\n"
+      "duration_s: 1\n"
+      "cases:\n"
+      "  - workload: nosuch\n";
+  json e = call_json("POST", "/api/v1/runs", 400, runs_body(yaml).dump());
+  EXPECT_EQ(e["file"], "nightly.yaml");
+  EXPECT_EQ(e["key"], "cases[0].workload");
+  EXPECT_EQ(e["value"], "nosuch");
+  EXPECT_NE(e["error"].get<std::string>().find("box1"), std::string::npos) << e;
+  EXPECT_TRUE(store_.queued_runs().empty());
+}
+
+TEST_F(ControlTest, PostRunsUnknownAgentIs404AndAllWithNoneConnectedIs400) {
+  Agent box{"box1"};
+  connect(box);
+  json two = runs_body(kPlanYaml);
+  two["agents"] = {"box1", "nosuchbox"};
+  EXPECT_EQ(call_json("POST", "/api/v1/runs", 404, two.dump())["error"], "unknown agent nosuchbox");
+  EXPECT_TRUE(store_.queued_runs().empty());  // all or nothing
+  disconnect(box, "gone");
+  json all = {{"all", true}, {"plan_yaml", kPlanYaml}};
+  EXPECT_EQ(call_json("POST", "/api/v1/runs", 400, all.dump())["error"],
+            "all: no agent is connected");
+  // An offline agent the store knows is checked against its stored Hello and Topology.
+  EXPECT_EQ(submit({"box1"}).size(), 1u);
+}
+
+TEST_F(ControlTest, GetAgentsShowsLiveAndStoredAgents) {
+  Agent a{"box1"}, b{"box2"};
+  connect(a);
+  connect(b);
+  disconnect(b, "gone");
+  const std::string run = submit({"box1"}).at(0);
+  submit({"box1"});
+  submit({"box2"});
+  json agents = call_json("GET", "/api/v1/agents", 200)["agents"];
+  ASSERT_EQ(agents.size(), 2u);
+  EXPECT_EQ(agents[0]["agent_id"], "box1");
+  EXPECT_EQ(agents[0]["connected"], true);
+  EXPECT_EQ(agents[0]["state"], "running");
+  EXPECT_EQ(agents[0]["run_id"], run);
+  EXPECT_EQ(agents[0]["queued"], 1);
+  EXPECT_EQ(agents[0]["hostname"], "box1.lab");
+  EXPECT_EQ(agents[0]["kernel_release"], "6.19.0-rc3");
+  EXPECT_EQ(agents[0]["pus"], 4);
+  EXPECT_EQ(agents[0]["peer"], "127.0.0.1:40000");
+  EXPECT_EQ(agents[0]["instance_id"], a.instance);
+  EXPECT_GT(agents[0]["last_seen_ns"].get<long long>(), 0);
+  EXPECT_EQ(agents[1]["agent_id"], "box2");
+  EXPECT_EQ(agents[1]["connected"], false);
+  EXPECT_EQ(agents[1]["state"], "offline");
+  EXPECT_EQ(agents[1]["queued"], 1);
+  EXPECT_EQ(agents[1]["hostname"], "box2.lab");
+  EXPECT_EQ(agents[1]["peer"], "");
+}
+
+TEST_F(ControlTest, GetRunsListsTheQueueAndFiltersByState) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0),
+                    r3 = submit({"box1"}).at(0);
+  json runs = call_json("GET", "/api/v1/runs", 200)["runs"];
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0]["run_id"], r1);
+  EXPECT_EQ(runs[0]["state"], "running");
+  EXPECT_EQ(runs[0]["queue_position"], -1);
+  EXPECT_GT(runs[0]["dispatched_at_ns"].get<long long>(), 0);
+  EXPECT_EQ(runs[1]["queue_position"], 1);
+  EXPECT_EQ(runs[2]["queue_position"], 2);
+  EXPECT_EQ(runs[1]["submitted_by"], "alice");
+  EXPECT_EQ(runs[1]["plan_name"], "quick.yaml");
+  EXPECT_EQ(runs[1]["labels"]["tag"], "plan");
+  json queued = call_json("GET", "/api/v1/runs?state=queued", 200)["runs"];
+  ASSERT_EQ(queued.size(), 2u);
+  EXPECT_EQ(queued[0]["run_id"], r2);
+  EXPECT_EQ(queued[1]["run_id"], r3);
+  call_json("GET", "/api/v1/runs?state=bogus", 400);
+}
+
+TEST_F(ControlTest, GetRunIsResultsJsonAndTakesAUniquePrefix) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string kA = "3f2a9c1e-5b6d-4e7f-8a9b-1c2d3e4f5a6b";
+  const std::string kB = "3f2a9c1e-ffff-4e7f-8a9b-1c2d3e4f5a6b";
+  finish(box, kA);
+  finish(box, kB);
+  server::ApiResponse r = call("GET", "/api/v1/runs/3f2a9c1e-5b");
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, report::results_json(store_.runs(kA)).dump(2) + "\n");
+  EXPECT_EQ(json::parse(r.body)["runs"][0]["run_id"], kA);
+  EXPECT_NE(call_json("GET", "/api/v1/runs/3f2a9c1e", 409)["error"].get<std::string>().find(kB),
+            std::string::npos);
+  call_json("GET", "/api/v1/runs/3f2a", 400);  // too short to name a run
+  call_json("GET", "/api/v1/runs/ffffffff", 404);
+  EXPECT_EQ(call_json("GET", "/api/v1/runs/" + kB, 200)["runs"][0]["run_id"], kB);
+}
+
+TEST_F(ControlTest, GetRunOfAQueuedRunHasTheSameKeysEmpty) {
+  Agent box{"box1"};
+  connect(box);
+  submit({"box1"});
+  const std::string run = submit({"box1"}).at(1 - 1);
+  json got = call_json("GET", "/api/v1/runs/" + run, 200)["runs"][0];
+  EXPECT_EQ(got["run_id"], run);
+  EXPECT_EQ(got["agent_id"], "box1");
+  EXPECT_EQ(got["status"], "queued");
+  EXPECT_EQ(got["labels"]["kernel"], "from-plan");
+  EXPECT_EQ(got["plan"]["name"], "quick");
+  EXPECT_EQ(got["iterations"], json::array());
+  EXPECT_EQ(got["hostname"], "");
+  EXPECT_TRUE(got.contains("started_at_ns"));
+}
+
+TEST_F(ControlTest, UnknownPathsAndMethods) {
+  call_json("GET", "/api/v1/nosuch", 404);
+  call_json("GET", "/api/v2/agents", 404);
+  call_json("POST", "/api/v1/agents", 405);
+  call_json("DELETE", "/api/v1/runs", 405);
+  call_json("GET", "/api/v1/runs/3f2a9c1e-5b6d/abort", 405);
+  call_json("POST", "/api/v1/runs/3f2a9c1e-5b6d/abort", 404);
+}
+
+// The events long poll, answered on the io_context in another thread.
+class EventsTest : public ControlTest {
+ protected:
+  struct Pending {
+    std::mutex mu;
+    std::optional<server::ApiResponse> response;
+    Clock::time_point answered;
+  };
+  std::shared_ptr<Pending> start_poll(const std::string& target) {
+    auto p = std::make_shared<Pending>();
+    control_->handle(request("GET", target), [p](server::ApiResponse a) {
+      std::lock_guard lock(p->mu);
+      p->response = std::move(a);
+      p->answered = Clock::now();
+    });
+    return p;
+  }
+  // Runs the io_context until `p` is answered (at most 10 s).
+  json wait(const std::shared_ptr<Pending>& p) {
+    ioc_.restart();
+    const auto give_up = Clock::now() + std::chrono::seconds(10);
+    for (;;) {
+      {
+        std::lock_guard lock(p->mu);
+        if (p->response) break;
+      }
+      if (Clock::now() > give_up) {
+        ADD_FAILURE() << "no answer";
+        return json::object();
+      }
+      ioc_.run_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(p->response->status, 200u) << p->response->body;
+    return json::parse(p->response->body);
+  }
+};
+
+TEST_F(EventsTest, ReturnsOnNewEventsAndOnTimeout) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  // Nothing yet: waits out wait_s.
+  auto t0 = Clock::now();
+  json empty = wait(start_poll("/api/v1/runs/" + run + "/events?after=0&wait_s=1"));
+  EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(950));
+  EXPECT_EQ(empty["run_id"], run);
+  EXPECT_EQ(empty["state"], "running");
+  EXPECT_EQ(empty["events"], json::array());
+  const long long cursor = empty["next_after"];
+
+  // An iteration arrives while a poll waits: it answers with it at once.
+  auto pending =
+      start_poll("/api/v1/runs/" + run + "/events?after=" + std::to_string(cursor) + "&wait_s=30");
+  ioc_.restart();
+  ioc_.run_for(std::chrono::milliseconds(100));
+  {
+    std::lock_guard lock(pending->mu);
+    EXPECT_FALSE(pending->response);
+  }
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(run);
+  started.mutable_run_started()->set_planned_iterations(1);
+  deliver(started);
+  v1::Envelope other = envelope(box);  // another run's result is not an event of this one
+  other.mutable_iteration_result()->set_run_id("99999999-0000-4000-8000-000000000000");
+  deliver(other);
+  v1::Envelope it = envelope(box);
+  v1::IterationResult* r = it.mutable_iteration_result();
+  r->set_run_id(run);
+  r->set_case_name("fork:fork_max=1");
+  r->set_variant("baseline");
+  r->set_iteration(1);
+  r->set_status(v1::STATUS_OK);
+  v1::Metric* m = r->add_metrics();
+  m->set_name("forks_per_s");
+  m->set_value(1234.5);
+  m->set_unit("/s");
+  deliver(it);
+  const auto delivered = Clock::now();
+  json got = wait(pending);
+  EXPECT_LT(pending->answered - delivered, std::chrono::seconds(2));
+  ASSERT_EQ(got["events"].size(), 2u) << got;
+  EXPECT_EQ(got["events"][0]["kind"], "run_started");
+  EXPECT_EQ(got["events"][0]["body"]["planned_iterations"], 1);
+  EXPECT_EQ(got["events"][1]["kind"], "iteration_result");
+  EXPECT_EQ(got["events"][1]["body"]["case"], "fork:fork_max=1");
+  EXPECT_EQ(got["events"][1]["body"]["metrics"][0]["value"], 1234.5);
+  EXPECT_GT(got["events"][1]["id"].get<long long>(), got["events"][0]["id"].get<long long>());
+  EXPECT_EQ(got["next_after"], got["events"][1]["id"]);
+
+  // The run ends: the poll answers at once with its end.
+  v1::Envelope done = envelope(box);
+  done.mutable_run_finished()->set_run_id(run);
+  done.mutable_run_finished()->set_status(v1::STATUS_OK);
+  done.mutable_run_finished()->set_completed_iterations(1);
+  deliver(done);
+  t0 = Clock::now();
+  json end = wait(start_poll("/api/v1/runs/" + run.substr(0, 8) + "/events?after=" +
+                             std::to_string(got["next_after"].get<long long>())));
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_EQ(end["state"], "ok");
+  ASSERT_EQ(end["events"].size(), 1u);
+  EXPECT_EQ(end["events"][0]["kind"], "run_finished");
+  EXPECT_EQ(end["events"][0]["body"]["status"], "ok");
+  EXPECT_EQ(end["events"][0]["body"]["completed_iterations"], 1);
+  // After the end, nothing more: an ended run answers at once, empty.
+  json after = wait(start_poll("/api/v1/runs/" + run + "/events?after=" +
+                               std::to_string(end["next_after"].get<long long>())));
+  EXPECT_EQ(after["events"], json::array());
+  EXPECT_EQ(after["state"], "ok");
+}
+
+TEST_F(EventsTest, RefusesBadCursorsAndUnknownRuns) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  call_json("GET", "/api/v1/runs/" + run + "/events?after=-1", 400);
+  call_json("GET", "/api/v1/runs/" + run + "/events?wait_s=61", 400);
+  call_json("GET", "/api/v1/runs/" + run + "/events?after=1x", 400);
+  call_json("GET", "/api/v1/runs/ffffffff-0000/events", 404);
+}
+
+}  // namespace
+}  // namespace schedrig::testing

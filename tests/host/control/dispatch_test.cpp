@@ -1,0 +1,191 @@
+// The queue rules (docs/architecture.md "Queue"): per-agent FIFO, one run at
+// a time, dispatch on Hello / run end / submit, aborts, disconnects, restarts.
+#include "tests/host/control/control_fixture.h"
+
+namespace schedrig::testing {
+namespace {
+
+using StringList = std::vector<std::string>;
+
+TEST_F(ControlTest, TwoRunsOnOneAgentRunInOrderOneAtATime) {
+  Agent box{"box1"};
+  connect(box);
+  nlohmann::json body = {{"agents", {"box1"}}, {"plan_yaml", kPlanYaml}};
+  nlohmann::json first = call_json("POST", "/api/v1/runs", 201, body.dump());
+  nlohmann::json second = call_json("POST", "/api/v1/runs", 201, body.dump());
+  const std::string r1 = first["runs"][0]["run_id"], r2 = second["runs"][0]["run_id"];
+  EXPECT_EQ(first["runs"][0]["agent_id"], "box1");
+  EXPECT_EQ(first["runs"][0]["queue_position"], 0);
+  EXPECT_EQ(second["runs"][0]["queue_position"], 1);
+
+  EXPECT_EQ(box.channel->started(), StringList{r1});  // r2 waits for r1
+  EXPECT_EQ(state_of(r1), "running");
+  EXPECT_EQ(state_of(r2), "queued");
+  finish(box, r1);
+  EXPECT_EQ(state_of(r1), "ok");
+  EXPECT_EQ(box.channel->started(), (StringList{r1, r2}));
+  EXPECT_EQ(state_of(r2), "running");
+}
+
+TEST_F(ControlTest, StartRunCarriesThePlanAndMergedLabels) {
+  Agent box{"box1"};
+  connect(box);
+  nlohmann::json body = {{"agents", {"box1"}},
+                         {"plan_yaml", kPlanYaml},
+                         {"labels", {{"kernel", "6.19-rc3"}, {"run", "7"}}}};
+  call_json("POST", "/api/v1/runs", 201, body.dump());
+  ASSERT_EQ(box.channel->sent().size(), 1u);
+  const v1::StartRun start = box.channel->sent()[0].start_run();
+  EXPECT_EQ(start.plan().name(), "quick");
+  EXPECT_EQ(start.plan().cases(0).workload(), "fork");
+  EXPECT_EQ(start.labels().at("kernel"), "6.19-rc3");  // the request's label wins
+  EXPECT_EQ(start.labels().at("tag"), "plan");
+  EXPECT_EQ(start.labels().at("run"), "7");
+  auto row = store_.queued_run(start.run_id());
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->submitted_by, "alice");
+  EXPECT_EQ(row->plan_name, "plan.yaml");
+  EXPECT_EQ(row->labels.at("kernel"), "6.19-rc3");
+}
+
+TEST_F(ControlTest, RunForAnOfflineAgentWaitsAndStartsOnItsHello) {
+  Agent box{"box1"};
+  connect(box);
+  disconnect(box, "closed by the agent (1000)");
+  const std::string run = submit({"box1"}).at(0);
+  EXPECT_EQ(state_of(run), "queued");
+  EXPECT_TRUE(box.channel->sent().empty());
+
+  connect(box);  // a new instance says Hello
+  EXPECT_EQ(box.channel->started(), StringList{run});
+  EXPECT_EQ(state_of(run), "running");
+}
+
+TEST_F(ControlTest, RunsOfDifferentAgentsStartAtOnce) {
+  Agent a{"box1"}, b{"box2"};
+  connect(a);
+  connect(b);
+  nlohmann::json body = {{"all", true}, {"plan_yaml", kPlanYaml}};
+  nlohmann::json answer = call_json("POST", "/api/v1/runs", 201, body.dump());
+  ASSERT_EQ(answer["runs"].size(), 2u);
+  EXPECT_EQ(answer["runs"][0]["agent_id"], "box1");
+  EXPECT_EQ(answer["runs"][1]["agent_id"], "box2");
+  EXPECT_EQ(a.channel->started(), StringList{answer["runs"][0]["run_id"]});
+  EXPECT_EQ(b.channel->started(), StringList{answer["runs"][1]["run_id"]});
+}
+
+TEST_F(ControlTest, AbortQueuedRunSendsNothing) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  nlohmann::json answer = call_json("POST", "/api/v1/runs/" + r2 + "/abort", 200);
+  EXPECT_EQ(answer["run_id"], r2);
+  EXPECT_EQ(answer["state"], "aborted");
+  EXPECT_EQ(state_of(r2), "aborted");
+  EXPECT_EQ(store_.queued_run(r2)->reason, "aborted by alice before it started");
+  EXPECT_TRUE(box.channel->aborted().empty());
+  finish(box, r1);
+  EXPECT_EQ(box.channel->started(), StringList{r1});        // r2 never starts
+  call_json("POST", "/api/v1/runs/" + r2 + "/abort", 409);  // finished
+}
+
+TEST_F(ControlTest, AbortRunningRunSendsAbortThenRunFinishedEndsIt) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  nlohmann::json answer = call_json("POST", "/api/v1/runs/" + run + "/abort", 200);
+  EXPECT_EQ(answer["state"], "aborting");
+  EXPECT_EQ(box.channel->aborted(), StringList{run});
+  EXPECT_EQ(box.channel->sent().back().abort().reason(), "aborted by alice");
+  nlohmann::json runs = call_json("GET", "/api/v1/runs", 200);
+  EXPECT_EQ(runs["runs"][0]["state"], "aborting");
+  // A second abort while waiting sends nothing more.
+  EXPECT_EQ(call_json("POST", "/api/v1/runs/" + run + "/abort", 200)["state"], "aborting");
+  EXPECT_EQ(box.channel->aborted().size(), 1u);
+
+  finish(box, run, v1::STATUS_ABORTED);
+  EXPECT_EQ(state_of(run), "aborted");
+  EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["state"], "aborted");
+}
+
+TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(r1);
+  deliver(started);
+  disconnect(box, "connection reset by peer");
+  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(store_.queued_run(r1)->reason, "agent box1 disconnected: connection reset by peer");
+  EXPECT_EQ(store_.runs(r1).at(0).status, "failed");
+  EXPECT_EQ(state_of(r2), "queued");
+  connect(box);
+  EXPECT_EQ(box.channel->started(), StringList{r2});
+}
+
+TEST_F(ControlTest, CloseOfAReplacedConnectionChangesNothing) {
+  Agent box{"box1"};
+  connect(box);
+  std::shared_ptr<FakeChannel> old = box.channel;
+  connect(box);  // a new connection took over, then the old one closes
+  const std::string run = submit({"box1"}).at(0);
+  control_->on_closed(*old, "box1", "replaced");
+  EXPECT_EQ(state_of(run), "running");
+  EXPECT_EQ(box.channel->started(), StringList{run});
+  EXPECT_TRUE(old->sent().empty());
+}
+
+TEST_F(ControlTest, AgentErrorForItsRunFailsItAndStartsTheNext) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  v1::Envelope error = envelope(box);
+  error.mutable_error()->set_code(v1::ERROR_BAD_PLAN);
+  error.mutable_error()->set_message("cases[0]: placement node:7: no such node");
+  error.mutable_error()->set_run_id(r1);
+  deliver(error);
+  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(store_.queued_run(r1)->reason,
+            "the agent rejected the run: cases[0]: placement node:7: no such node");
+  EXPECT_EQ(box.channel->started(), (StringList{r1, r2}));
+}
+
+TEST_F(ControlTest, RestartKeepsQueuedRunsAndFailsDispatchedOnes) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  EXPECT_EQ(state_of(r1), "running");
+  make_control();  // serve restarted
+  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(store_.queued_run(r1)->reason, "serve restarted");
+  EXPECT_EQ(state_of(r2), "queued");
+  connect(box);
+  EXPECT_EQ(box.channel->started(), StringList{r2});
+}
+
+TEST_F(ControlTest, SharedStoreLeavesTheQueueAloneAndStartsOnlyItsOwnRuns) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  make_control(/*shared_store=*/true);  // a lab on serve's store
+  EXPECT_EQ(state_of(r1), "running");   // not failed: serve may still run it
+  Agent lab{"box1"};
+  connect(lab);
+  EXPECT_TRUE(lab.channel->sent().empty());  // r2 is serve's to start
+  control::Submission s;
+  s.agents = {"box1"};
+  s.plan = parse_plan_yaml(kPlanYaml, "lab.yaml");
+  s.plan_name = "lab.yaml";
+  s.run_id = "0c9d3a57-4b1e-4f6a-9a2b-3c4d5e6f7a8b";
+  std::vector<control::SubmittedRun> runs = control_->submit(s, "lab");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].run_id, s.run_id);
+  EXPECT_EQ(runs[0].queue_position, 2);  // r1 and r2 are ahead in the queue, not started here
+  EXPECT_EQ(lab.channel->started(), StringList{s.run_id});
+  EXPECT_EQ(state_of(r2), "queued");
+  EXPECT_EQ(store_.queued_run(s.run_id)->submitted_by, "lab");
+}
+
+}  // namespace
+}  // namespace schedrig::testing
