@@ -62,6 +62,7 @@ LatencyRound run_latency(const BenchDir& dir, const Options& options, int round)
   }
   threads.join();
   window.stop();
+  for (auto& a : agents) a->finish_run(kAckTimeout);
   LatencyRound r;
   std::vector<double> all;
   for (const auto& t : times) {

@@ -36,6 +36,10 @@ void SimAgent::start_run(std::chrono::milliseconds timeout) {
   expect_acked(send(sim_run_started(spec_.run_id)), timeout);
 }
 
+void SimAgent::finish_run(std::chrono::milliseconds timeout) {
+  expect_acked(send(sim_run_finished(spec_.run_id)), timeout);
+}
+
 void SimAgent::expect_acked(std::uint64_t seq, std::chrono::milliseconds timeout) {
   if (link_.wait_acked(seq, timeout)) return;
   throw std::runtime_error(fmt::format("agent {}: no ack for seq {} ({})", spec_.agent_id, seq,

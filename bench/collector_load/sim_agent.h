@@ -26,6 +26,9 @@ class SimAgent {
                std::chrono::milliseconds timeout);
   // Sends RunStarted of the agent's queued run and waits for its ack.
   void start_run(std::chrono::milliseconds timeout);
+  // Sends RunFinished (ok) of that run and waits for its ack (so serve's
+  // queue sees the run end rather than a disconnect).
+  void finish_run(std::chrono::milliseconds timeout);
 
   // Sends `env` (the link stamps it); returns its seq.
   std::uint64_t send(schedrig::v1::Envelope env) { return link_.send(std::move(env)); }

@@ -56,6 +56,15 @@ v1::Envelope sim_run_started(const std::string& run_id) {
   return env;
 }
 
+v1::Envelope sim_run_finished(const std::string& run_id) {
+  v1::Envelope env;
+  v1::RunFinished* r = env.mutable_run_finished();
+  r->set_run_id(run_id);
+  r->set_status(v1::STATUS_OK);
+  r->set_completed_iterations(1);
+  return env;
+}
+
 v1::Envelope sim_sample(const std::string& run_id, std::uint64_t n) {
   v1::Envelope env;
   v1::Sample* s = env.mutable_sample();

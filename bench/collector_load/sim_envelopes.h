@@ -16,6 +16,8 @@ schedrig::v1::Plan sim_plan();
 schedrig::v1::Envelope sim_hello(const std::string& agent_id);
 schedrig::v1::Envelope sim_topology();
 schedrig::v1::Envelope sim_run_started(const std::string& run_id);
+// RunFinished, STATUS_OK, 1 iteration.
+schedrig::v1::Envelope sim_run_finished(const std::string& run_id);
 // The n-th (from 0) Sample of `run_id`.
 schedrig::v1::Envelope sim_sample(const std::string& run_id, std::uint64_t n);
 // The n-th load envelope: every fourth an IterationResult with two metrics

@@ -62,6 +62,7 @@ ThroughputRound run_throughput(const BenchDir& dir, const Options& options, int 
   }
   for (std::size_t i = 0; i < agents.size(); ++i)
     agents[i]->expect_acked(last[i], milliseconds(30000));
+  for (auto& a : agents) a->finish_run(milliseconds(30000));
   r.acked = acked_total(agents);
   agents.clear();  // closes the links
   r.stored = stage.stop_and_count();
