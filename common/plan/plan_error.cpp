@@ -30,12 +30,13 @@ std::string parent_key(const std::string& key) {
 }  // namespace
 
 PlanError::PlanError(std::string file, int line, std::string key, std::string value,
-                     const std::string& why)
+                     const std::string& why, ErrorKind kind)
     : std::runtime_error(plan_error_text(file, line, key, value, why)),
       file_(std::move(file)),
       line_(line),
       key_(std::move(key)),
-      value_(std::move(value)) {}
+      value_(std::move(value)),
+      kind_(kind) {}
 
 int PlanLines::line_of(const std::string& key) const {
   for (std::string k = key; !k.empty(); k = parent_key(k)) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/error.h"
 #include "schedrig/v1/plan.pb.h"
 
 namespace schedrig {
@@ -20,7 +21,13 @@ namespace schedrig {
 // "FILE:LINE: key 'cases[1].params': must be a map of scalars".
 class PlanError : public std::runtime_error {
  public:
-  PlanError(std::string file, int line, std::string key, std::string value, const std::string& why);
+  // `kind` is kUsage for a plan that is wrong, kUnreachable for one that is
+  // right but needs a knob the agent cannot change (exit 3, like the agent's
+  // own ERROR_FACILITY_UNAVAILABLE).
+  PlanError(std::string file, int line, std::string key, std::string value, const std::string& why,
+            ErrorKind kind = ErrorKind::kUsage);
+
+  ErrorKind kind() const { return kind_; }
 
   const std::string& file() const { return file_; }    // the plan's source name
   int line() const { return line_; }                   // 1-based; 0 = unknown
@@ -32,6 +39,7 @@ class PlanError : public std::runtime_error {
   int line_ = 0;
   std::string key_;
   std::string value_;
+  ErrorKind kind_ = ErrorKind::kUsage;
 };
 
 // The line each key of a plan file is on, by key path as errors name keys:

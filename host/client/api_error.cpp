@@ -51,6 +51,13 @@ std::string server_error_text(const std::string& body) {
   return printable(body.substr(0, kMaxQuotedBody));
 }
 
+// A plan error for a knob the agent cannot change (docs/architecture.md
+// "HTTP API": 400 with "facility_unavailable": true), exit 3 like the agent's own answer.
+bool facility_unavailable(const std::string& body) {
+  const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  return j.is_object() && j.value("facility_unavailable", false);
+}
+
 Error api_error(const std::string& origin, unsigned status, const std::string& body) {
   const std::string text = server_error_text(body);
   if (status == 401 || status == 403) {
@@ -59,7 +66,7 @@ Error api_error(const std::string& origin, unsigned status, const std::string& b
   }
   if (status >= 400 && status < 500) {
     return Error(
-        ErrorKind::kUsage,
+        facility_unavailable(body) ? ErrorKind::kUnreachable : ErrorKind::kUsage,
         text.empty() ? fmt::format("server {} said {}", origin, status_text(status)) : text);
   }
   const std::string what = status >= 500 ? "failed" : "gave an unexpected answer";

@@ -100,7 +100,8 @@ json plan_error_json(const PlanError& e) {
           {"file", e.file()},
           {"line", e.line()},
           {"key", e.key()},
-          {"value", e.value()}};
+          {"value", e.value()},
+          {"facility_unavailable", e.kind() == ErrorKind::kUnreachable}};
 }
 
 std::map<std::string, std::string> merged_labels(const v1::Plan& plan,

@@ -96,7 +96,8 @@ std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOpti
 
 // Queues the run for the lab's agent through the control plane (checked
 // against the agent's Hello and Topology, then started at once). A plan the
-// check refuses is a failure of kind kUsage.
+// check refuses is a failure of kind kUsage, or kUnreachable for a knob the
+// agent cannot change.
 std::optional<LabFailure> submit_run(control::Control& control, const LabOptions& o,
                                      const v1::Plan& plan, const std::string& agent_id,
                                      const std::string& run_id) {
@@ -109,7 +110,8 @@ std::optional<LabFailure> submit_run(control::Control& control, const LabOptions
   try {
     control.submit(s, "lab");
   } catch (const control::ApiError& e) {
-    return LabFailure{e.what(), ErrorKind::kUsage};
+    return LabFailure{e.what(), e.body().value("facility_unavailable", false) ? ErrorKind::kUnreachable
+                                                               : ErrorKind::kUsage};
   }
   return std::nullopt;
 }

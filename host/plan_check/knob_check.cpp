@@ -45,7 +45,8 @@ void check_entry(const std::string& text, const std::string& key, const std::str
   }
   if (!cap->readable() || !cap->writable()) {
     blame.fail(key, value, what + " cannot be changed on this agent",
-               fmt::format("{}: {}", cap->path(), errno_name(cap->errno_value())));
+               fmt::format("{}: {}", cap->path(), errno_name(cap->errno_value())),
+               ErrorKind::kUnreachable);
   }
 }
 

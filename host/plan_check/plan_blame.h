@@ -15,9 +15,11 @@ struct PlanBlame {
   const std::string& agent_id;
 
   // Throws PlanError(file, lines.line_of(key), key, value,
-  // "WHY (agent ID)"), or "WHY (agent ID: DETAIL)" when `detail` is given.
+  // "WHY (agent ID)"), or "WHY (agent ID: DETAIL)" when `detail` is given;
+  // `kind` as PlanError's (kUnreachable: a knob the agent cannot change).
   [[noreturn]] void fail(const std::string& key, const std::string& value, const std::string& why,
-                         const std::string& detail = "") const;
+                         const std::string& detail = "",
+                         ErrorKind kind = ErrorKind::kUsage) const;
 };
 
 }  // namespace schedrig::plan_check

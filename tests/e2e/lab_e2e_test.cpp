@@ -26,7 +26,7 @@ TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
   const std::string db = dir.file("lab.db");
   auto lab = run_command(bin("schedrig") + " lab --quick --db " + db + " --label tag=e2e");
   ASSERT_EQ(lab.exit_code, 0) << lab.output;
-  EXPECT_NE(lab.output.find("connected; run "), std::string::npos) << lab.output;
+  EXPECT_NE(lab.output.find(") connected\nrun "), std::string::npos) << lab.output;
   EXPECT_NE(lab.output.find("stored in " + db), std::string::npos) << lab.output;
 
   auto results = run_command(bin("schedrig") + " results --json --db " + db);
