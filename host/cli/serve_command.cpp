@@ -48,10 +48,11 @@ constexpr std::chrono::seconds kCloseGrace{3};
 // for an address that cannot be bound.
 std::unique_ptr<server::Listener> make_listener(
     boost::asio::io_context& ioc, const ServeSettings& s, boost::asio::ip::tcp::endpoint endpoint,
-    const auth::TokenSet& tokens, collector::Collector& agents, server::ApiHandler& api) {
+    std::shared_ptr<boost::asio::ssl::context> tls, const auth::TokenSet& tokens,
+    collector::Collector& agents, server::ApiHandler& api) {
   server::ServerOptions so;
   so.endpoint = endpoint;
-  so.tls = serve_tls_context(s);
+  so.tls = std::move(tls);
   so.tokens = &tokens;
   so.agents = &agents;
   so.api = &api;
@@ -78,6 +79,7 @@ void log_start(const server::Listener& listener, const ServeSettings& s, const s
 void run_serve(const ServeSettings& s) {
   const auto endpoint = checked_endpoint(s);
   const auth::TokenSet tokens = load_serve_tokens(s);
+  auto tls = serve_tls_context(s);  // a bad key or certificate is refused before the store opens
   std::unique_ptr<store::Store> store;
   try {
     store = std::make_unique<store::Store>(s.db.empty() ? store::default_db_path() : s.db);
@@ -91,7 +93,7 @@ void run_serve(const ServeSettings& s) {
   control::FanOutEvents fan_out({&control, &events});
   collector::Collector agents(*store, fan_out);
   std::unique_ptr<server::Listener> listener =
-      make_listener(ioc, s, endpoint, tokens, agents, control);
+      make_listener(ioc, s, endpoint, std::move(tls), tokens, agents, control);
   listener->start();
   log_start(*listener, s, *store, tokens.size());
   boost::asio::signal_set signals(ioc, SIGINT, SIGTERM);
@@ -119,15 +121,26 @@ void run_serve(const ServeSettings& s) {
   for (auto& t : pool) t.join();
 }
 
+// Flags whose presence on the command line decides over --config.
+constexpr const char* kSettledFlags[] = {"--listen",   "--db",      "--tokens",
+                                         "--tls-cert", "--tls-key", "--max-connections",
+                                         "--insecure", "--threads"};
+
 }  // namespace
 
 void add_serve_command(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<ServeSettings>();
+  auto flags = std::make_shared<ServeFlags>();
+  ServeSettings* o = &flags->values;
   auto* cmd = app.add_subcommand(
       "serve",
       "run the server: agents dial ws[s]://ADDR:PORT/agent with an agent token, operators use "
       "/api/v1/ with an operator token; every envelope is stored raw in SQLite (WAL), its tables "
       "derived, then acked. Stops on SIGINT/SIGTERM");
+  cmd->add_option("--config", flags->config,
+                  "YAML file of settings, keys as the flags name them ('-' as '_': listen, db, "
+                  "tokens, tls_cert, tls_key, max_connections, insecure, threads); flags win; an "
+                  "unknown key is an error. Only read when given (the packages pass --config "
+                  "/etc/schedrig/serve.yaml)");
   cmd->add_option("--listen", o->listen,
                   "ADDR:PORT to listen on (default 127.0.0.1:7878); not loopback: TLS or "
                   "--insecure");
@@ -142,8 +155,11 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--insecure", o->insecure,
                 "serve plain TCP on a non-loopback address (tokens are still required)");
   cmd->add_option("--threads", o->threads, "I/O threads")->check(CLI::Range(1u, 64u));
-  cmd->callback([o, &exit_code] {
-    run_serve(*o);
+  cmd->callback([cmd, flags, &exit_code] {
+    for (const char* flag : kSettledFlags) {
+      if (cmd->count(flag) > 0) flags->given.insert(flag);
+    }
+    run_serve(serve_settings(*flags));
     exit_code = kExitOk;
   });
 }

@@ -4,16 +4,84 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "common/cli_error.h"
+#include "common/config_file.h"
+#include "common/parse_whole.h"
+#include "common/printable.h"
+#include "common/tls/tls_context.h"
 #include "host/server/listen_address.h"
 #include "host/store/default_db_path.h"
 
 namespace schedrig::host {
 
 namespace asio = boost::asio;
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& message) { throw CliError(ErrorKind::kUsage, message); }
+
+// One setting: the flag if given, else the config's key, else the flag's value
+// (its default).
+class Settle {
+ public:
+  Settle(const ServeFlags& flags, const std::optional<ConfigFile>& config)
+      : flags_(flags), config_(config) {}
+
+  std::string text(const char* flag, const std::string& value, std::string_view key) const {
+    if (const auto v = from_config(flag, key)) return *v;
+    return value;
+  }
+  template <class T>
+  T whole(const char* flag, T value, std::string_view key, T min, T max) const {
+    const auto v = from_config(flag, key);
+    if (!v) return value;
+    const auto n = try_parse_whole<T>(*v);
+    if (!n || *n < min || *n > max) {
+      refuse(fmt::format("{}: '{}' is not a whole number in {}..{}", config_->where(key),
+                         printable(*v), min, max));
+    }
+    return *n;
+  }
+  bool boolean(const char* flag, bool value, std::string_view key) const {
+    const auto v = from_config(flag, key);
+    if (!v) return value;
+    if (*v == "true") return true;
+    if (*v == "false") return false;
+    refuse(fmt::format("{}: '{}' is not true or false", config_->where(key), printable(*v)));
+  }
+
+ private:
+  std::optional<std::string> from_config(const char* flag, std::string_view key) const {
+    if (flags_.given.contains(flag) || !config_) return std::nullopt;
+    return config_->text(key);
+  }
+  const ServeFlags& flags_;
+  const std::optional<ConfigFile>& config_;
+};
+
+}  // namespace
+
+ServeSettings serve_settings(const ServeFlags& f) {
+  std::optional<ConfigFile> config;
+  if (!f.config.empty()) config = ConfigFile::load(f.config, kServeConfigKeys);
+  const Settle settle(f, config);
+  const ServeSettings& v = f.values;
+  ServeSettings s;
+  s.listen = settle.text("--listen", v.listen, "listen");
+  s.db = settle.text("--db", v.db, "db");
+  s.tokens = settle.text("--tokens", v.tokens, "tokens");
+  s.tls_cert = settle.text("--tls-cert", v.tls_cert, "tls_cert");
+  s.tls_key = settle.text("--tls-key", v.tls_key, "tls_key");
+  s.max_connections = settle.whole<std::size_t>("--max-connections", v.max_connections,
+                                                "max_connections", 1, 1'000'000);
+  s.insecure = settle.boolean("--insecure", v.insecure, "insecure");
+  s.threads = settle.whole<unsigned>("--threads", v.threads, "threads", 1, 64);
+  return s;
+}
 
 asio::ip::tcp::endpoint checked_endpoint(const ServeSettings& s) {
   asio::ip::tcp::endpoint endpoint;
@@ -62,19 +130,11 @@ auth::TokenSet load_serve_tokens(const ServeSettings& s) {
 
 std::shared_ptr<asio::ssl::context> serve_tls_context(const ServeSettings& s) {
   if (s.tls_cert.empty()) return nullptr;
-  // Until common/tls (server_tls_context) is on main: TLS 1.2+, the chain and key as PEM.
-  auto ctx = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
-  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                   asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
-  boost::system::error_code ec;
-  if (ctx->use_certificate_chain_file(s.tls_cert, ec)) {
-    throw CliError(ErrorKind::kUsage, fmt::format("--tls-cert {}: {}", s.tls_cert, ec.message()));
+  try {
+    return tls::server_tls_context(s.tls_cert, s.tls_key);
+  } catch (const Error& e) {
+    throw CliError(ErrorKind::kUsage, e.what());
   }
-  if (ctx->use_private_key_file(s.tls_key, asio::ssl::context::pem, ec)) {
-    throw CliError(ErrorKind::kUsage, fmt::format("--tls-key {}: {}", s.tls_key, ec.message()));
-  }
-  return ctx;
 }
 
 }  // namespace schedrig::host

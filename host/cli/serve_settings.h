@@ -1,12 +1,18 @@
 // What `schedrig serve` runs with (docs/architecture.md "Server", "Command
 // lines"), and the rules between the settings: tokens are always required;
 // a --listen address that is not loopback needs TLS unless --insecure (which
-// drops TLS only, never tokens).
+// drops TLS only, never tokens). Each setting comes from its flag, then the
+// --config file (common/config_file.h), then the default; serve reads no
+// environment variable and no file it is not given (packaging passes
+// --config /etc/schedrig/serve.yaml).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
+#include <set>
 #include <string>
+#include <string_view>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
@@ -24,6 +30,23 @@ struct ServeSettings {
   bool insecure = false;
   unsigned threads = 2;
 };
+
+// The keys `serve --config F` knows (the flags' names, '-' as '_'); anything
+// else is an error naming the file, line and key.
+inline constexpr std::array<std::string_view, 8> kServeConfigKeys{
+    "listen", "db", "tokens", "tls_cert", "tls_key", "max_connections", "insecure", "threads"};
+
+// `serve`'s flags as parsed, defaults where not given.
+struct ServeFlags {
+  ServeSettings values;
+  std::string config;                        // --config F; "" = none
+  std::set<std::string, std::less<>> given;  // flags on the command line: "--listen", ...
+};
+
+// The settings `flags` describe: a flag given wins, then the config file's
+// key, then the default. Throws CliError(kUsage) for a bad config file or
+// value ("F:LINE: key 'threads': '0' is not a whole number in 1..64").
+ServeSettings serve_settings(const ServeFlags& flags);
 
 // The listen endpoint, checked against the TLS rule. Throws CliError
 // (kUsage): a bad address, --tls-cert without --tls-key (or the other way),

@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/host/server/openssl_pki.h"
 #include "tests/host/server/test_server.h"
 #include "tests/support/run_command.h"
+#include "tests/support/test_pki.h"
 
 namespace schedrig::server {
 namespace {
@@ -175,7 +175,7 @@ class ServerTls : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    pki_ = new OpensslPki(make_openssl_pki(dir_->path()));
+    pki_ = new TestPki(make_test_pki(dir_->path()));
   }
   static void TearDownTestSuite() {
     delete pki_;
@@ -188,10 +188,10 @@ class ServerTls : public ::testing::Test {
     return ctx;
   }
   static TempDir* dir_;
-  static OpensslPki* pki_;
+  static TestPki* pki_;
 };
 TempDir* ServerTls::dir_ = nullptr;
-OpensslPki* ServerTls::pki_ = nullptr;
+TestPki* ServerTls::pki_ = nullptr;
 
 TEST_F(ServerTls, AgentsAreStoredAndAckedAndTokensStillChecked) {
   EchoApi api;
