@@ -74,6 +74,7 @@ TEST_F(ControlTest, PostRunsChecksThePlanAgainstTheAgent) {
   EXPECT_EQ(e["key"], "cases[0].workload");
   EXPECT_EQ(e["value"], "nosuch");
   EXPECT_NE(e["error"].get<std::string>().find("box1"), std::string::npos) << e;
+  EXPECT_EQ(e["facility_unavailable"], false);  // a bad plan: the CLI exits 2
   EXPECT_TRUE(store_.queued_runs().empty());
 }
 

@@ -288,6 +288,7 @@ TEST(PlanCheck, UnwritableFeaturesFileNamesPathAndErrno) {
                "/sys/kernel/debug/sched/features: EACCES)");
   EXPECT_EQ(e.key(), "variants[1].features[0]");
   EXPECT_EQ(e.value(), "NO_NI_RANDOM");
+  EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);  // a facility, not a bad plan: exit 3
   EXPECT_NO_THROW(check(plan(kFeaturePlan), box2()));  // writable there
 }
 
