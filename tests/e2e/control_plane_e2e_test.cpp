@@ -30,13 +30,13 @@ namespace schedrig {
 namespace {
 
 using namespace std::chrono_literals;
+using nlohmann::json;
 using testing::bin;
 using testing::ChildProcess;
 using testing::CommandResult;
 using testing::run_command;
 using testing::TempDir;
 using testing::TlsAgentClient;
-using nlohmann::json;
 namespace http = testing::http;
 namespace websocket = testing::websocket;
 
@@ -103,9 +103,10 @@ class ControlPlaneE2E : public ::testing::Test {
   // `schedrig token new OPTS` into the tokens file; the token to NAME.token (0600).
   void new_token(const std::string& opts, const std::string& name) {
     // A subshell: run_command's own 2>&1 must not send the note into the file.
-    auto r = run_command(fmt::format("(umask 077; timeout --foreground 20 {} token new {} --tokens "
-                                     "{} > {} 2>/dev/null)",
-                                     bin("schedrig"), opts, tokens_, token_file(name)));
+    auto r =
+        run_command(fmt::format("(umask 077; timeout --foreground 20 {} token new {} --tokens "
+                                "{} > {} 2>/dev/null)",
+                                bin("schedrig"), opts, tokens_, token_file(name)));
     ASSERT_EQ(r.exit_code, 0) << r.output;
   }
   std::string token_file(const std::string& name) const { return dir_.file(name + ".token"); }
@@ -284,9 +285,10 @@ TEST_F(ControlPlaneE2E, TwoAgentsAreListedConnectedAndIdle) {
   ASSERT_EQ(text.exit_code, 0) << text.output;
   for (const char* id : {"box1", "box2"}) {
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(text.output, m,
-                                  std::regex(std::string("\n") + id + " +connected +idle +(\\S+) +" +
-                                             std::to_string(pus) + " ")))
+    ASSERT_TRUE(
+        std::regex_search(text.output, m,
+                          std::regex(std::string("\n") + id + " +connected +idle +(\\S+) +" +
+                                     std::to_string(pus) + " ")))
         << text.output;
     EXPECT_EQ(m[1], kernel_release());
   }
@@ -322,8 +324,8 @@ TEST_F(ControlPlaneE2E, RunWaitOnOneAgentPrintsTheComparison) {
   EXPECT_NE(r.output.find("[4/4] forks / "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("run " + run + " ok"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("each variant against 'baseline'"), std::string::npos) << r.output;
-  EXPECT_TRUE(std::regex_search(r.output, std::regex("\nCASE +METRIC ")))
-      << "no compare table:\n" << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("\nCASE +METRIC "))) << "no compare table:\n"
+                                                                          << r.output;
   EXPECT_TRUE(std::regex_search(r.output, std::regex("\nforks +bogo_ops_per_s "))) << r.output;
   EXPECT_EQ(knob("box1"), "1");
 
@@ -383,10 +385,8 @@ TEST_F(ControlPlaneE2E, TwoRunsOnOneAgentRunInOrderAndQueueShowsThem) {
 
   auto q = schedrig("queue" + server_flags());
   ASSERT_EQ(q.exit_code, 0) << q.output;
-  EXPECT_TRUE(std::regex_search(q.output, std::regex(first + " +box1 +running +- ")))
-      << q.output;
-  EXPECT_TRUE(std::regex_search(q.output, std::regex(second + " +box1 +queued +1 ")))
-      << q.output;
+  EXPECT_TRUE(std::regex_search(q.output, std::regex(first + " +box1 +running +- "))) << q.output;
+  EXPECT_TRUE(std::regex_search(q.output, std::regex(second + " +box1 +queued +1 "))) << q.output;
   auto ag = schedrig("agents" + server_flags());
   ASSERT_EQ(ag.exit_code, 0) << ag.output;
   EXPECT_TRUE(std::regex_search(
@@ -413,7 +413,8 @@ TEST_F(ControlPlaneE2E, TwoRunsOnOneAgentRunInOrderAndQueueShowsThem) {
   EXPECT_EQ(b["state"], "ok");
   EXPECT_EQ(a["submitted_by"], "alice");
   EXPECT_GE(b["dispatched_at_ns"].get<long long>(), a["finished_at_ns"].get<long long>())
-      << "the second run started before the first finished:\n" << qj.output;
+      << "the second run started before the first finished:\n"
+      << qj.output;
   EXPECT_EQ(agent_json("box1")["state"], "idle");
   EXPECT_EQ(schedrig("queue" + server_flags()).output.find(first), std::string::npos);
 }
@@ -426,7 +427,8 @@ TEST_F(ControlPlaneE2E, AbortMidRunRestoresTheKnobAndEndsAborted) {
   ASSERT_FALSE(run.empty());
   // blocked: the baseline's 3 slots, then the off variant's (knob 0).
   ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s))
-      << "the variant never applied:\n" << agents_["box1"]->log();
+      << "the variant never applied:\n"
+      << agents_["box1"]->log();
   auto ab = schedrig("abort " + run.substr(0, 8) + server_flags());
   ASSERT_EQ(ab.exit_code, 0) << ab.output;
   EXPECT_NE(ab.output.find("aborting"), std::string::npos) << ab.output;
@@ -467,8 +469,8 @@ TEST_F(ControlPlaneE2E, NoTokenIsRefusedWith401) {
   auto connect = run_command(fmt::format(
       "timeout --foreground 20 {} connect {} --id box1 --token-file {} --ca {} --root {} "
       "--state-dir {}",
-      bin("schedrig-agent"), agent_url(), dir_.file("bogus.token"), pki_.ca_cert,
-      empty_root(), dir_.file("state")));
+      bin("schedrig-agent"), agent_url(), dir_.file("bogus.token"), pki_.ca_cert, empty_root(),
+      dir_.file("state")));
   EXPECT_EQ(connect.exit_code, 3) << connect.output;
   EXPECT_NE(connect.output.find("401"), std::string::npos) << connect.output;
   auto cli = schedrig("agents" + server_flags("bogus"));
@@ -514,7 +516,11 @@ TEST_F(ControlPlaneE2E, ForgedAgentIdIsRefused) {
   EXPECT_EQ(after["instance_id"], before["instance_id"]);
   EXPECT_EQ(after["hostname"], host_name());
   EXPECT_TRUE(after["connected"].get<bool>());
-  EXPECT_NE(serve_->log().find("127.0.0.1:"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(
+      serve_->log(),
+      std::regex("127\\.0\\.0\\.1:[0-9]+ \\(agent box2\\): refused: [^\n]*closing with 1008")))
+      << "the violation is not logged with the peer address:\n"
+      << serve_->log();
 }
 
 // Attacks on a run box1 is running: box2 sends an IterationResult and a
@@ -578,8 +584,14 @@ TEST_F(ControlPlaneE2E, AnotherAgentCannotTouchARunOrItsSeqRange) {
   // Everything box1 sent was stored and acked: its envelopes are seq 1..N.
   EXPECT_EQ(envelopes("instance_id = '" + box1_instance + "'"),
             count("SELECT max(seq) FROM envelopes WHERE instance_id = '" + box1_instance + "'"));
+  // Three violations, each logged with the peer address.
   const std::string log = serve_->log();
-  EXPECT_NE(log.find("box2"), std::string::npos) << log;
+  const std::regex refused(
+      "127\\.0\\.0\\.1:[0-9]+ \\(agent box2\\): refused: [^\n]*closing with 1008");
+  EXPECT_EQ(
+      std::distance(std::sregex_iterator(log.begin(), log.end(), refused), std::sregex_iterator()),
+      3)
+      << log;
 }
 
 // Attack: a second `connect --id box1` while the first is alive: refused and
@@ -681,10 +693,10 @@ TEST_F(ControlPlaneE2E, LabTokenIsNotOnTheAgentsCommandLineAndStrangersCannotEnd
 // text output, local (--db) and remote (--server): never a raw ESC or BEL.
 TEST_F(ControlPlaneE2E, ControlCharactersAreEscapedInTextOutput) {
   start_agent("box1");
-  auto r = run_command(fmt::format(
-      "timeout --foreground 60 {} run{} --agent box1 --wait --plan {} "
-      "--label \"note=$(printf 'x\\033]0;pwned\\007y')\"",
-      bin("schedrig"), server_flags(), write_plan("p.yaml", plan_yaml(1, 0.1))));
+  auto r = run_command(
+      fmt::format("timeout --foreground 60 {} run{} --agent box1 --wait --plan {} "
+                  "--label \"note=$(printf 'x\\033]0;pwned\\007y')\"",
+                  bin("schedrig"), server_flags(), write_plan("p.yaml", plan_yaml(1, 0.1))));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string run = run_id_in(r.output, "box1");
   ASSERT_FALSE(run.empty()) << r.output;
@@ -715,8 +727,8 @@ TEST_F(ControlPlaneE2E, ControlCharactersAreEscapedInTextOutput) {
     auto ag = schedrig("agents" + where);
     ASSERT_EQ(ag.exit_code, 0) << where << "\n" << ag.output;
     EXPECT_FALSE(has_raw_control(ag.output)) << where << "\n" << ag.output;
-    EXPECT_NE(ag.output.find("6.6\\e]0;pwned\\x07"), std::string::npos)
-        << where << "\n" << ag.output;
+    EXPECT_NE(ag.output.find("6.6\\e]0;pwned\\x07"), std::string::npos) << where << "\n"
+                                                                        << ag.output;
   }
   const std::string log = serve_->log();
   EXPECT_FALSE(has_raw_control(log)) << "serve logged a raw control byte";
