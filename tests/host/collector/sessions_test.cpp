@@ -21,11 +21,7 @@ using namespace schedrig::testing;
 namespace v1 = schedrig::v1;
 
 // Reads until the link ends; the close code.
-websocket::close_code read_until_closed(AgentClient& c) {
-  beast::error_code ec;
-  for (int i = 0; i < 100 && !ec; ++i) c.read(ec);
-  return static_cast<websocket::close_code>(c.ws().reason().code);
-}
+websocket::close_code read_until_closed(AgentClient& c) { return c.read_until_closed().code; }
 
 // Reads on a thread (so pings are answered) until the link ends.
 class Reader {

@@ -1,0 +1,738 @@
+// The control plane end to end (issue #12, docs/architecture.md "Control
+// plane"): the built `schedrig serve` over TLS with a throwaway CA and a
+// tokens file from `schedrig token new`, real `schedrig-agent connect`
+// processes (each with a fake knob root, so no real knob is touched), driven
+// by the CLI as a user runs it; and every attack of the issue, each refused
+// with nothing stored (checked in the store's envelopes table).
+#include <dirent.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <regex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/ids.h"
+#include "tests/support/child_process.h"
+#include "tests/support/raw_agent_client.h"
+#include "tests/support/run_command.h"
+#include "tests/support/test_pki.h"
+
+namespace schedrig {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using testing::bin;
+using testing::ChildProcess;
+using testing::CommandResult;
+using testing::run_command;
+using testing::TempDir;
+using testing::TlsAgentClient;
+namespace http = testing::http;
+namespace websocket = testing::websocket;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  return s;
+}
+
+// Polls `done` every 50 ms for at most `limit`.
+template <class F>
+bool eventually(F done, std::chrono::milliseconds limit = 15s) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(50ms);
+  }
+  return true;
+}
+
+// A short plan: fork with one worker, `iterations` x `duration_s` per
+// variant, no sampling, no quiet-box wait; the second variant turns the
+// (fake) autogroup sysctl off.
+std::string plan_yaml(int iterations, double duration_s, const std::string& order = "interleaved") {
+  return fmt::format(
+      "name: e2e\niterations: {}\nduration_s: {}\norder: {}\nsample_hz: 0\n"
+      "quiet: {{timeout_s: 0}}\n"
+      "cases: [{{name: forks, workload: fork, params: {{workers: 1}}}}]\n"
+      "variants: [{{name: baseline}}, {{name: off, sysctl: {{kernel.sched_autogroup_enabled: "
+      "0}}}}]\n",
+      iterations, duration_s, order);
+}
+
+constexpr const char* kAutogroup = "root/proc/sys/kernel/sched_autogroup_enabled";
+
+// No ESC, BEL or other C0 control byte but newline.
+bool has_raw_control(const std::string& s) {
+  for (unsigned char c : s)
+    if ((c < 0x20 && c != '\n') || c == 0x7f) return true;
+  return false;
+}
+
+class ControlPlaneE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pki_ = testing::make_test_pki(dir_.path());
+    tls_ = testing::client_context(pki_.ca_cert);
+    tokens_ = dir_.file("tokens");
+    for (const char* agent : {"box1", "box2"}) new_token(fmt::format("--agent {}", agent), agent);
+    new_token("--operator alice", "alice");
+    start_serve();
+  }
+
+  void TearDown() override {
+    agents_.clear();  // SIGTERM (then SIGKILL) each agent, then serve
+    if (serve_ && HasFailure()) std::cerr << "serve log:\n" << serve_->log();
+    serve_.reset();
+  }
+
+  // `schedrig token new OPTS` into the tokens file; the token to NAME.token (0600).
+  void new_token(const std::string& opts, const std::string& name) {
+    // A subshell: run_command's own 2>&1 must not send the note into the file.
+    auto r =
+        run_command(fmt::format("(umask 077; timeout --foreground 20 {} token new {} --tokens "
+                                "{} > {} 2>/dev/null)",
+                                bin("schedrig"), opts, tokens_, token_file(name)));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  std::string token_file(const std::string& name) const { return dir_.file(name + ".token"); }
+  std::string token(const std::string& name) const { return trimmed(read_file(token_file(name))); }
+
+  // An empty knob root for a `connect` that is refused before it runs anything.
+  std::string empty_root() const {
+    std::filesystem::create_directories(dir_.file("empty-root"));
+    return dir_.file("empty-root");
+  }
+
+  void start_serve() {
+    serve_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{bin("schedrig"), "serve", "--listen", "127.0.0.1:0", "--tls-cert",
+                                 pki_.server_cert, "--tls-key", pki_.server_key, "--tokens",
+                                 tokens_, "--db", db()},
+        dir_.file("serve.log"));
+    ASSERT_TRUE(serve_->wait_for_log("serving on ", 10s)) << serve_->log();
+    std::smatch m;
+    const std::string log = serve_->log();
+    ASSERT_TRUE(std::regex_search(log, m, std::regex("serving on 127\\.0\\.0\\.1:([0-9]+)")))
+        << log;
+    port_ = static_cast<unsigned short>(std::stoi(m[1]));
+    ASSERT_NE(log.find("agents wss://"), std::string::npos) << log;
+  }
+
+  std::string db() const { return dir_.file("serve.db"); }
+  std::string agent_dir(const std::string& id) const { return dir_.file(id); }
+  std::string knob(const std::string& id) const {
+    return trimmed(read_file(agent_dir(id) + "/" + kAutogroup));
+  }
+
+  // `schedrig-agent connect wss://.../agent --id ID` with its own fake knob
+  // root and state dir; returns once the server lists it connected.
+  ChildProcess& start_agent(const std::string& id) {
+    std::filesystem::create_directories(agent_dir(id) + "/root/proc/sys/kernel");
+    std::ofstream(agent_dir(id) + "/" + kAutogroup) << "1\n";
+    auto& p = agents_[id];
+    p = std::make_unique<ChildProcess>(
+        std::vector<std::string>{bin("schedrig-agent"), "connect", agent_url(), "--id", id,
+                                 "--token-file", token_file(id), "--ca", pki_.ca_cert, "--root",
+                                 agent_dir(id) + "/root", "--state-dir", agent_dir(id) + "/state"},
+        dir_.file(id + ".log"));
+    const bool up = eventually([&] {
+      const json a = agent_json(id);
+      return a.value("connected", false) && a.value("pus", 0) > 0;
+    });
+    EXPECT_TRUE(up) << id << " never showed up connected:\n" << p->log();
+    return *p;
+  }
+  std::string agent_url() const { return fmt::format("wss://127.0.0.1:{}/agent", port_); }
+
+  // An HTTP(S) request to the server with `token_name`'s token ("" = none).
+  testing::HttpResult api(http::verb verb, const std::string& target,
+                          const std::string& token_name = "alice", const std::string& body = "") {
+    return testing::http_request(port_, verb, target, token_name.empty() ? "" : token(token_name),
+                                 body, tls_.get());
+  }
+  json api_json(const std::string& target) {
+    auto r = api(http::verb::get, target);
+    EXPECT_EQ(r.status, 200u) << target << ": " << r.body;
+    return r.status == 200 ? json::parse(r.body) : json::object();
+  }
+  json agent_json(const std::string& id) {
+    for (const auto& a : api_json("/api/v1/agents").value("agents", json::array()))
+      if (a["agent_id"] == id) return a;
+    return json::object();
+  }
+  json queue_row(const std::string& run_id) {
+    for (const auto& r : api_json("/api/v1/runs").value("runs", json::array()))
+      if (r["run_id"] == run_id) return r;
+    return json::object();
+  }
+  std::string run_state(const std::string& run_id) { return queue_row(run_id).value("state", ""); }
+  bool wait_for_state(const std::string& run_id, const std::string& state,
+                      std::chrono::milliseconds limit = 20s) {
+    return eventually([&] { return run_state(run_id) == state; }, limit);
+  }
+
+  // `schedrig ARGS` bounded by `timeout --foreground`.
+  CommandResult schedrig(const std::string& args, int timeout_s = 60) {
+    return run_command(
+        fmt::format("timeout --foreground {} {} {}", timeout_s, bin("schedrig"), args));
+  }
+  // The flags of a command that talks to the server as `token_name`.
+  std::string server_flags(const std::string& token_name = "alice") const {
+    return fmt::format(" --server https://127.0.0.1:{} --ca {} --token-file {}", port_,
+                       pki_.ca_cert, token_file(token_name));
+  }
+  std::string write_plan(const std::string& name, const std::string& yaml) {
+    const std::string path = dir_.file(name);
+    std::ofstream(path) << yaml;
+    return path;
+  }
+  // `schedrig run --agent ID --plan P` (no --wait): the run id it printed.
+  std::string submit(const std::string& agent, const std::string& plan,
+                     const std::string& extra = "") {
+    auto r = schedrig("run" + server_flags() + " --agent " + agent + " --plan " + plan + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return run_id_in(r.output, agent);
+  }
+  static std::string run_id_in(const std::string& output, const std::string& agent) {
+    std::smatch m;
+    if (!std::regex_search(output, m, std::regex("run ([0-9a-f-]{36}) on " + agent + ":")))
+      return "";
+    return m[1];
+  }
+
+  // One number from the store (read-only, beside the live serve: WAL).
+  long long count(const std::string& sql) const {
+    sqlite3* h = nullptr;
+    long long n = -1;
+    if (sqlite3_open_v2(db().c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+      sqlite3_busy_timeout(h, 2000);
+      sqlite3_stmt* st = nullptr;
+      if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+          sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+      sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return n;
+  }
+  long long envelopes(const std::string& where = "1") const {
+    return count("SELECT count(*) FROM envelopes WHERE " + where);
+  }
+
+  // A raw agent over TLS as `token_name` ("" = no token).
+  std::unique_ptr<TlsAgentClient> raw_agent(const std::string& token_name) {
+    return std::make_unique<TlsAgentClient>(port_, token_name.empty() ? "" : token(token_name),
+                                            tls_.get());
+  }
+  // Sends `env` (a write into a link the host already closed is fine) and
+  // reads what comes back until the host closes.
+  static testing::AgentReplies send_and_read(TlsAgentClient& c, const v1::Envelope& env) {
+    try {
+      c.send(env);
+    } catch (const std::exception&) {
+    }
+    return c.read_until_closed();
+  }
+  // A raw agent as `token_name`: a well-formed Hello of `agent_id` and
+  // `instance`, acked; then the test's envelopes.
+  std::unique_ptr<TlsAgentClient> hello_as(const std::string& token_name,
+                                           const std::string& agent_id,
+                                           const std::string& instance) {
+    auto c = raw_agent(token_name);
+    EXPECT_FALSE(c->error()) << c->error().message();
+    c->send(testing::hello(agent_id, 1, instance));
+    EXPECT_TRUE(c->read().has_ack());
+    return c;
+  }
+  static void expect_refused(const testing::AgentReplies& r, const char* what) {
+    bool not_owner = false;
+    for (const auto& e : r.envelopes)
+      not_owner = not_owner || (e.has_error() && e.error().code() == v1::ERROR_NOT_OWNER);
+    EXPECT_TRUE(not_owner) << what << ": no ERROR_NOT_OWNER back";
+    EXPECT_EQ(r.code, websocket::close_code::policy_error) << what << ": " << r.reason;
+  }
+
+  TempDir dir_;
+  testing::TestPki pki_;
+  std::shared_ptr<testing::asio::ssl::context> tls_;
+  std::string tokens_;
+  std::unique_ptr<ChildProcess> serve_;
+  std::map<std::string, std::unique_ptr<ChildProcess>> agents_;
+  unsigned short port_ = 0;
+};
+
+// (1) Two agents with different ids, listed live as text and JSON.
+TEST_F(ControlPlaneE2E, TwoAgentsAreListedConnectedAndIdle) {
+  start_agent("box1");
+  start_agent("box2");
+  const long pus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  auto text = schedrig("agents" + server_flags());
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  for (const char* id : {"box1", "box2"}) {
+    std::smatch m;
+    ASSERT_TRUE(
+        std::regex_search(text.output, m,
+                          std::regex(std::string("\n") + id + " +connected +idle +(\\S+) +" +
+                                     std::to_string(pus) + " ")))
+        << text.output;
+    EXPECT_EQ(m[1], kernel_release());
+  }
+  auto js = schedrig("agents --json" + server_flags());
+  ASSERT_EQ(js.exit_code, 0) << js.output;
+  const json j = json::parse(js.output);
+  ASSERT_EQ(j["agents"].size(), 2u) << js.output;
+  std::set<std::string> instances;
+  for (const auto& a : j["agents"]) {
+    EXPECT_TRUE(a["connected"].get<bool>()) << a.dump();
+    EXPECT_EQ(a["state"], "idle");
+    EXPECT_EQ(a["queued"], 0);
+    EXPECT_EQ(a["kernel_release"], kernel_release());
+    EXPECT_EQ(a["pus"], pus);
+    EXPECT_EQ(a["hostname"], host_name());
+    EXPECT_TRUE(is_uuid(a["instance_id"].get<std::string>())) << a.dump();
+    instances.insert(a["instance_id"].get<std::string>());
+  }
+  EXPECT_EQ(j["agents"][0]["agent_id"], "box1");
+  EXPECT_EQ(j["agents"][1]["agent_id"], "box2");
+  EXPECT_EQ(instances.size(), 2u);
+}
+
+// (2) run --agent box1 --wait: progress, the run's end, its compare table;
+// results RUN --server shows the stored run.
+TEST_F(ControlPlaneE2E, RunWaitOnOneAgentPrintsTheComparison) {
+  start_agent("box1");
+  const std::string plan = write_plan("p.yaml", plan_yaml(2, 0.2));
+  auto r = schedrig("run" + server_flags() + " --agent box1 --plan " + plan + " --wait");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string run = run_id_in(r.output, "box1");
+  ASSERT_FALSE(run.empty()) << r.output;
+  EXPECT_NE(r.output.find("[4/4] forks / "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("run " + run + " ok"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("each variant against 'baseline'"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("\nCASE +METRIC "))) << "no compare table:\n"
+                                                                          << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("\nforks +bogo_ops_per_s "))) << r.output;
+  EXPECT_EQ(knob("box1"), "1");
+
+  auto res = schedrig("results " + run.substr(0, 8) + server_flags());
+  ASSERT_EQ(res.exit_code, 0) << res.output;
+  EXPECT_NE(res.output.find("run       " + run), std::string::npos) << res.output;
+  EXPECT_NE(res.output.find("agent     box1"), std::string::npos) << res.output;
+  EXPECT_NE(res.output.find("status    ok (4/4 iterations)"), std::string::npos) << res.output;
+  auto js = schedrig("results " + run + " --json" + server_flags());
+  ASSERT_EQ(js.exit_code, 0) << js.output;
+  const json j = json::parse(js.output);
+  ASSERT_EQ(j["runs"].size(), 1u);
+  EXPECT_EQ(j["runs"][0]["status"], "ok");
+  EXPECT_EQ(j["runs"][0]["iterations"].size(), 4u);
+  // The off variant ran with the fake knob at 0, the baseline as found.
+  for (const auto& it : j["runs"][0]["iterations"])
+    EXPECT_EQ(it["knobs"]["kernel.sched_autogroup_enabled"], it["variant"] == "off" ? "0" : "1")
+        << it.dump();
+}
+
+// (3) run --all: one run per connected agent, both running at once, both ok.
+TEST_F(ControlPlaneE2E, RunAllStartsOnBothAgentsAtOnce) {
+  start_agent("box1");
+  start_agent("box2");
+  const std::string plan = write_plan("p.yaml", plan_yaml(2, 0.3));
+  auto r = schedrig("run" + server_flags() + " --all --plan " + plan + " --wait");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string run1 = run_id_in(r.output, "box1"), run2 = run_id_in(r.output, "box2");
+  ASSERT_FALSE(run1.empty()) << r.output;
+  ASSERT_FALSE(run2.empty()) << r.output;
+  EXPECT_NE(run1, run2);
+  EXPECT_NE(r.output.find("box1: run " + run1 + " ok"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("box2: run " + run2 + " ok"), std::string::npos) << r.output;
+  const json a = queue_row(run1), b = queue_row(run2);
+  EXPECT_EQ(a["state"], "ok");
+  EXPECT_EQ(b["state"], "ok");
+  // At once: each started before the other finished.
+  EXPECT_LT(a["dispatched_at_ns"].get<long long>(), b["finished_at_ns"].get<long long>());
+  EXPECT_LT(b["dispatched_at_ns"].get<long long>(), a["finished_at_ns"].get<long long>());
+  EXPECT_EQ(envelopes("kind = 'run_finished'"), 2);
+}
+
+// (4) + (6) Two runs queued on one agent run in order; while the first runs,
+// `queue` shows it running and the second queued, `agents` "running RUN, 1 queued".
+TEST_F(ControlPlaneE2E, TwoRunsOnOneAgentRunInOrderAndQueueShowsThem) {
+  start_agent("box1");
+  start_agent("box2");
+  const std::string first = submit("box1", write_plan("long.yaml", plan_yaml(2, 0.8)));
+  auto second_out = schedrig("run" + server_flags() + " --agent box1 --plan " +
+                             write_plan("short.yaml", plan_yaml(1, 0.2)));
+  ASSERT_EQ(second_out.exit_code, 0) << second_out.output;
+  const std::string second = run_id_in(second_out.output, "box1");
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(second.empty());
+  EXPECT_NE(second_out.output.find(": queued, 1 run ahead"), std::string::npos)
+      << second_out.output;
+
+  auto q = schedrig("queue" + server_flags());
+  ASSERT_EQ(q.exit_code, 0) << q.output;
+  EXPECT_TRUE(std::regex_search(q.output, std::regex(first + " +box1 +running +- "))) << q.output;
+  EXPECT_TRUE(std::regex_search(q.output, std::regex(second + " +box1 +queued +1 "))) << q.output;
+  auto ag = schedrig("agents" + server_flags());
+  ASSERT_EQ(ag.exit_code, 0) << ag.output;
+  EXPECT_TRUE(std::regex_search(
+      ag.output, std::regex("\nbox1 +connected +running " + first.substr(0, 8) + ", 1 queued ")))
+      << ag.output;
+  EXPECT_TRUE(std::regex_search(ag.output, std::regex("\nbox2 +connected +idle "))) << ag.output;
+  const json box1 = agent_json("box1");
+  EXPECT_EQ(box1["state"], "running");
+  EXPECT_EQ(box1["run_id"], first);
+  EXPECT_EQ(box1["queued"], 1);
+
+  ASSERT_TRUE(wait_for_state(second, "ok")) << queue_row(second).dump();
+  auto qj = schedrig("queue --all --json" + server_flags());
+  ASSERT_EQ(qj.exit_code, 0) << qj.output;
+  json a, b;
+  const json rows = json::parse(qj.output);
+  for (const auto& row : rows["runs"]) {
+    if (row["run_id"] == first) a = row;
+    if (row["run_id"] == second) b = row;
+  }
+  ASSERT_FALSE(a.is_null()) << qj.output;
+  ASSERT_FALSE(b.is_null()) << qj.output;
+  EXPECT_EQ(a["state"], "ok");
+  EXPECT_EQ(b["state"], "ok");
+  EXPECT_EQ(a["submitted_by"], "alice");
+  EXPECT_GE(b["dispatched_at_ns"].get<long long>(), a["finished_at_ns"].get<long long>())
+      << "the second run started before the first finished:\n"
+      << qj.output;
+  EXPECT_EQ(agent_json("box1")["state"], "idle");
+  EXPECT_EQ(schedrig("queue" + server_flags()).output.find(first), std::string::npos);
+}
+
+// (5) abort mid-run: the agent stops, restores the knob it changed, the run
+// ends `aborted`; the agent takes the next run.
+TEST_F(ControlPlaneE2E, AbortMidRunRestoresTheKnobAndEndsAborted) {
+  start_agent("box1");
+  const std::string run = submit("box1", write_plan("p.yaml", plan_yaml(3, 3, "blocked")));
+  ASSERT_FALSE(run.empty());
+  // blocked: the baseline's 3 slots, then the off variant's (knob 0).
+  ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s))
+      << "the variant never applied:\n"
+      << agents_["box1"]->log();
+  auto ab = schedrig("abort " + run.substr(0, 8) + server_flags());
+  ASSERT_EQ(ab.exit_code, 0) << ab.output;
+  EXPECT_NE(ab.output.find("aborting"), std::string::npos) << ab.output;
+  ASSERT_TRUE(wait_for_state(run, "aborted", 15s)) << queue_row(run).dump();
+  EXPECT_EQ(knob("box1"), "1") << "the knob was not restored";
+  auto js = schedrig("results " + run + " --json" + server_flags());
+  ASSERT_EQ(js.exit_code, 0) << js.output;
+  const json j = json::parse(js.output);
+  EXPECT_EQ(j["runs"][0]["status"], "aborted") << js.output;
+  EXPECT_LT(j["runs"][0]["iterations"].size(), 6u);
+  EXPECT_NE(queue_row(run).value("reason", "").find("aborted"), std::string::npos)
+      << queue_row(run).dump();
+  EXPECT_TRUE(agents_["box1"]->running());
+  EXPECT_EQ(agent_json("box1")["state"], "idle");
+  // A second abort of an ended run is refused (409 -> exit 2).
+  EXPECT_EQ(schedrig("abort " + run + server_flags()).exit_code, 2);
+  auto next = schedrig("run" + server_flags() + " --agent box1 --wait --plan " +
+                       write_plan("q.yaml", plan_yaml(1, 0.1)));
+  EXPECT_EQ(next.exit_code, 0) << next.output;
+}
+
+// Attack: no token, or one the server does not know: 401, nothing stored.
+TEST_F(ControlPlaneE2E, NoTokenIsRefusedWith401) {
+  std::ofstream(dir_.file("bogus.token")) << std::string(64, 'a') << "\n";
+  std::filesystem::permissions(dir_.file("bogus.token"), std::filesystem::perms::owner_read |
+                                                             std::filesystem::perms::owner_write);
+  EXPECT_EQ(testing::upgrade_status(port_, "", tls_.get()), 401u);
+  EXPECT_EQ(testing::upgrade_status(port_, token("bogus"), tls_.get()), 401u);
+  auto raw = raw_agent("");
+  EXPECT_TRUE(raw->error()) << "a WebSocket without a token was upgraded";
+  const auto get = api(http::verb::get, "/api/v1/agents", "");
+  EXPECT_EQ(get.status, 401u) << get.body;
+  EXPECT_EQ(get.www_authenticate.rfind("Bearer", 0), 0u) << get.www_authenticate;
+  EXPECT_EQ(api(http::verb::get, "/api/v1/runs", "bogus").status, 401u);
+  const json body = {{"agents", {"box1"}}, {"plan_yaml", plan_yaml(1, 0.1)}};
+  EXPECT_EQ(api(http::verb::post, "/api/v1/runs", "", body.dump()).status, 401u);
+
+  auto connect = run_command(fmt::format(
+      "timeout --foreground 20 {} connect {} --id box1 --token-file {} --ca {} --root {} "
+      "--state-dir {}",
+      bin("schedrig-agent"), agent_url(), dir_.file("bogus.token"), pki_.ca_cert, empty_root(),
+      dir_.file("state")));
+  EXPECT_EQ(connect.exit_code, 3) << connect.output;
+  EXPECT_NE(connect.output.find("401"), std::string::npos) << connect.output;
+  auto cli = schedrig("agents" + server_flags("bogus"));
+  EXPECT_EQ(cli.exit_code, 2) << cli.output;
+  EXPECT_NE(cli.output.find("401"), std::string::npos) << cli.output;
+  EXPECT_EQ(envelopes(), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM queue"), 0);
+}
+
+// Attack: the wrong role: an agent token on the API, an operator's on /agent: 403.
+TEST_F(ControlPlaneE2E, WrongRoleIsRefusedWith403) {
+  EXPECT_EQ(api(http::verb::get, "/api/v1/agents", "box1").status, 403u);
+  const json body = {{"agents", {"box1"}}, {"plan_yaml", plan_yaml(1, 0.1)}};
+  EXPECT_EQ(api(http::verb::post, "/api/v1/runs", "box2", body.dump()).status, 403u);
+  EXPECT_EQ(testing::upgrade_status(port_, token("alice"), tls_.get()), 403u);
+  auto connect = run_command(fmt::format(
+      "timeout --foreground 20 {} connect {} --id alice --token-file {} --ca {} --root {} "
+      "--state-dir {}",
+      bin("schedrig-agent"), agent_url(), token_file("alice"), pki_.ca_cert, empty_root(),
+      dir_.file("state")));
+  EXPECT_EQ(connect.exit_code, 3) << connect.output;
+  EXPECT_NE(connect.output.find("403"), std::string::npos) << connect.output;
+  auto cli = schedrig("queue" + server_flags("box1"));
+  EXPECT_EQ(cli.exit_code, 2) << cli.output;
+  EXPECT_NE(cli.output.find("403"), std::string::npos) << cli.output;
+  EXPECT_EQ(envelopes(), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM queue"), 0);
+}
+
+// Attack: box2's token, a Hello that says it is box1.
+TEST_F(ControlPlaneE2E, ForgedAgentIdIsRefused) {
+  start_agent("box1");
+  const json before = agent_json("box1");
+  const long long stored = envelopes();
+  auto c = raw_agent("box2");
+  ASSERT_FALSE(c->error()) << c->error().message();
+  v1::Envelope forged = testing::hello("box1", 1, "mallory-instance");
+  forged.mutable_hello()->set_hostname("mallory");
+  expect_refused(send_and_read(*c, forged), "Hello as box1 on box2's token");
+  EXPECT_EQ(envelopes(), stored);
+  EXPECT_EQ(envelopes("instance_id = 'mallory-instance'"), 0);
+  const json after = agent_json("box1");
+  EXPECT_EQ(after["instance_id"], before["instance_id"]);
+  EXPECT_EQ(after["hostname"], host_name());
+  EXPECT_TRUE(after["connected"].get<bool>());
+  EXPECT_TRUE(std::regex_search(
+      serve_->log(),
+      std::regex("127\\.0\\.0\\.1:[0-9]+ \\(agent box2\\): refused: [^\n]*closing with 1008")))
+      << "the violation is not logged with the peer address:\n"
+      << serve_->log();
+}
+
+// Attacks on a run box1 is running: box2 sends an IterationResult and a
+// RunFinished for it, squats box1's instance_id; a client without a token
+// cannot even upgrade. Each is refused and stores nothing; box1's run goes
+// on and ends ok with exactly its own results.
+TEST_F(ControlPlaneE2E, AnotherAgentCannotTouchARunOrItsSeqRange) {
+  start_agent("box1");
+  const std::string run = submit("box1", write_plan("p.yaml", plan_yaml(2, 1.2)));
+  ASSERT_FALSE(run.empty());
+  ASSERT_TRUE(eventually([&] { return envelopes("kind = 'run_started'") == 1; }));
+  const std::string box1_instance = agent_json("box1")["instance_id"];
+  ASSERT_FALSE(box1_instance.empty());
+
+  {  // another agent's run id
+    auto c = hello_as("box2", "box2", "mallory-1");
+    v1::Envelope env = testing::stamped("box2", 2, "mallory-1");
+    auto* it = env.mutable_iteration_result();
+    it->set_run_id(run);
+    it->set_case_name("forks");
+    it->set_variant("baseline");
+    it->set_iteration(1);
+    it->set_status(v1::STATUS_OK);
+    auto* m = it->add_metrics();
+    m->set_name("bogo_ops_per_s");
+    m->set_value(1e12);
+    m->set_unit("ops/s");
+    expect_refused(send_and_read(*c, env), "IterationResult for box1's run");
+  }
+  {  // RunFinished from an authenticated stranger
+    auto c = hello_as("box2", "box2", "mallory-2");
+    v1::Envelope env = testing::stamped("box2", 2, "mallory-2");
+    env.mutable_run_finished()->set_run_id(run);
+    env.mutable_run_finished()->set_status(v1::STATUS_ABORTED);
+    expect_refused(send_and_read(*c, env), "RunFinished for box1's run");
+  }
+  {  // RunFinished from a client without a token: no upgrade at all
+    auto c = raw_agent("");
+    EXPECT_TRUE(c->error());
+    EXPECT_EQ(testing::upgrade_status(port_, "", tls_.get()), 401u);
+  }
+  {  // seq squatting: box2 says Hello with box1's instance_id
+    auto c = raw_agent("box2");
+    ASSERT_FALSE(c->error());
+    expect_refused(send_and_read(*c, testing::hello("box2", 1000000, box1_instance)),
+                   "Hello with box1's instance_id");
+  }
+  EXPECT_EQ(envelopes("instance_id LIKE 'mallory-%' AND kind != 'hello'"), 0);
+  EXPECT_EQ(envelopes("agent_id = 'box2' AND instance_id = '" + box1_instance + "'"), 0);
+  EXPECT_EQ(envelopes("instance_id = '" + box1_instance + "' AND agent_id != 'box1'"), 0);
+  EXPECT_EQ(run_state(run), "running") << "a stranger ended the run";
+
+  ASSERT_TRUE(wait_for_state(run, "ok")) << queue_row(run).dump();
+  auto js = schedrig("results " + run + " --json" + server_flags());
+  ASSERT_EQ(js.exit_code, 0) << js.output;
+  const json j = json::parse(js.output);
+  EXPECT_EQ(j["runs"][0]["status"], "ok");
+  ASSERT_EQ(j["runs"][0]["iterations"].size(), 4u) << "box1's own results were dropped";
+  for (const auto& it : j["runs"][0]["iterations"])
+    EXPECT_LT(it["metrics"][0]["value"].get<double>(), 1e11) << it.dump();
+  // Everything box1 sent was stored and acked: its envelopes are seq 1..N.
+  EXPECT_EQ(envelopes("instance_id = '" + box1_instance + "'"),
+            count("SELECT max(seq) FROM envelopes WHERE instance_id = '" + box1_instance + "'"));
+  // Three violations, each logged with the peer address.
+  const std::string log = serve_->log();
+  const std::regex refused(
+      "127\\.0\\.0\\.1:[0-9]+ \\(agent box2\\): refused: [^\n]*closing with 1008");
+  EXPECT_EQ(
+      std::distance(std::sregex_iterator(log.begin(), log.end(), refused), std::sregex_iterator()),
+      3)
+      << log;
+}
+
+// Attack: a second `connect --id box1` while the first is alive: refused and
+// logged; the first keeps running and takes runs.
+TEST_F(ControlPlaneE2E, DuplicateIdIsRefusedAndTheFirstCarriesOn) {
+  ChildProcess& first = start_agent("box1");
+  const std::string instance = agent_json("box1")["instance_id"];
+  auto second = run_command(fmt::format(
+      "timeout --foreground 30 {} connect {} --id box1 --token-file {} --ca {} --root {} "
+      "--state-dir {}",
+      bin("schedrig-agent"), agent_url(), token_file("box1"), pki_.ca_cert,
+      agent_dir("box1") + "/root", dir_.file("second-state")));
+  EXPECT_EQ(second.exit_code, 1) << second.output;
+  EXPECT_NE(second.output.find("another agent with id box1 is connected"), std::string::npos)
+      << second.output;
+  EXPECT_TRUE(serve_->wait_for_log("two agents share id box1", 5s)) << serve_->log();
+  EXPECT_TRUE(first.running()) << first.log();
+  const json a = agent_json("box1");
+  EXPECT_EQ(a["instance_id"], instance);
+  EXPECT_TRUE(a["connected"].get<bool>());
+  auto r = schedrig("run" + server_flags() + " --agent box1 --wait --plan " +
+                    write_plan("p.yaml", plan_yaml(1, 0.1)));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(count("SELECT count(DISTINCT instance_id) FROM envelopes WHERE agent_id = 'box1'"), 1)
+      << "the refused instance stored something";
+}
+
+// The pids of `parent`'s children, from /proc/*/stat.
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string stat = read_file(e.path() / "stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    int ppid = 0;
+    char state = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+      out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+bool has_token_like(const std::string& s) {
+  return std::regex_search(s, std::regex("[0-9a-f]{64}"));
+}
+
+// Attack: lab-token theft. While `schedrig lab` runs, its agent's command
+// line and environment hold no token; a client on the lab's port without the
+// token gets 401 and cannot end the run. (A baseline-only plan: no real knob.)
+TEST_F(ControlPlaneE2E, LabTokenIsNotOnTheAgentsCommandLineAndStrangersCannotEndTheRun) {
+  const std::string plan =
+      write_plan("lab.yaml",
+                 "name: lab-e2e\niterations: 3\nduration_s: 0.8\nsample_hz: 0\n"
+                 "quiet: {timeout_s: 0}\ncases: [{name: forks, workload: fork, params: {workers: "
+                 "1}}]\n");
+  ChildProcess lab({bin("schedrig"), "lab", "--plan", plan, "--db", dir_.file("lab.db")},
+                   dir_.file("lab.log"));
+  pid_t agent = -1;
+  ASSERT_TRUE(eventually([&] {
+    for (pid_t c : children_of(lab.pid()))
+      if (read_file(fmt::format("/proc/{}/cmdline", c)).find("connect") != std::string::npos)
+        agent = c;
+    return agent > 0;
+  })) << lab.log();
+  std::string cmdline = read_file(fmt::format("/proc/{}/cmdline", agent));
+  const std::string environ_text = read_file(fmt::format("/proc/{}/environ", agent));
+  std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+  EXPECT_FALSE(has_token_like(cmdline)) << cmdline;
+  EXPECT_EQ(cmdline.find("--token "), std::string::npos) << cmdline;
+  EXPECT_NE(cmdline.find("--token-fd"), std::string::npos) << cmdline;
+  EXPECT_FALSE(has_token_like(environ_text)) << "a token-like value in the agent's environment";
+  EXPECT_EQ(environ_text.find("TOKEN"), std::string::npos);
+  // Nor in lab's own command line or environment.
+  EXPECT_FALSE(has_token_like(read_file(fmt::format("/proc/{}/cmdline", lab.pid()))));
+  EXPECT_FALSE(has_token_like(read_file(fmt::format("/proc/{}/environ", lab.pid()))));
+
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(cmdline, m, std::regex("ws://127\\.0\\.0\\.1:([0-9]+)")))
+      << cmdline;
+  const auto lab_port = static_cast<unsigned short>(std::stoi(m[1]));
+  EXPECT_EQ(testing::upgrade_status(lab_port, ""), 401u);
+  EXPECT_EQ(testing::upgrade_status(lab_port, std::string(64, 'f')), 401u);
+  testing::AgentClient stranger(lab_port, "");
+  EXPECT_TRUE(stranger.error()) << "a client without the token was upgraded";
+
+  ASSERT_TRUE(lab.wait_for_exit(60s).has_value()) << lab.log();
+  EXPECT_EQ(lab.wait_for_exit(0ms), 0) << lab.log();
+  auto js = schedrig("results --json --db " + dir_.file("lab.db"));
+  ASSERT_EQ(js.exit_code, 0) << js.output;
+  const json j = json::parse(js.output);
+  ASSERT_EQ(j["runs"].size(), 1u);
+  EXPECT_EQ(j["runs"][0]["status"], "ok");
+  EXPECT_EQ(j["runs"][0]["iterations"].size(), 3u) << "the run ended early";
+}
+
+// Control characters in agent-supplied strings and labels are escaped in
+// text output, local (--db) and remote (--server): never a raw ESC or BEL.
+TEST_F(ControlPlaneE2E, ControlCharactersAreEscapedInTextOutput) {
+  start_agent("box1");
+  auto r = run_command(
+      fmt::format("timeout --foreground 60 {} run{} --agent box1 --wait --plan {} "
+                  "--label \"note=$(printf 'x\\033]0;pwned\\007y')\"",
+                  bin("schedrig"), server_flags(), write_plan("p.yaml", plan_yaml(1, 0.1))));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string run = run_id_in(r.output, "box1");
+  ASSERT_FALSE(run.empty()) << r.output;
+  EXPECT_FALSE(has_raw_control(r.output)) << r.output;
+  const std::string escaped = "x\\e]0;pwned\\x07y";
+  for (const std::string& where : {server_flags(), " --db " + db()}) {
+    auto res = schedrig("results " + run + where);
+    ASSERT_EQ(res.exit_code, 0) << where << "\n" << res.output;
+    EXPECT_FALSE(has_raw_control(res.output)) << where << "\n" << res.output;
+    EXPECT_NE(res.output.find(escaped), std::string::npos) << where << "\n" << res.output;
+  }
+  auto q = schedrig("queue --all" + server_flags());
+  EXPECT_FALSE(has_raw_control(q.output)) << q.output;
+  EXPECT_NE(q.output.find(escaped), std::string::npos) << q.output;
+  // The JSON keeps the label as it was given.
+  auto js = schedrig("results " + run + " --json" + server_flags());
+  EXPECT_EQ(json::parse(js.output)["runs"][0]["labels"]["note"], "x\x1b]0;pwned\x07y");
+
+  // An agent (box2, its own token) whose Hello carries ESC sequences.
+  auto c = raw_agent("box2");
+  ASSERT_FALSE(c->error());
+  v1::Envelope h = testing::hello("box2", 1, "evil-instance");
+  h.mutable_hello()->set_hostname("evil\x1b[2J");
+  h.mutable_hello()->set_kernel_release("6.6\x1b]0;pwned\x07");
+  c->send(h);
+  ASSERT_TRUE(c->read().has_ack());
+  for (const std::string& where : {server_flags(), " --db " + db()}) {
+    auto ag = schedrig("agents" + where);
+    ASSERT_EQ(ag.exit_code, 0) << where << "\n" << ag.output;
+    EXPECT_FALSE(has_raw_control(ag.output)) << where << "\n" << ag.output;
+    EXPECT_NE(ag.output.find("6.6\\e]0;pwned\\x07"), std::string::npos) << where << "\n"
+                                                                        << ag.output;
+  }
+  const std::string log = serve_->log();
+  EXPECT_FALSE(has_raw_control(log)) << "serve logged a raw control byte";
+}
+
+}  // namespace
+}  // namespace schedrig
