@@ -46,10 +46,11 @@ void run_queue(const QueueOptions& o) {
 
 void add_queue_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<QueueOptions>();
-  auto* cmd = app.add_subcommand(
-      "queue",
-      "the server's run queue in FIFO order: runs waiting (with their position: 0 runs next) "
-      "and running, per agent; --all adds the runs that ended");
+  auto* cmd =
+      app.add_subcommand("queue",
+                         "the server's run queue in FIFO order: runs waiting (position: the runs "
+                         "of that agent ahead of it, running or queued; 0 = it starts next) "
+                         "and running, per agent; --all adds the runs that ended");
   add_server_options(*cmd, o->server);
   auto* all = cmd->add_flag("--all", o->all, "also the runs that ended (ok, failed, aborted)");
   cmd->add_option("--state", o->state, "only runs in this state")

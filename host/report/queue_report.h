@@ -17,7 +17,7 @@ struct QueueEntry {
   std::map<std::string, std::string> labels;
   std::string submitted_by;                                                 // the operator's name
   long long submitted_at_ns = 0, dispatched_at_ns = 0, finished_at_ns = 0;  // 0 = not yet
-  int queue_position = -1;  // 0 = runs next; -1 when not queued
+  int queue_position = -1;  // runs of its agent ahead of it (running or queued); -1 when not queued
 };
 
 // A header, then one line per entry in the order given: RUN (full id),
