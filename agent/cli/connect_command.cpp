@@ -59,7 +59,7 @@ void add_connect_command(CLI::App& app, int& exit_code) {
   auto* token_file =
       cmd->add_option("--token-file", f.token_file,
                       "file holding this agent's token (first line; mode 0600 or stricter); "
-                      "default $SCHEDRIG_TOKEN_FILE, then token_file in --config");
+                      "default $SCHEDRIG_AGENT_TOKEN_FILE, then token_file in --config");
   cmd->add_option("--token-fd", f.token_fd,
                   "read the token from this inherited file descriptor (a pipe; read to EOF, "
                   "then closed), as `schedrig lab` does")

@@ -70,10 +70,10 @@ std::string settle_root(const Settle& settle, const ConnectFlags& f,
 
 std::string settle_token(const Settle& settle, const ConnectFlags& f) {
   const std::string file =
-      settle.text("--token-file", f.token_file, "token_file", "SCHEDRIG_TOKEN_FILE");
+      settle.text("--token-file", f.token_file, "token_file", "SCHEDRIG_AGENT_TOKEN_FILE");
   if (file.empty()) {
     refuse(
-        "connect needs the agent's token: --token-file F, --token-fd N, $SCHEDRIG_TOKEN_FILE or "
+        "connect needs the agent's token: --token-file F, --token-fd N, $SCHEDRIG_AGENT_TOKEN_FILE or "
         "token_file in --config (`schedrig token new --agent ID` on the host makes one)");
   }
   return auth::read_token_file(file);

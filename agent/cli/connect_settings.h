@@ -1,6 +1,6 @@
 // How `schedrig-agent connect` settles its settings (docs/architecture.md
 // "Command lines"): a flag given on the command line, then the environment
-// (SCHEDRIG_TOKEN_FILE, SCHEDRIG_CA), then the --config file, then the
+// (SCHEDRIG_AGENT_TOKEN_FILE, SCHEDRIG_CA), then the --config file, then the
 // default. The token comes from --token-fd N (read to EOF, then closed) or a
 // token file (common/auth/token.h); it is never taken from argv.
 #pragma once

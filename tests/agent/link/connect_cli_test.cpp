@@ -36,7 +36,7 @@ std::string write(const std::string& path, const std::string& text, int mode = 0
 testing::CommandResult connect(const TempDir& dir, const std::string& args,
                                const std::string& env = "", const std::string& stdin_text = "") {
   const std::string pipe = stdin_text.empty() ? "" : "printf '" + stdin_text + "' | ";
-  return run_command(pipe + "env -u SCHEDRIG_TOKEN_FILE -u SCHEDRIG_CA " + env + " " +
+  return run_command(pipe + "env -u SCHEDRIG_AGENT_TOKEN_FILE -u SCHEDRIG_CA " + env + " " +
                      bin("schedrig-agent") + " connect --state-dir " + dir.file("state") +
                      " --connect-timeout 5 " + args);
 }
@@ -118,7 +118,7 @@ TEST(ConnectCli, TheTokenReachesTheUpgradeFromAPipeAFileOrTheConfig) {
             "Bearer from-file");
   // The environment, and --config (its url loses to the flag's).
   EXPECT_EQ(refused_token(dir, pki, "URL",
-                          "SCHEDRIG_TOKEN_FILE=" + token + " SCHEDRIG_CA=" + pki.ca_cert),
+                          "SCHEDRIG_AGENT_TOKEN_FILE=" + token + " SCHEDRIG_CA=" + pki.ca_cert),
             "Bearer from-file");
   const std::string other = write(dir.file("other.token"), "from-config\n");
   const std::string cfg =
