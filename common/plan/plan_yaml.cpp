@@ -15,6 +15,12 @@
 namespace schedrig {
 namespace {
 
+// Bounds on what a plan may hold, checked before anything is expanded: YAML
+// aliases let a small file name one big map from many places (an "alias
+// bomb"), so every map and list is bounded where it is read.
+constexpr std::size_t kMaxMapEntries = 256;  // keys of any one map (params, sysctl, labels)
+constexpr std::size_t kMaxListItems = 1024;  // cases, variants, features
+
 using v1::Plan;
 
 // 1-based line of `node`, 0 when yaml-cpp has no mark for it.
@@ -40,6 +46,9 @@ class Reader {
   void check_map(const YAML::Node& node, const std::string& key,
                  const std::set<std::string>& allowed) const {
     if (!node.IsMap()) fail(node, key, "must be a map");
+    if (node.size() > kMaxMapEntries) {
+      fail(node, key, fmt::format("has {} entries; at most {}", node.size(), kMaxMapEntries));
+    }
     std::set<std::string> seen;
     for (const auto& kv : node) {
       if (!kv.first.IsScalar()) fail(kv.first, key, "keys must be plain names");
@@ -126,6 +135,10 @@ void parse_variant(const Reader& r, const YAML::Node& node, const std::string& k
   v->set_name(r.scalar(node["name"], key + ".name"));
   if (const auto& f = node["features"]) {
     if (!f.IsSequence()) r.fail(f, key + ".features", "must be a list of feature names");
+    if (f.size() > kMaxListItems) {
+      r.fail(f, key + ".features",
+             fmt::format("has {} items; at most {}", f.size(), kMaxListItems));
+    }
     for (std::size_t i = 0; i < f.size(); ++i) {
       const std::string item_key = fmt::format("{}.features[{}]", key, i);
       r.note(f[i], item_key);
@@ -174,6 +187,9 @@ template <typename Item, typename Parse>
 void parse_list(const Reader& r, const YAML::Node& node, const std::string& key,
                 google::protobuf::RepeatedPtrField<Item>* out, Parse parse) {
   if (!node.IsSequence() || node.size() == 0) r.fail(node, key, "must be a non-empty list");
+  if (node.size() > kMaxListItems) {
+    r.fail(node, key, fmt::format("has {} items; at most {}", node.size(), kMaxListItems));
+  }
   std::set<std::string> names;
   for (std::size_t i = 0; i < node.size(); ++i) {
     std::string item_key = fmt::format("{}[{}]", key, i);

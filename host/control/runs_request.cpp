@@ -35,8 +35,11 @@ std::vector<std::string> parse_agents(const json& j) {
   }
   std::vector<std::string> out;
   for (const json& id : j) {
-    if (!id.is_string() || !auth::valid_principal_name(id.get<std::string>())) {
-      bad(fmt::format("agents: '{}' is not an agent id", printable(id.dump())));
+    // Never dump() what the client sent: a deeply nested value would recurse.
+    if (!id.is_string()) bad(fmt::format("agents: a {} is not an agent id", id.type_name()));
+    if (!auth::valid_principal_name(id.get<std::string>())) {
+      bad(fmt::format("agents: '{}' is not an agent id",
+                      printable(id.get<std::string>().substr(0, 200))));
     }
     if (std::find(out.begin(), out.end(), id.get<std::string>()) != out.end()) {
       bad(fmt::format("agents: '{}' given twice", id.get<std::string>()));
@@ -96,12 +99,9 @@ Submission parse_runs_request(const std::string& body) {
 }
 
 json plan_error_json(const PlanError& e) {
-  return {{"error", e.what()},
-          {"file", e.file()},
-          {"line", e.line()},
-          {"key", e.key()},
-          {"value", e.value()},
-          {"facility_unavailable", e.kind() == ErrorKind::kUnreachable}};
+  return {{"error", e.what()},  {"file", e.file()},
+          {"line", e.line()},   {"key", e.key()},
+          {"value", e.value()}, {"facility_unavailable", e.kind() == ErrorKind::kUnreachable}};
 }
 
 std::map<std::string, std::string> merged_labels(const v1::Plan& plan,

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include <gtest/gtest.h>
 
 #include "common/plan/plan_yaml.h"
@@ -452,6 +454,26 @@ TEST(PlanYaml, ShippedDefaultPlanParses) {
   EXPECT_GE(p.cases_size(), 1);
   EXPECT_GE(p.variants_size(), 1);
   EXPECT_EQ(p.variants(0).name(), "baseline");
+}
+
+
+// An alias bomb: one big params map named by many cases. Each map and list
+// is bounded where it is read, so the parser refuses it before expanding it.
+TEST(PlanYaml, AliasBombIsRefusedBeforeItExpands) {
+  std::string params = "{";
+  for (int i = 0; i < 300; ++i) params += fmt::format("k{}: 1, ", i);
+  params += "z: 1}";
+  std::string text =
+      "duration_s: 1\ncases:\n  - {name: c0, workload: fork, params: &p " + params + "}\n";
+  for (int i = 1; i < 2000; ++i)
+    text += fmt::format("  - {{name: c{}, workload: fork, params: *p}}\n", i);
+  const std::string what = error_of(text);
+  EXPECT_NE(what.find("key 'cases': has 2000 items; at most 1024"), std::string::npos) << what;
+  const std::string one_case =
+      "duration_s: 1\ncases:\n  - {name: c0, workload: fork, params: " + params + "}\n";
+  EXPECT_NE(error_of(one_case).find("key 'cases[0].params': has 301 entries; at most 256"),
+            std::string::npos)
+      << error_of(one_case);
 }
 
 }  // namespace

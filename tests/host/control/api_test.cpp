@@ -36,6 +36,11 @@ TEST_F(ControlTest, PostRunsRefusesBadBodies) {
   json labels = runs_body(kPlanYaml);
   for (int i = 0; i < 65; ++i) labels["labels"][fmt::format("k{}", i)] = "v";
   call_json("POST", "/api/v1/runs", 400, labels.dump());
+  // A deeply nested agent id is refused by its type, never echoed (dump() would recurse).
+  const std::string deep = std::string(20000, '[') + std::string(20000, ']');
+  EXPECT_EQ(call_json("POST", "/api/v1/runs", 400,
+                      "{\"agents\":[" + deep + "],\"plan_yaml\":\"x\"}")["error"],
+            "agents: a array is not an agent id");
   json extra = runs_body(kPlanYaml);
   extra["agent"] = "box1";
   EXPECT_EQ(call_json("POST", "/api/v1/runs", 400, extra.dump())["error"],
