@@ -17,7 +17,7 @@ bool ended(const std::string& state) {
 
 EventsPoll::EventsPoll(boost::asio::any_io_executor executor, const store::StateReader& reader,
                        EventsQuery query, std::function<void(nlohmann::json)> done)
-    : timer_(std::move(executor)),
+    : timer_(executor),
       reader_(reader),
       query_(std::move(query)),
       done_(std::move(done)) {}

@@ -114,12 +114,15 @@ nlohmann::json queue_row(const std::string& run, const std::string& agent, const
 // The fake server: the store's runs behind GET runs/ID and their events.
 class ServerCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    db_ = make_store(dir_);
+  void SetUp() override { std::ofstream(dir_.file("plan.yaml")) << kPlanYaml; }
+
+  // The runs the fake serves, read before its thread starts (members are
+  // made in order), so the thread sees them whole (ThreadSanitizer).
+  std::map<std::string, store::RunRecord> stored_runs() const {
+    std::map<std::string, store::RunRecord> out;
     store::Store s(db_, store::Store::Mode::kReadOnly);
-    for (const auto& r : s.runs()) runs_[r.run_id] = r;
-    token_ = testing::write_token_file(dir_.file("operator.token"));
-    std::ofstream(dir_.file("plan.yaml")) << kPlanYaml;
+    for (const auto& r : s.runs()) out[r.run_id] = r;
+    return out;
   }
 
   // `schedrig ARGS --server URL --token-file F` against `api`.
@@ -184,8 +187,9 @@ class ServerCli : public ::testing::Test {
   static FakeAnswer json(unsigned status, const nlohmann::json& j) { return {status, j.dump()}; }
 
   TempDir dir_;
-  std::string db_, token_;
-  std::map<std::string, store::RunRecord> runs_;
+  std::string db_ = make_store(dir_);
+  std::string token_ = testing::write_token_file(dir_.file("operator.token"));
+  std::map<std::string, store::RunRecord> runs_ = stored_runs();
   FakeApi api_{[this](const FakeRequest& r) { return handle(r); }};
 };
 
