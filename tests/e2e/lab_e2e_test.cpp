@@ -61,7 +61,14 @@ TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
   for (const auto& it : run["iterations"]) {
     ASSERT_TRUE(it.contains("samples")) << it.dump();
     samples += it["samples"]["count"].get<unsigned>();
-    EXPECT_LE(it["samples"]["count"].get<unsigned>(), 3u) << it.dump();
+    // At most one per 1/4 s of the iteration's wall time (set-up included: a
+    // loaded or sanitized box is slow to start the workload), plus the one
+    // the window's close takes.
+    const double wall_s = static_cast<double>(it["finished_at_ns"].get<long long>() -
+                                              it["started_at_ns"].get<long long>()) /
+                          1e9;
+    EXPECT_LE(it["samples"]["count"].get<unsigned>(), static_cast<unsigned>(wall_s * 4) + 1)
+        << it.dump();
     EXPECT_GE(it["quiet_wait_s"].get<double>(), 0.2) << it.dump();
   }
   EXPECT_GE(samples, expected / 2) << "about one sample per 0.5 s iteration at 4 Hz";
