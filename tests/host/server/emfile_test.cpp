@@ -59,6 +59,12 @@ long cpu_ms_now() {
 }
 
 TEST(ServerFds, EmfileBacksOffWithoutSpinningOrFloodingTheLog) {
+#if defined(__SANITIZE_ADDRESS__)
+  // UBSan (built with ASan here) checks a vptr by probing memory through a
+  // pipe(2); with no descriptor left that probe fails and it reports every
+  // virtual call as "invalid vptr". The TSan and plain builds run the test.
+  GTEST_SKIP() << "needs free descriptors for the sanitizer's own checks";
+#endif
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   const pid_t pid = fork();
