@@ -75,4 +75,21 @@ std::string body_name(const Envelope& env) {
   return "none";
 }
 
+const std::string* run_id_of(const Envelope& env) {
+  switch (env.body_case()) {
+    case Envelope::kRunStarted:
+      return &env.run_started().run_id();
+    case Envelope::kIterationResult:
+      return &env.iteration_result().run_id();
+    case Envelope::kSample:
+      return &env.sample().run_id();
+    case Envelope::kRunFinished:
+      return &env.run_finished().run_id();
+    case Envelope::kError:
+      return env.error().run_id().empty() ? nullptr : &env.error().run_id();
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace schedrig

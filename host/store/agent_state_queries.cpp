@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "common/envelope_codec.h"
 #include "common/wire_names.h"
 #include "host/store/sample_queries.h"
 #include "host/store/sqlite.h"
@@ -28,24 +29,6 @@ SampleSummaryRecord summary_record(const v1::SampleSummary& s) {
 bool decode(const std::string& bytes, v1::Envelope& env) { return env.ParseFromString(bytes); }
 
 }  // namespace
-
-const std::string& run_id_of(const v1::Envelope& env) {
-  static const std::string none;
-  switch (env.body_case()) {
-    case v1::Envelope::kRunStarted:
-      return env.run_started().run_id();
-    case v1::Envelope::kIterationResult:
-      return env.iteration_result().run_id();
-    case v1::Envelope::kSample:
-      return env.sample().run_id();
-    case v1::Envelope::kRunFinished:
-      return env.run_finished().run_id();
-    case v1::Envelope::kError:
-      return env.error().run_id();
-    default:
-      return none;
-  }
-}
 
 IterationRecord iteration_record(const v1::IterationResult& r) {
   IterationRecord it;
@@ -131,7 +114,8 @@ RunEventsPage StateReader::run_events(const std::string& agent_id, const std::st
     page.next_after = st.column_int(0);
     v1::Envelope env;
     if (st.column_int(1) == 0 || !decode(st.column_blob(2), env)) continue;
-    if (run_id_of(env) == run_id) page.events.push_back({page.next_after, std::move(env)});
+    if (const std::string* of = run_id_of(env); of && *of == run_id)
+      page.events.push_back({page.next_after, std::move(env)});
   }
   if (scanned == max_scan) {
     sqlite::Statement beyond(*db_, "SELECT 1 FROM envelopes WHERE id > ?1 LIMIT 1");

@@ -40,10 +40,6 @@ struct RunEventsPage {
   bool more = false;         // envelopes beyond next_after were not scanned yet
 };
 
-// The run_id a run envelope names: run_started, iteration_result, sample,
-// run_finished, or an error with a run_id; "" for any other body.
-const std::string& run_id_of(const schedrig::v1::Envelope& env);
-
 // The store's records of an IterationResult and a Sample as they arrived.
 IterationRecord iteration_record(const schedrig::v1::IterationResult& result);
 SampleRecord sample_record(const schedrig::v1::Sample& sample);

@@ -29,28 +29,11 @@ void claim_instance(sqlite::Db& db, const Envelope& env) {
       .run();
 }
 
-RunOf run_of(const Envelope& env) {
-  switch (env.body_case()) {
-    case Envelope::kRunStarted:
-      return {true, env.run_started().run_id()};
-    case Envelope::kIterationResult:
-      return {true, env.iteration_result().run_id()};
-    case Envelope::kSample:
-      return {true, env.sample().run_id()};
-    case Envelope::kRunFinished:
-      return {true, env.run_finished().run_id()};
-    case Envelope::kError:
-      return {!env.error().run_id().empty(), env.error().run_id()};
-    default:
-      return {};
-  }
-}
-
 void require_assigned_run(sqlite::Db& db, const Envelope& env) {
-  const RunOf run = run_of(env);
-  if (!run.has_run) return;
+  const std::string* run_id = run_id_of(env);  // common/envelope_codec.h
+  if (!run_id) return;
   sqlite::Statement& owner = db.cached("SELECT agent_id FROM queue WHERE run_id = ?1");
-  owner.bind_text(1, run.run_id);
+  owner.bind_text(1, *run_id);
   const bool queued = owner.step();
   const std::string agent = queued ? owner.column_text(0) : std::string();
   owner.reset();
@@ -58,7 +41,7 @@ void require_assigned_run(sqlite::Db& db, const Envelope& env) {
   throw StoreError(
       StoreError::Reason::kNotOwner,
       fmt::format("store {}: envelope ({}) from agent '{}' for run '{}', which {}; refused",
-                  db.path(), body_name(env), env.agent_id(), run.run_id,
+                  db.path(), body_name(env), env.agent_id(), *run_id,
                   queued ? fmt::format("is queued for agent '{}'", agent)
                          : std::string("is not in the queue")));
 }

@@ -16,15 +16,6 @@ namespace schedrig::store {
 // changing nothing, when the instance is recorded for another agent.
 void claim_instance(sqlite::Db& db, const schedrig::v1::Envelope& env);
 
-// The run an envelope belongs to: RunStarted, IterationResult, Sample,
-// RunFinished and Error carry one ("" for any other body, and for an Error
-// without it). `has_run` says whether the body is a run envelope at all.
-struct RunOf {
-  bool has_run = false;
-  std::string run_id;
-};
-RunOf run_of(const schedrig::v1::Envelope& env);
-
 // Throws StoreError kNotOwner when `env` is a run envelope whose run_id is
 // not in table `queue` for env.agent_id. Writes nothing.
 void require_assigned_run(sqlite::Db& db, const schedrig::v1::Envelope& env);

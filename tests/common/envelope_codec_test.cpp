@@ -278,5 +278,25 @@ TEST(EnvelopeCodec, EmptyBodiesStillRoundTrip) {
   EXPECT_EQ(body_name(*r.envelope), "ping");
 }
 
+TEST(EnvelopeCodec, RunIdOfNamesTheRunOfRunEnvelopesOnly) {
+  Envelope sample;
+  sample.mutable_sample()->set_run_id("r1");
+  ASSERT_NE(run_id_of(sample), nullptr);
+  EXPECT_EQ(*run_id_of(sample), "r1");
+  Envelope started;
+  started.mutable_run_started();  // a run envelope with an empty run_id still names one
+  ASSERT_NE(run_id_of(started), nullptr);
+  EXPECT_EQ(*run_id_of(started), "");
+  Envelope error;
+  error.mutable_error()->set_message("bad message");
+  EXPECT_EQ(run_id_of(error), nullptr);  // an Error about no run
+  error.mutable_error()->set_run_id("r2");
+  ASSERT_NE(run_id_of(error), nullptr);
+  EXPECT_EQ(*run_id_of(error), "r2");
+  Envelope hello;
+  hello.mutable_hello();
+  EXPECT_EQ(run_id_of(hello), nullptr);
+}
+
 }  // namespace
 }  // namespace schedrig
