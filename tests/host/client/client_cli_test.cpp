@@ -29,7 +29,6 @@ using testing::bin;
 using testing::FakeAnswer;
 using testing::FakeApi;
 using testing::FakeRequest;
-using testing::jitter;
 using testing::run_command;
 using testing::TempDir;
 
@@ -54,16 +53,8 @@ variants:
 std::string make_store(const TempDir& dir) {
   const std::string db = dir.file("schedrig.db");
   store::Store s(db);
-  testing::SyntheticRun a;
-  a.run_id = kRunA;
-  a.variants = {"baseline", "slower", "same"};
-  a.ops = [](const std::string&, const std::string& v, unsigned i) {
-    return 10000 * (1 + 0.005 * jitter(i, v == "baseline" ? 0 : 1)) * (v == "slower" ? 0.95 : 1);
-  };
+  const auto [a, b] = testing::regression_runs(kRunA, kRunB);
   testing::ingest(s, testing::synthetic_run(a));
-  testing::SyntheticRun b = a;
-  b.run_id = kRunB;
-  b.instance = "0b5e8f2a-1c2d-4e3f-8a9b-0c1d2e3f4a5c";
   testing::ingest(s, testing::synthetic_run(b));
   return db;
 }

@@ -14,7 +14,6 @@ namespace schedrig {
 namespace {
 
 using testing::bin;
-using testing::jitter;
 using testing::run_command;
 using testing::TempDir;
 
@@ -26,16 +25,8 @@ constexpr const char* kRunB = "bbbbbbbb-2222-4222-8222-000000000002";
 std::string make_store(const TempDir& dir) {
   const std::string db = dir.file("schedrig.db");
   store::Store s(db);
-  testing::SyntheticRun a;
-  a.run_id = kRunA;
-  a.variants = {"baseline", "slower", "same"};
-  a.ops = [](const std::string&, const std::string& v, unsigned i) {
-    return 10000 * (1 + 0.005 * jitter(i, v == "baseline" ? 0 : 1)) * (v == "slower" ? 0.95 : 1);
-  };
+  auto [a, b] = testing::regression_runs(kRunA, kRunB);
   testing::ingest(s, testing::synthetic_run(a));
-  testing::SyntheticRun b = a;
-  b.run_id = kRunB;
-  b.instance = "0b5e8f2a-1c2d-4e3f-8a9b-0c1d2e3f4a5c";
   b.kernel = "6.19.0-rc4";
   b.ops = [ops = a.ops](const std::string& c, const std::string& v, unsigned i) {
     return ops(c, v, i) * 1.1;

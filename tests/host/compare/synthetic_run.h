@@ -114,4 +114,23 @@ inline double jitter(unsigned i, unsigned salt = 0) {
   return pattern[(i + 7 * salt) % 20];
 }
 
+// Run A of the compare CLI stores: variants baseline, slower (5% below the
+// baseline, its own jitter) and same, 10000 ops/s with 0.5% jitter; B is a
+// copy under its own run and instance ids, for the caller to change.
+struct RegressionRuns {
+  SyntheticRun a, b;
+};
+inline RegressionRuns regression_runs(const std::string& run_a, const std::string& run_b) {
+  RegressionRuns r;
+  r.a.run_id = run_a;
+  r.a.variants = {"baseline", "slower", "same"};
+  r.a.ops = [](const std::string&, const std::string& v, unsigned i) {
+    return 10000 * (1 + 0.005 * jitter(i, v == "baseline" ? 0 : 1)) * (v == "slower" ? 0.95 : 1);
+  };
+  r.b = r.a;
+  r.b.run_id = run_b;
+  r.b.instance = "0b5e8f2a-1c2d-4e3f-8a9b-0c1d2e3f4a5c";
+  return r;
+}
+
 }  // namespace schedrig::testing
