@@ -84,7 +84,12 @@ Store::Store(const std::string& path, Mode mode) : path_(path) {
         StoreError::Reason::kNoSchema,
         fmt::format("store {}: not a schedrig store (no schedrig schema in it)", path));
   }
-  if (!db.read_only()) set_wal(db);
+  if (!db.read_only()) {
+    set_wal(db);
+    // The writer's indexes (envelopes' UNIQUE key, samples by run) outgrow
+    // the default 2 MB page cache within a batch; 64 MiB keeps them hot.
+    db.exec("PRAGMA cache_size = -65536");
+  }
   migrate(db);
 }
 
