@@ -104,7 +104,7 @@ void AgentSession<Stream>::on_read(beast::error_code ec) {
   heard_from_peer();
   std::string bytes = beast::buffers_to_string(buffer_.data());
   buffer_.consume(buffer_.size());
-  if (!refusing_) handle_message(bytes);
+  if (!refusing_) handle_message(std::move(bytes));
   maybe_read();
 }
 
@@ -120,7 +120,7 @@ void AgentSession<Stream>::heard_from_peer() {
 }
 
 template <class Stream>
-void AgentSession<Stream>::handle_message(const std::string& bytes) {
+void AgentSession<Stream>::handle_message(std::string bytes) {
   DecodeResult r = decode_envelope(bytes);
   if (!r.envelope) {
     spdlog::warn("{}: bad message ({} bytes): {}", peer_, bytes.size(), r.error);
@@ -136,8 +136,10 @@ void AgentSession<Stream>::handle_message(const std::string& bytes) {
     return violation(check.code, check.message, r.envelope->seq());
   }
   auto env = std::make_shared<const Envelope>(std::move(*r.envelope));
-  if (env->has_hello() && hello_ == HelloState::kNone) return claim_id(std::move(env), bytes);
-  submit(std::move(env), bytes);
+  if (env->has_hello() && hello_ == HelloState::kNone) {
+    return claim_id(std::move(env), std::move(bytes));
+  }
+  submit(std::move(env), std::move(bytes));
 }
 
 template <class Stream>
@@ -176,8 +178,7 @@ template <class Stream>
 void AgentSession<Stream>::submit(std::shared_ptr<const Envelope> env, std::string bytes) {
   WriteItem item{env, std::move(bytes),
                  [self = this->shared_from_this(), env](const WriteOutcome& outcome) {
-                   asio::post(self->ws_.get_executor(),
-                              [self, env, outcome] { self->on_written(env, outcome); });
+                   self->deliver(env, outcome);
                  }};
   ++pending_writes_;
   auto on_room = [weak = this->weak_from_this()] {
@@ -203,6 +204,44 @@ void AgentSession<Stream>::retry_held() {
 }
 
 template <class Stream>
+void AgentSession<Stream>::deliver(std::shared_ptr<const Envelope> env, WriteOutcome outcome) {
+  bool first = false;
+  {
+    std::lock_guard lock(delivered_mu_);
+    first = delivered_.empty();
+    delivered_.push_back({std::move(env), std::move(outcome)});
+  }
+  // The writer hands a batch's outcomes over in one go: the strand takes
+  // them together and answers them with one Ack.
+  if (first) {
+    asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->drain_outcomes(); });
+  }
+}
+
+template <class Stream>
+void AgentSession<Stream>::drain_outcomes() {
+  draining_.clear();
+  {
+    std::lock_guard lock(delivered_mu_);
+    draining_.swap(delivered_);
+  }
+  for (const Delivered& d : draining_) on_written(d.env, d.outcome);
+  draining_.clear();
+  flush_ack();
+}
+
+template <class Stream>
+void AgentSession<Stream>::flush_ack() {
+  if (ack_seq_ == 0) return;
+  Envelope ack;
+  ack.mutable_ack()->set_instance_id(std::move(ack_instance_));
+  ack.mutable_ack()->set_seq(ack_seq_);
+  ack_instance_.clear();
+  ack_seq_ = 0;
+  enqueue(std::move(ack));
+}
+
+template <class Stream>
 void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env,
                                       const WriteOutcome& outcome) {
   --pending_writes_;
@@ -218,11 +257,12 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
     violation(v1::ERROR_NOT_OWNER, outcome.error, env->seq());
   } else if (outcome.status == Status::kStored || outcome.status == Status::kDuplicate) {
     if (!refusing_ && !finished_) {
-      // Ack before telling the owner, so a close the owner asks for follows the Ack.
-      Envelope ack;
-      ack.mutable_ack()->set_instance_id(env->instance_id());
-      ack.mutable_ack()->set_seq(env->seq());
-      enqueue(std::move(ack));
+      // The Ack is owed from here on: anything sent to the agent (a
+      // message or a close the owner asks for) goes out after it (enqueue,
+      // close_with), and drain_outcomes sends it after the burst.
+      if (ack_seq_ != 0 && ack_instance_ != env->instance_id()) flush_ack();
+      if (ack_seq_ == 0) ack_instance_ = env->instance_id();
+      ack_seq_ = std::max(ack_seq_, env->seq());
     }
     // The accepted Hello makes the channel live, even when it was stored
     // before (a replay); on_stored is for what is new.
@@ -256,6 +296,7 @@ void AgentSession<Stream>::violation(v1::ErrorCode code, const std::string& mess
 
 template <class Stream>
 void AgentSession<Stream>::close_with(CloseCode code, const std::string& reason) {
+  flush_ack();
   close_code_ = code;
   close_reason_ = reason;
   close_requested_ = true;
@@ -272,6 +313,7 @@ void AgentSession<Stream>::send(Envelope env) {
 template <class Stream>
 void AgentSession<Stream>::enqueue(Envelope env) {
   if (finished_ || closing_) return;
+  if (ack_seq_ != 0 && !env.has_ack()) flush_ack();  // what was stored is acked first
   env.set_protocol_version(kProtocolVersion);
   env.set_sent_at_ns(wall_clock_ns());
   env.set_agent_id(agent_id_);

@@ -14,6 +14,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,13 +70,20 @@ class AgentSession : public AgentChannel,
   void on_read(boost::beast::error_code ec);
   void on_frame(boost::beast::websocket::frame_type kind);
   void heard_from_peer();
-  void handle_message(const std::string& bytes);
+  void handle_message(std::string bytes);
   void claim_id(std::shared_ptr<const Envelope> hello, std::string bytes);
   void on_claim(bool accepted, const std::string& why, std::shared_ptr<const Envelope> hello,
                 std::string bytes);
   void submit(std::shared_ptr<const Envelope> env, std::string bytes);
   void retry_held();
   void on_written(const std::shared_ptr<const Envelope>& env, const WriteOutcome& outcome);
+  // Writer thread: queues an outcome for the strand (one post per burst).
+  void deliver(std::shared_ptr<const Envelope> env, WriteOutcome outcome);
+  // Strand: handles every delivered outcome, then sends the Ack.
+  void drain_outcomes();
+  // Sends the Ack owed (if any): cumulative, so one covers every envelope
+  // of its instance stored up to its seq.
+  void flush_ack();
   // Queues `env` for writing, stamped; on the strand.
   void enqueue(Envelope env);
   void reply_error(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
@@ -105,6 +113,15 @@ class AgentSession : public AgentChannel,
   std::chrono::steady_clock::time_point last_heard_;
   std::deque<std::string> write_queue_;
   std::vector<std::function<void(bool)>> probes_;
+  struct Delivered {
+    std::shared_ptr<const Envelope> env;
+    WriteOutcome outcome;
+  };
+  std::mutex delivered_mu_;             // the writer thread's side
+  std::vector<Delivered> delivered_;    // guarded by delivered_mu_
+  std::vector<Delivered> draining_;     // the strand's side (capacity reused)
+  std::string ack_instance_;            // the Ack owed: instance and seq
+  std::uint64_t ack_seq_ = 0;           // 0: none owed
   std::optional<WriteItem> held_;   // refused by a full writer queue: retried on room
   std::uint64_t hello_seq_ = 0;     // of the accepted Hello
   std::size_t pending_writes_ = 0;  // submitted, outcome not back yet

@@ -44,7 +44,7 @@ struct WriteItem {
 
 struct StoreWriterOptions {
   std::size_t capacity = 4096;  // queued items, all sessions together
-  std::size_t max_batch = 256;  // items per transaction
+  std::size_t max_batch = 1024;  // items per transaction
   int attempts = 3;             // tries of a batch before its items fail
   // Run envelopes must belong to a queue row of their agent (the store's
   // IngestPolicy::require_assigned_run).

@@ -1,5 +1,6 @@
 #include "host/store/ingest.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -40,11 +41,13 @@ std::string serialized(const google::protobuf::MessageLite& m) {
   return out;
 }
 
-void touch_agent(sqlite::Db& db, const Envelope& env) {
+void touch_agent(sqlite::Db& db, const std::string& agent_id, long long sent_at_ns) {
   sqlite::Statement& st =
       db.cached("UPDATE agents SET last_seen_ns = max(last_seen_ns, ?2) WHERE agent_id = ?1");
-  st.bind_text(1, env.agent_id()).bind_int(2, env.sent_at_ns()).run();
+  st.bind_text(1, agent_id).bind_int(2, sent_at_ns).run();
 }
+
+void derive_body(sqlite::Db& db, const Envelope& env);
 
 void on_hello(sqlite::Db& db, const Envelope& env) {
   const v1::Hello& h = env.hello();
@@ -222,13 +225,30 @@ void require_ids(const sqlite::Db& db, const Envelope& env) {
 }  // namespace
 
 bool ingest_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes,
-                     IngestPolicy policy, long long received_at_ns) {
+                     IngestPolicy policy, long long received_at_ns, IngestBatch* batch) {
+  // Every check first, writing nothing: a refused envelope changes nothing.
   require_ids(db, env);
-  claim_instance(db, env);
-  if (policy.require_assigned_run) require_assigned_run(db, env);
+  OwnerCache* owners = batch ? &batch->owners : nullptr;
+  const bool recorded = instance_recorded(db, env, owners);
+  if (policy.require_assigned_run) require_assigned_run(db, env, owners);
+  if (batch) batch->item_wrote = true;
+  if (!recorded) record_instance(db, env);
   if (!insert_envelope(db, env, raw_bytes, received_at_ns)) return false;
-  derive_tables(db, env);
+  if (batch) {
+    derive_body(db, env);  // the caller touches the agent
+  } else {
+    derive_tables(db, env);
+  }
   return true;
+}
+
+void note_stored(IngestBatch& batch, const Envelope& env) {
+  auto [it, added] = batch.last_seen.try_emplace(env.agent_id(), env.sent_at_ns());
+  if (!added) it->second = std::max<long long>(it->second, env.sent_at_ns());
+}
+
+void touch_agents(sqlite::Db& db, const IngestBatch& batch) {
+  for (const auto& [agent_id, sent_at_ns] : batch.last_seen) touch_agent(db, agent_id, sent_at_ns);
 }
 
 bool insert_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes,
@@ -249,6 +269,13 @@ bool insert_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_b
 }
 
 void derive_tables(sqlite::Db& db, const Envelope& env) {
+  derive_body(db, env);
+  touch_agent(db, env.agent_id(), env.sent_at_ns());
+}
+
+namespace {
+
+void derive_body(sqlite::Db& db, const Envelope& env) {
   switch (env.body_case()) {
     case Envelope::kHello:
       on_hello(db, env);
@@ -271,7 +298,8 @@ void derive_tables(sqlite::Db& db, const Envelope& env) {
     default:
       break;
   }
-  touch_agent(db, env);
 }
+
+}  // namespace
 
 }  // namespace schedrig::store

@@ -79,8 +79,11 @@ class Store {
   };
 
   // ingest() of every item in one transaction (the collector's hot path):
-  // each item in its own SAVEPOINT, so an item that fails changes nothing and
-  // gets its error in its outcome, and the rest commit. Outcomes are in item
+  // an item that fails changes nothing and gets its error in its outcome,
+  // and the rest commit. (Refusals are checked before an item writes; only
+  // when an item fails after writing is the batch redone with a SAVEPOINT
+  // per item.) Ownership answers are reused within the batch, and each
+  // agent's last_seen_ns is updated once per batch. Outcomes are in item
   // order. Throws StoreError only when the batch itself cannot commit (then
   // nothing of it is stored).
   std::vector<IngestOutcome> ingest_batch(std::span<const IngestItem> items,

@@ -1,5 +1,7 @@
-// Store::ingest_batch: one transaction, a savepoint per item; a failing
-// item changes nothing and reports its error, the others commit.
+// Store::ingest_batch: one transaction; a failing item changes nothing and
+// reports its error, the others commit (refusals are checked before an item
+// writes; an item that fails after writing sends the batch to a savepoint
+// per item).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -95,6 +97,37 @@ TEST(StoreBatch, OneBadItemChangesNothingAndTheRestCommit) {
   EXPECT_EQ(raw.count("iterations"), 3);
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM envelopes WHERE agent_id = 'intruder-01'"), "0");
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM agents WHERE agent_id = 'intruder-01'"), "0");
+  EXPECT_EQ(store.runs().at(0).status, "ok");
+}
+
+TEST(StoreBatch, AnItemFailingAfterItWroteIsUndoneAloneAndTheRestCommit) {
+  TempDir tmp;
+  const std::string path = tmp.file("b.db");
+  Store store(path);
+  // The second IterationResult fails in the derived tables, after its raw
+  // envelope row went in.
+  RawDb(path).exec(
+      "CREATE TRIGGER fail_it2 BEFORE INSERT ON iterations WHEN NEW.iteration = 2 "
+      "BEGIN SELECT RAISE(ABORT, 'injected'); END");
+  const std::vector<v1::Envelope> run = run_of_agent(kAgent, kRun, 1, kInstance);
+  // Hello, Topology, RunStarted, it1, it2, it3, RunFinished.
+  std::vector<std::string> bytes;
+  const std::vector<IngestOutcome> out = store.ingest_batch(items_of(run, bytes));
+  ASSERT_EQ(out.size(), 7u);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    SCOPED_TRACE(i);
+    if (i == 4) {
+      ASSERT_TRUE(out[i].error.has_value());
+      EXPECT_NE(std::string(out[i].error->what()).find("injected"), std::string::npos);
+    } else {
+      EXPECT_FALSE(out[i].error.has_value()) << out[i].error->what();
+      EXPECT_EQ(out[i].result, Store::Ingest::kStored);
+    }
+  }
+  RawDb raw(path);
+  EXPECT_EQ(raw.count("envelopes"), 6);  // not the failed one's raw row
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM envelopes WHERE seq = 5"), "0");
+  EXPECT_EQ(raw.count("iterations"), 2);
   EXPECT_EQ(store.runs().at(0).status, "ok");
 }
 
