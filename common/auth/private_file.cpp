@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/file_owner.h"
 
 namespace schedrig::auth::detail {
 namespace {
@@ -25,7 +26,8 @@ std::string open_failure(int err) {
   return fmt::format("cannot open: {}", std::strerror(err));
 }
 
-// Refuses anything but a regular file nobody but its owner may touch.
+// Refuses anything but a regular file nobody but its owner may touch, and
+// an owner other than this user or root.
 void check_private(int fd, const std::string& label) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) refuse(label, fmt::format("cannot stat: {}", std::strerror(errno)));
@@ -34,6 +36,7 @@ void check_private(int fd, const std::string& label) {
     refuse(label, fmt::format("mode {:04o} gives group or others access; chmod 600 it",
                               st.st_mode & 07777));
   }
+  if (auto owner = untrusted_owner(st.st_uid)) refuse(label, *owner);
 }
 
 // Waits until a non-blocking `fd` has data or EOF.

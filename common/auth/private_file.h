@@ -24,7 +24,8 @@ class UniqueFd {
 };
 
 // Opens `path` with `flags` | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK (0600 when
-// O_CREAT creates it) and checks the open file: regular, mode & 077 == 0.
+// O_CREAT creates it) and checks the open file: regular, mode & 077 == 0,
+// owned by this user or root (common/file_owner.h).
 // Throws schedrig::Error(kUsage) "LABEL: reason" (a link, a FIFO, mode 0644...).
 UniqueFd open_private_file(const std::string& path, int flags, const std::string& label);
 

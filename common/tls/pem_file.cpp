@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/file_owner.h"
 
 namespace schedrig::tls {
 namespace {
@@ -35,6 +36,9 @@ void check_opened(const struct stat& st, PemSecrecy secrecy, const char* what,
     refuse(what, path,
            fmt::format("group or others may access it (mode {:04o}); chmod 600 it",
                        st.st_mode & 07777));
+  }
+  if (secrecy == PemSecrecy::kSecret) {
+    if (auto owner = untrusted_owner(st.st_uid)) refuse(what, path, *owner);
   }
 }
 

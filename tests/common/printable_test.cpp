@@ -25,5 +25,35 @@ TEST(Printable, EscapesC1ControlsInUtf8) {
   EXPECT_EQ(printable("\xc2\xa0"), "\xc2\xa0");  // NBSP is kept
 }
 
+TEST(Printable, EscapesBackslashSoInputCannotForgeAnEscape) {
+  EXPECT_EQ(printable("a\\nb"), "a\\\\nb");  // the 4 bytes a \ n b
+  EXPECT_NE(printable("\\e"), printable("\x1b"));
+}
+
+TEST(Printable, EscapesBidiAndInvisibleFormatControls) {
+  EXPECT_EQ(printable("ok\xe2\x80\xae"
+                      "evil"),
+            "ok\\u202eevil");  // RLO
+  EXPECT_EQ(printable("\xe2\x81\xa6x\xe2\x81\xa9"), "\\u2066x\\u2069");
+  EXPECT_EQ(printable("a\xe2\x80\x8b"
+                      "b"),
+            "a\\u200bb");  // zero-width space
+  EXPECT_EQ(printable("\xef\xbb\xbf"
+                      "id"),
+            "\\ufeffid");                                // BOM
+  EXPECT_EQ(printable("\xe2\x82\xac"), "\xe2\x82\xac");  // the euro sign is kept
+}
+
+TEST(Printable, EscapesBytesThatAreNotWellFormedUtf8) {
+  EXPECT_EQ(printable("x\x9b"
+                      "2J"),
+            "x\\x9b2J");                                             // lone 8-bit CSI
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");                    // overlong '/'
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");           // surrogate
+  EXPECT_EQ(printable("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // > U+10FFFF
+  EXPECT_EQ(printable("end\xe2\x82"), "end\\xe2\\x82");              // truncated
+  EXPECT_EQ(printable("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");      // emoji kept
+}
+
 }  // namespace
 }  // namespace schedrig

@@ -5,6 +5,7 @@
 #include "common/tls/tls_context.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -94,6 +95,17 @@ TEST(TlsContext, AKeyOthersMayReadIsRefused) {
   ::chmod(pki.server_key.c_str(), 0640);
   e = usage_error([&] { server_tls_context(pki.server_cert, pki.server_key); });
   EXPECT_NE(e.find("(mode 0640)"), std::string::npos) << e;
+}
+
+// Needs root to give the key away (chown); skipped otherwise.
+TEST(TlsContext, AKeyAnotherUserOwnsIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "chown to another uid needs root";
+  const TempDir dir;
+  const TestPki pki = make_test_pki(dir.path());
+  ASSERT_EQ(::chown(pki.server_key.c_str(), 65534, 65534), 0);
+  const std::string e = usage_error([&] { server_tls_context(pki.server_cert, pki.server_key); });
+  EXPECT_EQ(e, "TLS key file " + pki.server_key +
+                   ": owned by uid 65534, not by this user (uid 0) or root; chown it");
 }
 
 TEST(TlsContext, AKeyOfAnotherCertificateIsRefused) {

@@ -57,6 +57,17 @@ TEST(TokenFile, RefusesGroupOrOtherModes) {
             "token file " + f + ": mode 0640 gives group or others access; chmod 600 it");
 }
 
+// Needs root to give the file away (chown); skipped otherwise.
+TEST(TokenFile, RefusesAFileAnotherUserOwns) {
+  if (::geteuid() != 0) GTEST_SKIP() << "chown to another uid needs root";
+  TempDir dir;
+  const std::string f = dir.file("token");
+  write_file(f, "tok\n");
+  ASSERT_EQ(::chown(f.c_str(), 65534, 65534), 0);
+  EXPECT_EQ(refusal(f),
+            "token file " + f + ": owned by uid 65534, not by this user (uid 0) or root; chown it");
+}
+
 TEST(TokenFile, RefusesSymlinkFifoDirAndMissing) {
   TempDir dir;
   const std::string real = dir.file("real");
