@@ -1,5 +1,6 @@
 #include "agent/knobs/features.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -31,15 +32,23 @@ std::map<std::string, bool> FeaturesFile::read() const {
   return parse_features(read_knob_file(path_), path_);
 }
 
-void FeaturesFile::check_known(const std::string& name) const {
-  auto features = read();
-  if (features.count(name)) return;
-  std::vector<std::string> names;
-  for (const auto& [n, on] : features) names.push_back(n);
+std::string unknown_feature(const std::string& name, const std::vector<std::string>& names,
+                            const std::string& source) {
   auto near = close_matches(name, names);
-  throw KnobError(
-      fmt::format("sched feature '{}' is not in {} ({} features){}", name, path_, names.size(),
-                  near.empty() ? "" : fmt::format("; did you mean {}?", fmt::join(near, ", "))));
+  return fmt::format("sched feature '{}' is not in {} ({} features){}", name, source, names.size(),
+                     near.empty() ? "" : fmt::format("; did you mean {}?", fmt::join(near, ", ")));
+}
+
+std::vector<std::string> FeaturesFile::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, on] : read()) out.push_back(name);
+  return out;
+}
+
+void FeaturesFile::check_known(const std::string& name) const {
+  const std::vector<std::string> known = names();
+  if (std::find(known.begin(), known.end(), name) != known.end()) return;
+  throw KnobError(unknown_feature(name, known, path_));
 }
 
 void FeaturesFile::set(const std::string& name, bool on) const {

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "agent/knobs/knob.h"
 #include "common/procfs/root.h"
@@ -16,6 +17,11 @@ namespace schedrig::knobs {
 // `source` on an empty or malformed line.
 std::map<std::string, bool> parse_features(const std::string& line, const std::string& source);
 
+// "sched feature 'NAME' is not in SOURCE (N features); did you mean A, B?"
+// for a name not among `names` (the close matches from allowlist.h).
+std::string unknown_feature(const std::string& name, const std::vector<std::string>& names,
+                            const std::string& source);
+
 class FeaturesFile {
  public:
   // The file under `root` (see features_path()).
@@ -25,6 +31,9 @@ class FeaturesFile {
 
   // Every feature and its state. Throws KnobUnavailable (missing, EPERM).
   std::map<std::string, bool> read() const;
+
+  // Every feature name, sorted (read()'s keys).
+  std::vector<std::string> names() const;
 
   // Throws KnobError when `name` is not a feature of this kernel, listing
   // close matches; KnobUnavailable when the file cannot be read.

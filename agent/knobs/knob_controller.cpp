@@ -48,6 +48,18 @@ void write_on(const procfs::Root& root, const KnobSetting& k, const std::string&
   }
 }
 
+// The features file's names, at most kMaxHelloFeatures; none when it
+// cannot be read or parsed (the probe reports the file, the check the rest).
+std::vector<std::string> feature_names(const procfs::Root& root) {
+  try {
+    std::vector<std::string> names = FeaturesFile(root).names();
+    if (names.size() > kMaxHelloFeatures) names.resize(kMaxHelloFeatures);
+    return names;
+  } catch (const KnobError&) {
+    return {};
+  }
+}
+
 Capability probe_one(const procfs::Root& root, KnobSetting knob) {
   Capability c;
   c.knob = std::move(knob);
@@ -56,6 +68,7 @@ Capability probe_one(const procfs::Root& root, KnobSetting knob) {
   c.readable = a.readable;
   c.writable = a.writable;
   c.errno_value = a.errno_value;
+  if (c.knob.kind == KnobKind::kFeature && c.readable) c.features = feature_names(root);
   return c;
 }
 

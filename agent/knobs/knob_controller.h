@@ -20,12 +20,16 @@
 namespace schedrig::knobs {
 
 // Whether one knob is readable/writable here (sent in Hello).
+// How many feature names a probe reports (Hello's KnobCapability.features).
+constexpr std::size_t kMaxHelloFeatures = 512;
+
 struct Capability {
   KnobSetting knob;  // value empty
   std::string path;
   bool readable = false;
   bool writable = false;
   int errno_value = 0;
+  std::vector<std::string> features;  // the features file only: its names, when readable
 };
 
 class KnobController {

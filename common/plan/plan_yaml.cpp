@@ -265,12 +265,12 @@ Plan parse_plan_yaml(const std::string& text, const std::string& source, PlanLin
   return parse_root(reader, root);
 }
 
-Plan load_plan_file(const std::string& path) {
+Plan load_plan_file(const std::string& path, PlanLines* lines) {
   std::ifstream in(path);
   if (!in) throw PlanError(path, 0, "", "", fmt::format("cannot open: {}", std::strerror(errno)));
   std::stringstream text;
   text << in.rdbuf();
-  return parse_plan_yaml(text.str(), path);
+  return parse_plan_yaml(text.str(), path, lines);
 }
 
 std::string order_name(v1::Order order) {

@@ -73,8 +73,9 @@ schedrig::v1::Plan parse_plan_yaml(const std::string& text, const std::string& s
 // some of its keys out): max_runnable 1, hold_s 1, timeout_s 10.
 schedrig::v1::QuietCheck default_quiet_check();
 
-// Reads and parses a plan file. Throws PlanError (also when unreadable).
-schedrig::v1::Plan load_plan_file(const std::string& path);
+// Reads and parses a plan file (`lines` as parse_plan_yaml's). Throws
+// PlanError (also when unreadable).
+schedrig::v1::Plan load_plan_file(const std::string& path, PlanLines* lines = nullptr);
 
 // Name of an order value as plans spell it ("interleaved").
 std::string order_name(schedrig::v1::Order order);

@@ -27,6 +27,8 @@
 namespace schedrig::lab {
 namespace {
 
+constexpr const char* kBuiltInPlanName = "<built-in plans/default.yaml>";
+
 using namespace std::chrono_literals;
 namespace v1 = schedrig::v1;
 
@@ -61,9 +63,9 @@ void print_summary(store::Store& store, const std::string& run_id, std::ostream&
 }
 
 // The plan to run; CliError (exit 2) when it cannot be read.
-v1::Plan checked_plan(const LabOptions& o) {
+v1::Plan checked_plan(const LabOptions& o, PlanLines& lines) {
   try {
-    return lab_plan(o);
+    return lab_plan(o, &lines);
   } catch (const PlanError& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
@@ -99,19 +101,21 @@ std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOpti
 // check refuses is a failure of kind kUsage, or kUnreachable for a knob the
 // agent cannot change.
 std::optional<LabFailure> submit_run(control::Control& control, const LabOptions& o,
-                                     const v1::Plan& plan, const std::string& agent_id,
-                                     const std::string& run_id) {
+                                     const v1::Plan& plan, const PlanLines& lines,
+                                     const std::string& agent_id, const std::string& run_id) {
   control::Submission s;
   s.agents = {agent_id};
   s.plan = plan;
-  s.plan_name = o.plan_file.empty() ? "<built-in plans/default.yaml>" : o.plan_file;
+  s.lines = lines;
+  s.plan_name = o.plan_file.empty() ? kBuiltInPlanName : o.plan_file;
   s.labels = o.labels;
   s.run_id = run_id;
   try {
     control.submit(s, "lab");
   } catch (const control::ApiError& e) {
-    return LabFailure{e.what(), e.body().value("facility_unavailable", false) ? ErrorKind::kUnreachable
-                                                               : ErrorKind::kUsage};
+    return LabFailure{e.what(), e.body().value("facility_unavailable", false)
+                                    ? ErrorKind::kUnreachable
+                                    : ErrorKind::kUsage};
   }
   return std::nullopt;
 }
@@ -144,10 +148,10 @@ int report_failure(const LabFailure& failure, const LabDriver& driver, store::St
 
 }  // namespace
 
-v1::Plan lab_plan(const LabOptions& o) {
+v1::Plan lab_plan(const LabOptions& o, PlanLines* lines) {
   v1::Plan plan = o.plan_file.empty()
-                      ? parse_plan_yaml(default_plan_yaml(), "<built-in plans/default.yaml>")
-                      : load_plan_file(o.plan_file);
+                      ? parse_plan_yaml(default_plan_yaml(), kBuiltInPlanName, lines)
+                      : load_plan_file(o.plan_file, lines);
   if (o.quick) {
     plan.set_iterations(2);
     plan.set_duration_ns(500'000'000);
@@ -162,7 +166,8 @@ v1::Plan lab_plan(const LabOptions& o) {
 }
 
 int run_lab(const LabOptions& o, std::ostream& out) {
-  const v1::Plan plan = checked_plan(o);
+  PlanLines lines;
+  const v1::Plan plan = checked_plan(o, lines);
   const std::size_t slots = make_schedule(plan).size();
   const std::string agent_path = checked_agent_path(o);
   store::Store store(o.db_path.empty() ? store::default_db_path() : o.db_path);
@@ -178,7 +183,7 @@ int run_lab(const LabOptions& o, std::ostream& out) {
       << std::flush;
   std::unique_ptr<AgentProcess> agent = start_agent(agent_path, o, server.url(), token);
   std::optional<LabFailure> failure = driver.wait_ready(*agent, stop);
-  if (!failure) failure = submit_run(server.control(), o, plan, agent_id, run_id);
+  if (!failure) failure = submit_run(server.control(), o, plan, lines, agent_id, run_id);
   if (!failure) {
     out << fmt::format("run {} starts: plan '{}', {} iterations\n", run_id, printable(plan.name()),
                        slots)

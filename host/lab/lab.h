@@ -13,6 +13,7 @@
 #include <ostream>
 #include <string>
 
+#include "common/plan/plan_yaml.h"
 #include "schedrig/v1/plan.pb.h"
 
 namespace schedrig::lab {
@@ -30,8 +31,9 @@ struct LabOptions {
 };
 
 // The plan lab would run: --plan FILE or the built-in default, with --quick
-// and then --sample-hz applied. Throws PlanError.
-schedrig::v1::Plan lab_plan(const LabOptions& options);
+// and then --sample-hz applied; `lines`, when given, gets the line of every
+// key (for the host's plan check to name them). Throws PlanError.
+schedrig::v1::Plan lab_plan(const LabOptions& options, PlanLines* lines = nullptr);
 
 // Runs the lab; returns the exit code of how it ended (0 ok; else
 // exit_code_for the failure's ErrorKind: 1 the run failed or was aborted,

@@ -22,12 +22,19 @@ void TextTable::add_row(std::vector<std::string> cells) {
 
 std::string TextTable::format_line(const std::vector<Column>& columns,
                                    const std::vector<std::size_t>& widths,
+                                   std::vector<std::string> cells) {
+  for (auto& cell : cells) cell = printable(cell);
+  return padded_line(columns, widths, cells);
+}
+
+std::string TextTable::padded_line(const std::vector<Column>& columns,
+                                   const std::vector<std::size_t>& widths,
                                    const std::vector<std::string>& cells) {
   std::string line;
   for (std::size_t c = 0; c < cells.size(); ++c) {
     if (c > 0) line += "  ";
     const std::size_t width = c < widths.size() ? widths[c] : 0;
-    const std::string cell = printable(cells[c]);
+    const std::string& cell = cells[c];
     std::string pad(width > cell.size() ? width - cell.size() : 0, ' ');
     line += columns.at(c).align == Align::kRight ? pad + cell : cell + pad;
   }
@@ -43,8 +50,8 @@ void TextTable::print(std::ostream& out) const {
   }
   std::vector<std::string> header;
   for (const auto& col : columns_) header.push_back(col.header);
-  out << format_line(columns_, width, header) << '\n';
-  for (const auto& row : rows_) out << format_line(columns_, width, row) << '\n';
+  out << padded_line(columns_, width, header) << '\n';
+  for (const auto& row : rows_) out << padded_line(columns_, width, row) << '\n';
 }
 
 }  // namespace schedrig::report

@@ -28,12 +28,18 @@ class TextTable {
   // One line of `cells` (no '\n'), cell c padded to `widths[c]` (a longer
   // cell is kept whole) and aligned as `columns[c]` says, two spaces apart,
   // no trailing blanks. For output that cannot wait for every row (`watch`).
-  // `cells` and `widths` have at most columns.size() entries.
+  // `cells` and `widths` have at most columns.size() entries. Cells are
+  // escaped (common/printable.h), as add_row's are.
   static std::string format_line(const std::vector<Column>& columns,
+                                 const std::vector<std::size_t>& widths,
+                                 std::vector<std::string> cells);
+
+ private:
+  // format_line for cells already escaped.
+  static std::string padded_line(const std::vector<Column>& columns,
                                  const std::vector<std::size_t>& widths,
                                  const std::vector<std::string>& cells);
 
- private:
   std::vector<Column> columns_;
   std::vector<std::vector<std::string>> rows_;
 };

@@ -65,6 +65,10 @@ TEST(KnobsE2E, FeaturePlanIsRefusedUpFrontWithExit3) {
                        dir.file("db"));
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("/sys/kernel/debug/sched/features"), std::string::npos) << r.output;
+  // The host's check names the plan's line, as `run --server` does.
+  EXPECT_NE(r.output.find(dir.file("p.yaml") + ":3: key 'variants[1].features[0]'"),
+            std::string::npos)
+      << r.output;
   EXPECT_EQ(r.output.find("iteration 1:"), std::string::npos) << "nothing may run: " << r.output;
 }
 

@@ -254,5 +254,19 @@ TEST(KnobController, ProbeReportsErrnoPerKnob) {
   EXPECT_TRUE(saw_autogroup && saw_features);
 }
 
+TEST(KnobController, ProbeListsTheFeatureNamesTheKernelHas) {
+  FakeRoot root;
+  root.put("sys/kernel/debug/sched/features", "TTWU_QUEUE NO_NI_RANDOM GENTLE_FAIR_SLEEPERS\n");
+  KnobController k(root.root(), root.state_dir());
+  for (const auto& c : k.probe()) {
+    if (c.knob.kind != KnobKind::kFeature) continue;
+    EXPECT_TRUE(c.readable);
+    EXPECT_EQ(c.features,
+              (std::vector<std::string>{"GENTLE_FAIR_SLEEPERS", "NI_RANDOM", "TTWU_QUEUE"}));
+    return;
+  }
+  ADD_FAILURE() << "no features capability";
+}
+
 }  // namespace
 }  // namespace schedrig::knobs

@@ -288,8 +288,35 @@ TEST(PlanCheck, UnwritableFeaturesFileNamesPathAndErrno) {
                "/sys/kernel/debug/sched/features: EACCES)");
   EXPECT_EQ(e.key(), "variants[1].features[0]");
   EXPECT_EQ(e.value(), "NO_NI_RANDOM");
-  EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);  // a facility, not a bad plan: exit 3
+  EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);        // a facility, not a bad plan: exit 3
   EXPECT_NO_THROW(check(plan(kFeaturePlan), box2()));  // writable there
+}
+
+// The features file's names as a 6.x kernel lists them (a few of them).
+Agent with_features(const Agent& agent) {
+  Agent a = agent;
+  for (auto& cap : *a.hello.mutable_knobs()) {
+    if (cap.name() != "sched_features") continue;
+    for (const char* f : {"GENTLE_FAIR_SLEEPERS", "NEXT_BUDDY", "NI_RANDOM", "TTWU_QUEUE"})
+      cap.add_features(f);
+  }
+  return a;
+}
+
+TEST(PlanCheck, FeatureTheKernelDoesNotListNamesCloseMatches) {
+  const std::string text = plan(R"(cases: [{workload: fork}]   # 3
+variants:                            # 4
+  - name: typo                       # 5
+    features: [TTWU_QUEUE, NO_NI_RANDON]  # 6
+)");
+  const PlanError e = error_of(text, with_features(box1()));
+  EXPECT_STREQ(e.what(),
+               "plan.yaml:6: key 'variants[0].features[1]': value 'NO_NI_RANDON': sched feature "
+               "'NI_RANDON' is not in /sys/kernel/debug/sched/features (4 features); did you mean "
+               "NI_RANDOM? (agent box1)");
+  EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+  EXPECT_NO_THROW(check(plan(kFeaturePlan), with_features(box1())));  // NI_RANDOM is listed
+  EXPECT_NO_THROW(check(text, box1()));  // an agent that lists none checks at run time
 }
 
 TEST(PlanCheck, UnwritableSysctl) {
