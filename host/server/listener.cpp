@@ -34,9 +34,11 @@ tcp::acceptor listen_on(asio::io_context& ioc, const tcp::endpoint& endpoint) {
   tcp::acceptor acceptor(asio::make_strand(ioc));
   boost::system::error_code ec;
   auto fail = [&](const char* step) {
-    throw ServerError(
-        ErrorKind::kUnreachable,
-        fmt::format("cannot listen on {}: {}: {}", endpoint_text(endpoint), step, ec.message()));
+    const char* hint =
+        ec == asio::error::address_in_use ? " (another serve or program has this port)" : "";
+    throw ServerError(ErrorKind::kUnreachable,
+                      fmt::format("cannot listen on {}: {}: {}{}", endpoint_text(endpoint), step,
+                                  ec.message(), hint));
   };
   if (acceptor.open(endpoint.protocol(), ec)) fail("open");
   if (acceptor.set_option(asio::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
