@@ -9,6 +9,8 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -182,6 +184,23 @@ void Connection<Stream>::handle_header() {
 
 template <class Stream>
 void Connection<Stream>::read_body(auth::Principal principal) {
+  if (!beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
+    return read_body_now(std::move(principal));
+  }
+  // The client waits for this before it sends the body (curl does, for a while).
+  auto interim = std::make_shared<http::response<http::empty_body>>(http::status::continue_,
+                                                                    parser_->get().version());
+  beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
+  http::async_write(stream_, *interim,
+                    [self = this->shared_from_this(), interim, principal = std::move(principal)](
+                        beast::error_code ec, std::size_t) mutable {
+                      if (ec) return beast::get_lowest_layer(self->stream_).close();
+                      self->read_body_now(std::move(principal));
+                    });
+}
+
+template <class Stream>
+void Connection<Stream>::read_body_now(auth::Principal principal) {
   parser_->body_limit(context_->options.body_limit);  // a chunked body counts as it comes
   beast::get_lowest_layer(stream_).expires_after(context_->options.body_timeout);
   http::async_read(stream_, buffer_, *parser_,

@@ -65,7 +65,9 @@ class Connection : public Stoppable, public std::enable_shared_from_this<Connect
   void on_read_error(boost::beast::error_code ec);
   // Routes and authorizes the headers just read; reads the body only then.
   void handle_header();
+  // Answers `Expect: 100-continue` with 100 Continue first.
   void read_body(auth::Principal principal);
+  void read_body_now(auth::Principal principal);
   void dispatch(auth::Principal principal);
   void serve_agent(Request request, auth::Principal principal);
   void serve_api(Request request, auth::Principal principal);

@@ -257,6 +257,28 @@ TEST(ServerPreauth, AnAuthorizedBodyUpToTheLimitIsReadWhole) {
   EXPECT_EQ(api.body_bytes(), mib);
 }
 
+// curl's way: the headers with Expect: 100-continue, the body only after
+// the server's 100 Continue, which only an authorized request gets.
+TEST(ServerPreauth, ExpectContinueIsAnsweredOnlyOnceAuthorized) {
+  CountingApi api;
+  TestServer server({.api = &api});
+  const std::string expect = "Expect: 100-continue\r\n\r\n";
+  auto head = [&](const std::string& token) {
+    std::string h = post_head("/api/v1/runs", token, 5);
+    return h.substr(0, h.size() - 2) + expect;
+  };
+  PlainPeer stranger(server.port());
+  ASSERT_TRUE(stranger.send(head("")));
+  EXPECT_EQ(stranger.response(2s).result_int(), 401u);
+  PlainPeer alice(server.port());
+  ASSERT_TRUE(alice.send(head(kAliceToken)));
+  EXPECT_EQ(alice.response(2s).result_int(), 100u);
+  ASSERT_TRUE(alice.send("hello"));
+  EXPECT_EQ(alice.response(2s).result_int(), 200u);
+  EXPECT_EQ(api.calls(), 1);
+  EXPECT_EQ(api.body_bytes(), 5u);
+}
+
 // The refused peer is still sending its body: the server discards it after
 // answering, so the answer arrives rather than a reset.
 TEST(ServerPreauth, ARefusedPeerSendingItsBodyStillGetsTheAnswer) {
