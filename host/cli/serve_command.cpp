@@ -44,24 +44,32 @@ class ServeEvents : public collector::CollectorEvents {
 // How long serve waits, after SIGINT/SIGTERM, for its agents' close handshakes.
 constexpr std::chrono::seconds kCloseGrace{3};
 
-// The listener of `s`: tokens, TLS, limits. Throws CliError (kUnreachable)
-// for an address that cannot be bound.
+// The bound, listening acceptor for `endpoint`, made before the store is
+// opened so a busy port leaves no store behind. Throws CliError
+// (kUnreachable) naming the address.
+boost::asio::ip::tcp::acceptor bind_listen_address(boost::asio::io_context& ioc,
+                                                   const boost::asio::ip::tcp::endpoint& endpoint) {
+  try {
+    return server::listen_on(ioc, endpoint);
+  } catch (const server::ServerError& e) {
+    throw CliError(ErrorKind::kUnreachable, e.what());
+  }
+}
+
+// The listener of `s` on `acceptor`: tokens, TLS, limits.
 std::unique_ptr<server::Listener> make_listener(
-    boost::asio::io_context& ioc, const ServeSettings& s, boost::asio::ip::tcp::endpoint endpoint,
+    boost::asio::io_context& ioc, const ServeSettings& s, boost::asio::ip::tcp::acceptor acceptor,
     std::shared_ptr<boost::asio::ssl::context> tls, const auth::TokenSet& tokens,
     collector::Collector& agents, server::ApiHandler& api) {
   server::ServerOptions so;
-  so.endpoint = endpoint;
+  so.endpoint = acceptor.local_endpoint();
   so.tls = std::move(tls);
   so.tokens = &tokens;
   so.agents = &agents;
   so.api = &api;
   so.max_connections = s.max_connections;
-  try {
-    return std::make_unique<server::Listener>(ioc, std::move(so));
-  } catch (const server::ServerError& e) {
-    throw CliError(ErrorKind::kUnreachable, e.what());
-  }
+  so.max_pending_per_peer = s.max_pending_per_peer;
+  return std::make_unique<server::Listener>(ioc, std::move(so), std::move(acceptor));
 }
 
 void log_start(const server::Listener& listener, const ServeSettings& s, const store::Store& store,
@@ -69,8 +77,10 @@ void log_start(const server::Listener& listener, const ServeSettings& s, const s
   const std::string at = server::endpoint_text(listener.local_endpoint());
   const char* ws = s.tls_cert.empty() ? "ws" : "wss";
   const char* http = s.tls_cert.empty() ? "http" : "https";
-  spdlog::info("serving on {}: agents {}://{}/agent, API {}://{}/api/v1/, {} token(s), into {}", at,
-               ws, at, http, at, tokens, store.path());
+  spdlog::info(
+      "serving on {}: agents {}://{}/agent, API {}://{}/api/v1/, {} token(s), into {}; at most {} "
+      "connections, {} per address before a token is accepted",
+      at, ws, at, http, at, tokens, store.path(), s.max_connections, s.max_pending_per_peer);
   if (s.insecure && s.tls_cert.empty()) {
     spdlog::warn("--insecure: no TLS; tokens and envelopes cross the network in the clear");
   }
@@ -80,20 +90,22 @@ void run_serve(const ServeSettings& s) {
   const auto endpoint = checked_endpoint(s);
   const auth::TokenSet tokens = load_serve_tokens(s);
   auto tls = serve_tls_context(s);  // a bad key or certificate is refused before the store opens
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::acceptor acceptor =
+      bind_listen_address(ioc, endpoint);  // so is a busy port
   std::unique_ptr<store::Store> store;
   try {
     store = std::make_unique<store::Store>(s.db.empty() ? store::default_db_path() : s.db);
   } catch (const std::exception& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
-  boost::asio::io_context ioc;
   ServeEvents events;
   // The queue and the API (docs/architecture.md "Queue"); it hears every event first.
   control::Control control(*store, ioc.get_executor());
   control::FanOutEvents fan_out({&control, &events});
   collector::Collector agents(*store, fan_out);
   std::unique_ptr<server::Listener> listener =
-      make_listener(ioc, s, endpoint, std::move(tls), tokens, agents, control);
+      make_listener(ioc, s, std::move(acceptor), std::move(tls), tokens, agents, control);
   listener->start();
   log_start(*listener, s, *store, tokens.size());
   boost::asio::signal_set signals(ioc, SIGINT, SIGTERM);
@@ -122,9 +134,17 @@ void run_serve(const ServeSettings& s) {
 }
 
 // Flags whose presence on the command line decides over --config.
-constexpr const char* kSettledFlags[] = {"--listen",   "--db",      "--tokens",
-                                         "--tls-cert", "--tls-key", "--max-connections",
-                                         "--insecure", "--threads"};
+constexpr const char* kSettledFlags[] = {
+    "--listen",
+    "--db",
+    "--tokens",
+    "--tls-cert",
+    "--tls-key",
+    "--max-connections",
+    "--max-pending-per-peer",
+    "--insecure",
+    "--threads",
+};
 
 }  // namespace
 
@@ -138,7 +158,8 @@ void add_serve_command(CLI::App& app, int& exit_code) {
       "derived, then acked. Stops on SIGINT/SIGTERM");
   cmd->add_option("--config", flags->config,
                   "YAML file of settings, keys as the flags name them ('-' as '_': listen, db, "
-                  "tokens, tls_cert, tls_key, max_connections, insecure, threads); flags win; an "
+                  "tokens, tls_cert, tls_key, max_connections, max_pending_per_peer, insecure, "
+                  "threads); flags win; an "
                   "unknown key is an error. Only read when given (the packages pass --config "
                   "/etc/schedrig/serve.yaml)");
   cmd->add_option("--listen", o->listen,
@@ -151,6 +172,11 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--tls-key", o->tls_key, "PEM private key of --tls-cert");
   cmd->add_option("--max-connections", o->max_connections,
                   "open connections at most (default 4096); more are closed at once")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  cmd->add_option("--max-pending-per-peer", o->max_pending_per_peer,
+                  "connections from one address that have not sent an accepted token yet, at "
+                  "most (default 64; 1024 from all addresses); more are closed at once. Agents "
+                  "past their upgrade do not count")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
   cmd->add_flag("--insecure", o->insecure,
                 "serve plain TCP on a non-loopback address (tokens are still required)");

@@ -78,6 +78,8 @@ ServeSettings serve_settings(const ServeFlags& f) {
   s.tls_key = settle.text("--tls-key", v.tls_key, "tls_key");
   s.max_connections = settle.whole<std::size_t>("--max-connections", v.max_connections,
                                                 "max_connections", 1, 1'000'000);
+  s.max_pending_per_peer = settle.whole<std::size_t>(
+      "--max-pending-per-peer", v.max_pending_per_peer, "max_pending_per_peer", 1, 1'000'000);
   s.insecure = settle.boolean("--insecure", v.insecure, "insecure");
   s.threads = settle.whole<unsigned>("--threads", v.threads, "threads", 1, 64);
   return s;

@@ -27,14 +27,24 @@ struct ServeSettings {
   std::string tokens;  // "" = store::default_tokens_path()
   std::string tls_cert, tls_key;
   std::size_t max_connections = 4096;
+  std::size_t max_pending_per_peer = 64;  // connections not authorized yet, per address
   bool insecure = false;
   unsigned threads = 2;
 };
 
 // The keys `serve --config F` knows (the flags' names, '-' as '_'); anything
 // else is an error naming the file, line and key.
-inline constexpr std::array<std::string_view, 8> kServeConfigKeys{
-    "listen", "db", "tokens", "tls_cert", "tls_key", "max_connections", "insecure", "threads"};
+inline constexpr std::array<std::string_view, 9> kServeConfigKeys{
+    "listen",
+    "db",
+    "tokens",
+    "tls_cert",
+    "tls_key",
+    "max_connections",
+    "max_pending_per_peer",
+    "insecure",
+    "threads",
+};
 
 // `serve`'s flags as parsed, defaults where not given.
 struct ServeFlags {

@@ -1,12 +1,16 @@
 #include "host/server/connection.h"
 
 #include <atomic>
+#include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -28,6 +32,12 @@ constexpr bool kIsTls = std::is_same_v<Stream, TlsStream>;
 // How long a response may take to write, and a TLS close_notify to finish.
 constexpr std::chrono::seconds kWriteTimeout{30};
 constexpr std::chrono::seconds kShutdownTimeout{5};
+// Closing: how long and how much of what the peer still sends (an unread
+// body) is discarded after the half-close, so the kernel closes with a FIN
+// (the peer reads the answer) rather than a reset.
+constexpr std::chrono::seconds kLingerTimeout{2};
+constexpr std::size_t kLingerBytes = 4 * 1024 * 1024;
+constexpr std::size_t kLingerChunk = 64 * 1024;
 
 template <class Stream>
 Stream make_stream(asio::ip::tcp::socket&& socket, const ServerContext& context) {
@@ -48,19 +58,21 @@ std::string peer_name(const asio::ip::tcp::socket& socket) {
 
 template <class Stream>
 Connection<Stream>::Connection(asio::ip::tcp::socket&& socket,
-                               std::shared_ptr<const ServerContext> context, ConnectionSlot slot)
+                               std::shared_ptr<const ServerContext> context, ConnectionSlot slot,
+                               PendingTicket pending)
     : stream_(make_stream<Stream>(std::move(socket), *context)),
       context_(std::move(context)),
       slot_(std::move(slot)),
-      peer_(peer_name(beast::get_lowest_layer(stream_).socket())) {}
+      pending_(std::move(pending)),
+      peer_(peer_name(beast::get_lowest_layer(stream_).socket())),
+      auth_deadline_(std::chrono::steady_clock::now() + context_->options.auth_timeout) {}
 
 template <class Stream>
 void Connection<Stream>::run() {
   slot_.attach(this->shared_from_this());
   asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
     if constexpr (kIsTls<Stream>) {
-      beast::get_lowest_layer(self->stream_)
-          .expires_after(self->context_->options.tls_handshake_timeout);
+      beast::get_lowest_layer(self->stream_).expires_at(self->auth_deadline_);
       self->stream_.async_handshake(asio::ssl::stream_base::server,
                                     [self](beast::error_code ec) { self->on_handshake(ec); });
     } else {
@@ -93,33 +105,40 @@ void Connection<Stream>::do_read() {
   const ServerOptions& o = context_->options;
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(o.header_limit));
-  parser_->body_limit(o.body_limit);
-  beast::get_lowest_layer(stream_).expires_after(o.read_timeout);
-  http::async_read(
-      stream_, buffer_, *parser_,
-      [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+  // Content-Length is checked once the request is authorized (handle_header),
+  // so a stranger learns nothing but 401; the limit applies to the body read.
+  parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
+  auto& lowest = beast::get_lowest_layer(stream_);
+  if (authorized_) {
+    lowest.expires_after(o.keep_alive_timeout);
+  } else {
+    lowest.expires_at(auth_deadline_);
+  }
+  http::async_read_header(stream_, buffer_, *parser_,
+                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                            self->on_header(ec);
+                          });
 }
 
 template <class Stream>
-void Connection<Stream>::on_read(beast::error_code ec) {
+void Connection<Stream>::on_header(beast::error_code ec) {
   if (ec) return on_read_error(ec);
-  handle(parser_->release());
+  handle_header();
 }
 
 template <class Stream>
 void Connection<Stream>::on_read_error(beast::error_code ec) {
   if (stopped_) return;
-  if (ec == http::error::header_limit || ec == http::error::body_limit) {
-    const bool header = ec == http::error::header_limit;
-    spdlog::info("{}: request over the {} limit ({} bytes): refused", peer_,
-                 header ? "header" : "body",
-                 header ? context_->options.header_limit : context_->options.body_limit);
-    return respond(error_response(
-        parser_->get(),
-        header ? http::status::request_header_fields_too_large : http::status::payload_too_large,
-        header ? fmt::format("request headers over {} bytes", context_->options.header_limit)
-               : fmt::format("request body over {} bytes", context_->options.body_limit),
-        false));
+  const ServerOptions& o = context_->options;
+  if (ec == http::error::header_limit) {
+    spdlog::info("{}: request headers over {} bytes: refused", peer_, o.header_limit);
+    return answer(http::status::request_header_fields_too_large,
+                  fmt::format("request headers over {} bytes", o.header_limit), false);
+  }
+  if (ec == http::error::body_limit) {
+    spdlog::info("{}: request body over {} bytes: refused", peer_, o.body_limit);
+    return answer(http::status::payload_too_large,
+                  fmt::format("request body over {} bytes", o.body_limit), false);
   }
   if (ec == http::error::end_of_stream || ec == asio::error::operation_aborted) {
     return do_shutdown();
@@ -127,43 +146,97 @@ void Connection<Stream>::on_read_error(beast::error_code ec) {
   if (ec.category() == http::make_error_code(http::error::end_of_stream).category() &&
       ec != http::error::partial_message) {
     spdlog::debug("{}: bad HTTP request: {}", peer_, ec.message());
-    return respond(error_response(parser_->get(), http::status::bad_request,
-                                  "bad HTTP request: " + ec.message(), false));
+    return answer(http::status::bad_request, "bad HTTP request: " + ec.message(), false);
   }
-  spdlog::debug("{}: read: {}", peer_, ec.message());  // timeout, reset
+  if (ec == beast::error::timeout) {
+    spdlog::debug("{}: no {} in time: closed", peer_,
+                  authorized_ ? "request" : "authorized request header");
+  } else {
+    spdlog::debug("{}: read: {}", peer_, ec.message());  // reset
+  }
   beast::get_lowest_layer(stream_).close();
 }
 
 template <class Stream>
-void Connection<Stream>::handle(Request request) {
-  const Route route = route_of(to_std(request.target()));
+void Connection<Stream>::handle_header() {
+  const Request& header = parser_->get();
+  const Route route = route_of(to_std(header.target()));
   const bool served = route == Route::kAgent ? context_->options.agents != nullptr
                                              : context_->options.api != nullptr;
   if (route == Route::kNotFound || !served) {
-    spdlog::debug("{}: {} {}: 404", peer_, printable(to_std(request.method_string())),
-                  printable(to_std(request.target())));
-    return respond(error_response(
-        request, http::status::not_found,
-        "not found: agents use a WebSocket upgrade on /agent, the API is under /api/v1/", true));
+    spdlog::debug("{}: {} {}: 404", peer_, printable(to_std(header.method_string())),
+                  printable(to_std(header.target())));
+    return answer(http::status::not_found,
+                  "not found: agents use a WebSocket upgrade on /agent, the API is under /api/v1/",
+                  true);
   }
-  Authorization auth = authorize(request, *context_->options.tokens, role_for(route));
-  if (!auth.principal) return refuse(request, auth);
-  if (route == Route::kAgent) return serve_agent(std::move(request), std::move(*auth.principal));
-  serve_api(std::move(request), std::move(*auth.principal));
+  Authorization auth = authorize(header, *context_->options.tokens, role_for(route));
+  if (!auth.principal) return refuse(auth);
+  authorized_ = true;
+  pending_.release();
+  const std::uint64_t limit = context_->options.body_limit;
+  if (parser_->content_length().value_or(0) > limit) {
+    return on_read_error(http::error::body_limit);
+  }
+  if (parser_->is_done()) return dispatch(std::move(*auth.principal));
+  read_body(std::move(*auth.principal));
 }
 
 template <class Stream>
-void Connection<Stream>::refuse(const Request& request, const Authorization& denied) {
+void Connection<Stream>::read_body(auth::Principal principal) {
+  if (!beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
+    return read_body_now(std::move(principal));
+  }
+  // The client waits for this before it sends the body (curl does, for a while).
+  auto interim = std::make_shared<http::response<http::empty_body>>(http::status::continue_,
+                                                                    parser_->get().version());
+  beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
+  http::async_write(stream_, *interim,
+                    [self = this->shared_from_this(), interim, principal = std::move(principal)](
+                        beast::error_code ec, std::size_t) mutable {
+                      if (ec) return beast::get_lowest_layer(self->stream_).close();
+                      self->read_body_now(std::move(principal));
+                    });
+}
+
+template <class Stream>
+void Connection<Stream>::read_body_now(auth::Principal principal) {
+  parser_->body_limit(context_->options.body_limit);  // a chunked body counts as it comes
+  beast::get_lowest_layer(stream_).expires_after(context_->options.body_timeout);
+  http::async_read(stream_, buffer_, *parser_,
+                   [self = this->shared_from_this(), principal = std::move(principal)](
+                       beast::error_code ec, std::size_t) mutable {
+                     if (ec) return self->on_read_error(ec);
+                     self->dispatch(std::move(principal));
+                   });
+}
+
+template <class Stream>
+void Connection<Stream>::dispatch(auth::Principal principal) {
+  Request request = parser_->release();
+  if (route_of(to_std(request.target())) == Route::kAgent) {
+    return serve_agent(std::move(request), std::move(principal));
+  }
+  serve_api(std::move(request), std::move(principal));
+}
+
+template <class Stream>
+void Connection<Stream>::refuse(const Authorization& denied) {
+  const Request& header = parser_->get();
   context_->refusals.warn(fmt::format(
-      "{}: {} {} refused with {}: {}", peer_, printable(to_std(request.method_string())),
-      printable(to_std(request.target())), static_cast<unsigned>(denied.status), denied.reason));
-  respond(error_response(
-      request, denied.status,
-      denied.status == http::status::forbidden
-          ? std::string("this token's role may not use ") +
-                (route_of(to_std(request.target())) == Route::kAgent ? "/agent" : "/api/v1/")
-          : "a valid Bearer token is required",
-      true));
+      "{}: {} {} refused with {}: {}", peer_, printable(to_std(header.method_string())),
+      printable(to_std(header.target())), static_cast<unsigned>(denied.status), denied.reason));
+  answer(denied.status,
+         denied.status == http::status::forbidden
+             ? std::string("this token's role may not use ") +
+                   (route_of(to_std(header.target())) == Route::kAgent ? "/agent" : "/api/v1/")
+             : "a valid Bearer token is required",
+         true);
+}
+
+template <class Stream>
+void Connection<Stream>::answer(http::status status, std::string_view text, bool keep_alive) {
+  respond(error_response(parser_->get(), status, text, keep_alive && parser_->is_done()));
 }
 
 template <class Stream>
@@ -228,8 +301,22 @@ void Connection<Stream>::do_shutdown() {
 template <class Stream>
 void Connection<Stream>::on_shutdown() {
   beast::error_code ignored;
-  beast::get_lowest_layer(stream_).socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
-  beast::get_lowest_layer(stream_).close();
+  auto& lowest = beast::get_lowest_layer(stream_);
+  lowest.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  lowest.expires_after(kLingerTimeout);
+  buffer_.clear();
+  linger(0);
+}
+
+template <class Stream>
+void Connection<Stream>::linger(std::size_t discarded) {
+  if (stopped_ || discarded >= kLingerBytes) return beast::get_lowest_layer(stream_).close();
+  beast::get_lowest_layer(stream_).async_read_some(
+      buffer_.prepare(kLingerChunk),
+      [self = this->shared_from_this(), discarded](beast::error_code ec, std::size_t n) {
+        if (ec) return beast::get_lowest_layer(self->stream_).close();  // EOF, timeout, reset
+        self->linger(discarded + n);
+      });
 }
 
 template class Connection<PlainStream>;

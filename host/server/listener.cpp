@@ -30,26 +30,37 @@ std::chrono::milliseconds next_backoff(std::chrono::milliseconds current) {
   return std::min(current * 2, kMaxBackoff);
 }
 
+tcp::acceptor listen_on(asio::io_context& ioc, const tcp::endpoint& endpoint) {
+  tcp::acceptor acceptor(asio::make_strand(ioc));
+  boost::system::error_code ec;
+  auto fail = [&](const char* step) {
+    const char* hint =
+        ec == asio::error::address_in_use ? " (another serve or program has this port)" : "";
+    throw ServerError(ErrorKind::kUnreachable,
+                      fmt::format("cannot listen on {}: {}: {}{}", endpoint_text(endpoint), step,
+                                  ec.message(), hint));
+  };
+  if (acceptor.open(endpoint.protocol(), ec)) fail("open");
+  if (acceptor.set_option(asio::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
+  if (acceptor.bind(endpoint, ec)) fail("bind");
+  if (acceptor.listen(asio::socket_base::max_listen_connections, ec)) fail("listen");
+  return acceptor;
+}
+
 Listener::Listener(asio::io_context& ioc, ServerOptions options)
+    : Listener(ioc, options, listen_on(ioc, options.endpoint)) {}
+
+Listener::Listener(asio::io_context& ioc, ServerOptions options, tcp::acceptor acceptor)
     : ioc_(ioc),
       context_(std::make_shared<ServerContext>(std::move(options))),
       tracker_(std::make_shared<ConnectionTracker>(context_->options.max_connections)),
-      acceptor_(asio::make_strand(ioc)),
+      pending_(std::make_shared<PendingPeers>(context_->options.max_pending_per_peer,
+                                              context_->options.max_pending)),
+      acceptor_(std::move(acceptor)),
       retry_(acceptor_.get_executor()) {
   if (context_->options.tokens == nullptr) {
     throw std::invalid_argument("server: ServerOptions::tokens is required");
   }
-  const tcp::endpoint& endpoint = context_->options.endpoint;
-  boost::system::error_code ec;
-  auto fail = [&](const char* step) {
-    throw ServerError(
-        ErrorKind::kUnreachable,
-        fmt::format("cannot listen on {}: {}: {}", endpoint_text(endpoint), step, ec.message()));
-  };
-  if (acceptor_.open(endpoint.protocol(), ec)) fail("open");
-  if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
-  if (acceptor_.bind(endpoint, ec)) fail("bind");
-  if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) fail("listen");
 }
 
 tcp::endpoint Listener::local_endpoint() const { return acceptor_.local_endpoint(); }
@@ -98,11 +109,38 @@ void Listener::start_connection(tcp::socket socket) {
     socket.close(ignored);
     return;
   }
-  if (context_->options.tls) {
-    std::make_shared<Connection<TlsStream>>(std::move(socket), context_, std::move(*slot))->run();
-  } else {
-    std::make_shared<Connection<PlainStream>>(std::move(socket), context_, std::move(*slot))->run();
+  PendingTicket ticket = pending_ticket(socket);
+  if (ticket.empty()) {
+    boost::system::error_code ignored;
+    socket.close(ignored);
+    return;
   }
+  if (context_->options.tls) {
+    std::make_shared<Connection<TlsStream>>(std::move(socket), context_, std::move(*slot),
+                                            std::move(ticket))
+        ->run();
+  } else {
+    std::make_shared<Connection<PlainStream>>(std::move(socket), context_, std::move(*slot),
+                                              std::move(ticket))
+        ->run();
+  }
+}
+
+PendingTicket Listener::pending_ticket(const tcp::socket& socket) {
+  boost::system::error_code ec;
+  const tcp::endpoint peer = socket.remote_endpoint(ec);
+  const std::string address = ec ? std::string("unknown") : peer.address().to_string();
+  PendingRefusal refusal = PendingRefusal::kNone;
+  PendingTicket ticket = pending_->try_enter(address, refusal);
+  if (refusal == PendingRefusal::kPeerFull) {
+    pending_refusals_.warn(fmt::format(
+        "{}: refused: {} connections from {} not authorized yet (--max-pending-per-peer)",
+        peer_name(socket), pending_->per_peer_limit(), address));
+  } else if (refusal == PendingRefusal::kTotalFull) {
+    pending_refusals_.warn(fmt::format("{}: refused: {} connections not authorized yet in all",
+                                       peer_name(socket), pending_->total_limit()));
+  }
+  return ticket;
 }
 
 void Listener::stop() {
@@ -115,5 +153,7 @@ void Listener::stop() {
 }
 
 std::size_t Listener::open_connections() const { return tracker_->open(); }
+
+std::size_t Listener::pending_connections() const { return pending_->pending(); }
 
 }  // namespace schedrig::server

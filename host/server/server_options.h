@@ -30,11 +30,20 @@ struct ServerOptions {
   ApiHandler* api = nullptr;                       // null: /api/v1/... answers 404
   AgentEndpoint* agents = nullptr;                 // null: /agent answers 404
   std::size_t max_connections = 4096;              // over it: accepted and closed at once
+  // Connections not authorized yet (pending_peers.h): from one address, and
+  // in all; over either, accepted and closed at once.
+  std::size_t max_pending_per_peer = 64;
+  std::size_t max_pending = 1024;
   SessionTiming timing;
   std::size_t header_limit = 16 * 1024;  // bytes of request line + headers (431 over it)
   std::size_t body_limit = 1024 * 1024;  // bytes (413 over it)
-  std::chrono::milliseconds tls_handshake_timeout{10'000};
-  std::chrono::milliseconds read_timeout{30'000};  // one request, and idle keep-alive
+  // From accept until a request is authorized: the TLS handshake and the
+  // request headers (of every request refused before one passes); the
+  // connection is closed when it runs out, however slowly bytes come.
+  std::chrono::milliseconds auth_timeout{10'000};
+  std::chrono::milliseconds body_timeout{30'000};  // an authorized request's body
+  // From an answer to the next request's headers on an authorized connection.
+  std::chrono::milliseconds keep_alive_timeout{30'000};
 };
 
 }  // namespace schedrig::server

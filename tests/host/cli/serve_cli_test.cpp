@@ -2,6 +2,11 @@
 // and what it refuses before it serves (exit 2 naming the file, line or
 // setting). A serve that starts is stopped with SIGINT once it logs
 // "serving on"; every run is bounded by timeout(1).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -58,7 +63,7 @@ TEST(ServeCli, AnUnknownConfigKeyNamesFileLineAndKey) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(r.output, "schedrig: error: " + cfg +
                           ":2: unknown key 'lisen' (known: listen, db, tokens, tls_cert, tls_key, "
-                          "max_connections, insecure, threads)\n");
+                          "max_connections, max_pending_per_peer, insecure, threads)\n");
 }
 
 TEST(ServeCli, ABadConfigValueNamesFileLineAndKey) {
@@ -166,6 +171,70 @@ TEST(ServeCli, ATlsKeyOthersMayReadIsRefusedBeforeTheStoreOpens) {
   EXPECT_NE(r.output.find(pki.server_key), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("0644"), std::string::npos) << r.output;
   EXPECT_EQ(file_mode(db), -1) << "no store was opened";
+}
+
+// A socket listening on 127.0.0.1:<ephemeral> while it lives: a busy port.
+class BusyPort {
+ public:
+  BusyPort() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&a), len), 0);
+    EXPECT_EQ(::listen(fd_, 1), 0);
+    EXPECT_EQ(::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len), 0);
+    port_ = ntohs(a.sin_port);
+  }
+  ~BusyPort() { ::close(fd_); }
+  BusyPort(const BusyPort&) = delete;
+  BusyPort& operator=(const BusyPort&) = delete;
+  unsigned port() const { return port_; }
+
+ private:
+  int fd_;
+  unsigned port_ = 0;
+};
+
+TEST(ServeCli, ABusyPortIsExit3NamingTheAddressAndLeavesNoStore) {
+  const TempDir dir;
+  const BusyPort busy;
+  const std::string db = dir.file("s.db");
+  const std::string address = fmt::format("127.0.0.1:{}", busy.port());
+  const auto r =
+      refused(fmt::format("--listen {} --tokens {} --db {}", address, make_tokens(dir), db));
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_EQ(r.output, "schedrig: error: cannot listen on " + address +
+                          ": bind: Address already in use (another serve or program has this "
+                          "port)\n");
+  EXPECT_EQ(file_mode(db), -1) << "no store was created";
+  EXPECT_EQ(file_mode(db + "-wal"), -1);
+}
+
+TEST(ServeCli, MaxPendingPerPeerComesFromTheFlagOrTheConfig) {
+  const TempDir dir;
+  const std::string cfg = dir.file("serve.yaml");
+  write_file(cfg, "max_pending_per_peer: 0\n");
+  auto r = refused("--config " + cfg);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(cfg + ":1: key 'max_pending_per_peer': '0' is not a whole number in "
+                                "1..1000000"),
+            std::string::npos)
+      << r.output;
+  r = refused("--max-pending-per-peer 0");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--max-pending-per-peer"), std::string::npos) << r.output;
+  write_file(cfg, "max_pending_per_peer: 8\n");
+  r = served(dir, fmt::format("--config {} --listen 127.0.0.1:0 --tokens {} --db {}", cfg,
+                              make_tokens(dir), dir.file("s.db")));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("at most 4096 connections, 8 per address before a token is accepted"),
+            std::string::npos)
+      << r.output;
+  r = served(dir, fmt::format("--config {} --max-pending-per-peer 3 --listen 127.0.0.1:0 "
+                              "--tokens {} --db {}",
+                              cfg, make_tokens(dir), dir.file("s.db")));
+  EXPECT_NE(r.output.find(", 3 per address"), std::string::npos) << "the flag wins: " << r.output;
 }
 
 }  // namespace

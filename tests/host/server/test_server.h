@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,8 @@ struct TestServerConfig {
   server::SessionTiming timing{};
   collector::CollectorOptions collector{};
   collector::CollectorEvents* events = nullptr;  // null: one that does nothing
+  // Any other option (deadlines, pending caps), applied last.
+  std::function<void(server::ServerOptions&)> adjust{};
 };
 
 class TestServer {
@@ -74,6 +77,7 @@ class TestServer {
     o.agents = &collector_;
     o.max_connections = c.max_connections;
     o.timing = c.timing;
+    if (c.adjust) c.adjust(o);
     return o;
   }
 

@@ -5,6 +5,7 @@
 #include "host/server/connection_tracker.h"
 #include "host/server/listen_address.h"
 #include "host/server/listener.h"
+#include "host/server/pending_peers.h"
 #include "host/server/rate_limited_log.h"
 #include "host/server/routing.h"
 #include "tests/host/server/test_server.h"
@@ -85,6 +86,32 @@ TEST(ConnectionTracker, CountsUpToTheLimitAndStopsOwners) {
   auto c = tracker->try_open();
   c->attach(late);  // attached after stop_all: stopped at once
   EXPECT_EQ(late->stops, 1);
+}
+
+TEST(PendingPeers, CapsEachPeerAndTheTotal) {
+  auto peers = std::make_shared<PendingPeers>(2, 3);
+  PendingRefusal why = PendingRefusal::kNone;
+  PendingTicket a1 = peers->try_enter("10.0.0.1", why);
+  PendingTicket a2 = peers->try_enter("10.0.0.1", why);
+  EXPECT_EQ(why, PendingRefusal::kNone);
+  EXPECT_TRUE(peers->try_enter("10.0.0.1", why).empty());
+  EXPECT_EQ(why, PendingRefusal::kPeerFull);
+  PendingTicket b1 = peers->try_enter("10.0.0.2", why);
+  EXPECT_FALSE(b1.empty());
+  EXPECT_TRUE(peers->try_enter("10.0.0.3", why).empty());
+  EXPECT_EQ(why, PendingRefusal::kTotalFull);
+  EXPECT_EQ(peers->pending(), 3u);
+  EXPECT_EQ(peers->pending("10.0.0.1"), 2u);
+  a1.release();
+  a1.release();  // once only
+  PendingTicket moved = std::move(a2);
+  EXPECT_TRUE(a2.empty());
+  EXPECT_EQ(peers->pending("10.0.0.1"), 1u);
+  PendingTicket c1 = peers->try_enter("10.0.0.3", why);
+  EXPECT_FALSE(c1.empty());
+  { PendingTicket gone = std::move(c1); }
+  EXPECT_EQ(peers->pending("10.0.0.3"), 0u);
+  EXPECT_EQ(peers->pending(), 2u);
 }
 
 TEST(ListenAddress, ParsesAndRefuses) {
