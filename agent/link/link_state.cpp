@@ -52,11 +52,11 @@ std::uint64_t LinkState::acked_seq() const {
   return acked_;
 }
 
-void LinkState::mark_closed(const std::string& reason, bool clean) {
+void LinkState::mark_closed(const std::string& reason, LinkEnd end) {
   std::lock_guard lock(mu_);
   if (closed_) return;
   closed_ = true;
-  clean_ = clean;
+  end_ = end;
   close_reason_ = reason;
   abort_ = true;
   cv_.notify_all();
@@ -69,7 +69,12 @@ bool LinkState::closed() const {
 
 bool LinkState::closed_cleanly() const {
   std::lock_guard lock(mu_);
-  return closed_ && clean_;
+  return closed_ && end_ == LinkEnd::kClean;
+}
+
+bool LinkState::refused() const {
+  std::lock_guard lock(mu_);
+  return closed_ && end_ == LinkEnd::kRefused;
 }
 
 std::string LinkState::close_reason() const {

@@ -19,6 +19,13 @@
 
 namespace schedrig::link {
 
+// How a link ended.
+enum class LinkEnd {
+  kClean,    // a normal close (1000) from the host, or the agent's own close()
+  kRefused,  // the host closed with 1008 (policy violation): it refused this agent
+  kLost,     // anything else: a reset, another close code, an over-size message
+};
+
 class LinkState {
  public:
   explicit LinkState(AgentIdentity identity) : stamper_(std::move(identity)) {}
@@ -42,10 +49,11 @@ class LinkState {
   std::uint64_t acked_seq() const;
 
   // Records the end of the link once (later calls change nothing), sets the
-  // abort flag and wakes every waiter. `clean`: a normal close.
-  void mark_closed(const std::string& reason, bool clean);
+  // abort flag and wakes every waiter.
+  void mark_closed(const std::string& reason, LinkEnd end);
   bool closed() const;
   bool closed_cleanly() const;
+  bool refused() const;  // closed with LinkEnd::kRefused
   std::string close_reason() const;
   std::atomic<bool>& abort_flag() { return abort_; }
 
@@ -57,7 +65,7 @@ class LinkState {
   std::deque<schedrig::v1::Envelope> commands_;
   std::uint64_t acked_ = 0;
   bool closed_ = false;
-  bool clean_ = false;  // closed with 1000, or by close()
+  LinkEnd end_ = LinkEnd::kLost;  // meaningful once closed_
   std::string close_reason_;
   std::atomic<bool> abort_{false};
 };

@@ -177,8 +177,9 @@ namespace schedrig::link {
 namespace {
 
 // How the host ended the link decides whether `connect` succeeded: only a
-// normal close (1000) is clean; 1011 (the collector could not store) is not.
-void expect_close(websocket::close_code code, bool clean) {
+// normal close (1000) is clean; 1008 (a session rule broken) is the host
+// refusing the agent; 1011 (the collector could not store) is a lost link.
+void expect_close(websocket::close_code code, bool clean, bool refused) {
   FakeHost host;
   std::thread server([&] { host.accept(); });
   HostLink link(AgentIdentity{"box", "boot", "inst"});
@@ -190,13 +191,15 @@ void expect_close(websocket::close_code code, bool clean) {
   closer.join();
   EXPECT_TRUE(link.closed());
   EXPECT_EQ(link.closed_cleanly(), clean) << link.close_reason();
+  EXPECT_EQ(link.refused(), refused) << link.close_reason();
   EXPECT_NE(link.close_reason().find(std::to_string(static_cast<int>(code))), std::string::npos)
       << link.close_reason();
 }
 
-TEST(HostLink, ANormalCloseIsCleanAndAnInternalErrorIsNot) {
-  expect_close(websocket::close_code::normal, true);
-  expect_close(websocket::close_code::internal_error, false);
+TEST(HostLink, ANormalCloseIsCleanA1008IsARefusalAndAnInternalErrorIsNeither) {
+  expect_close(websocket::close_code::normal, true, false);
+  expect_close(websocket::close_code::policy_error, false, true);
+  expect_close(websocket::close_code::internal_error, false, false);
 }
 
 }  // namespace
