@@ -39,9 +39,9 @@ void HostLink::connect(const std::string& url, std::chrono::milliseconds timeout
 }
 
 std::uint64_t HostLink::send(Envelope env) {
-  auto [seq, bytes] = impl_->state.stamp(std::move(env));
-  if (impl_->connection) impl_->connection->write(std::move(bytes));
-  return seq;
+  return impl_->state.stamp(std::move(env), [this](std::string bytes) {
+    if (impl_->connection) impl_->connection->write(std::move(bytes));
+  });
 }
 
 std::optional<Envelope> HostLink::next_command(std::chrono::milliseconds timeout) {

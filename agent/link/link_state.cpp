@@ -11,13 +11,14 @@ using v1::Envelope;
 
 void LinkState::set_url(std::string url) { url_ = std::move(url); }
 
-std::pair<std::uint64_t, std::string> LinkState::stamp(Envelope env) {
+std::uint64_t LinkState::stamp(Envelope env, const std::function<void(std::string)>& queue) {
   std::lock_guard lock(mu_);
   if (closed_)
     throw LinkError(ErrorKind::kUnreachable,
                     fmt::format("link to {} is closed: {}", url_, close_reason_));
   const std::uint64_t seq = stamper_.stamp(env);
-  return {seq, encode_envelope(env)};
+  queue(encode_envelope(env));
+  return seq;
 }
 
 void LinkState::take(Envelope env) {

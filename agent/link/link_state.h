@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -35,9 +36,14 @@ class LinkState {
   const std::string& url() const { return url_; }
   const AgentIdentity& identity() const { return stamper_.identity(); }
 
-  // Stamps `env` (EnvelopeStamper: next seq, identity, sent_at_ns) and
-  // encodes it: {seq, bytes}. Throws LinkError(kUnreachable) once closed.
-  std::pair<std::uint64_t, std::string> stamp(schedrig::v1::Envelope env);
+  // Stamps `env` (EnvelopeStamper: next seq, identity, sent_at_ns), encodes
+  // it and hands the bytes to `queue` under one lock, so envelopes are queued
+  // for the wire in seq order whichever threads send them (the host refuses
+  // a seq not above the last one within a connection, docs/architecture.md
+  // "Session rules"). `queue` must not call back into this LinkState.
+  // Returns the seq. Throws LinkError(kUnreachable) once closed.
+  std::uint64_t stamp(schedrig::v1::Envelope env,
+                      const std::function<void(std::string bytes)>& queue);
 
   // A decoded host->agent envelope: an Ack for this instance raises
   // acked_seq(); anything else is queued for next_command() (an Abort also

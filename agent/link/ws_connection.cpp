@@ -242,7 +242,7 @@ class WsConnection final : public Connection {
     env.mutable_error()->set_code(code);
     env.mutable_error()->set_message(message);
     try {
-      write(state_.stamp(std::move(env)).second);
+      state_.stamp(std::move(env), [this](std::string bytes) { write(std::move(bytes)); });
     } catch (const LinkError&) {  // closing: nothing to answer on
     }
   }

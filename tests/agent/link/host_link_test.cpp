@@ -5,6 +5,7 @@
 #include "agent/link/host_link.h"
 
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <boost/asio/ip/tcp.hpp>
@@ -122,6 +123,42 @@ TEST(HostLink, PlainWebSocketSendsTheTokenToo) {
     link.close();
     closer.join();
   }
+}
+
+// Threads sending at once (the sampler's Samples beside the runner's
+// results) still put their envelopes on the wire in seq order: the host
+// refuses a seq not above the last one on a connection.
+TEST(HostLink, ConcurrentSendsReachTheWireInSeqOrder) {
+  FakeHost host;
+  std::thread server([&] { host.accept(); });
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s);
+  server.join();
+  constexpr int kThreads = 4;
+  constexpr int kEach = 500;
+  std::vector<std::thread> senders;
+  for (int t = 0; t < kThreads; ++t) {
+    senders.emplace_back([&link] {
+      for (int i = 0; i < kEach; ++i) {
+        v1::Envelope env;
+        env.mutable_log()->set_message("line");
+        link.send(std::move(env));
+      }
+    });
+  }
+  std::uint64_t last = 0;
+  int out_of_order = 0;
+  for (int i = 0; i < kThreads * kEach; ++i) {
+    const std::uint64_t seq = host.read().seq();
+    if (seq != last + 1) ++out_of_order;
+    last = seq;
+  }
+  for (auto& t : senders) t.join();
+  EXPECT_EQ(out_of_order, 0);
+  EXPECT_EQ(last, static_cast<std::uint64_t>(kThreads * kEach));
+  std::thread closer([&] { host.read_until_closed(); });
+  link.close();
+  closer.join();
 }
 
 // A host that takes the connection and then never reads again: the agent's
