@@ -61,7 +61,7 @@ TEST(SessionRules, AnythingBeforeHelloIsAViolation) {
 }
 
 TEST(SessionRules, ASecondHelloIsAViolation) {
-  for (const std::string& instance : {"inst-box1", "inst-other"}) {
+  for (const char* instance : {"inst-box1", "inst-other"}) {
     const EnvelopeCheck c = check_envelope(hello("box1", 2, instance), "box1", after_hello(1));
     EXPECT_EQ(c.verdict, Verdict::kViolation) << instance;
     EXPECT_EQ(c.code, v1::ERROR_UNEXPECTED) << instance;
