@@ -48,8 +48,10 @@ void add_connect_command(CLI::App& app, int& exit_code) {
       "machine (Hello, Topology), and run the plans it sends, streaming one IterationResult per "
       "iteration; exits 0 when the host closes the link normally (1000) or on SIGINT/SIGTERM, 1 "
       "when the link is lost otherwise (a reset, 1011, an over-size message), 2 for bad usage "
-      "(a token file others may read, an unknown --config key), 3 when the host cannot be "
-      "reached or refuses the token");
+      "or a configuration the host refuses (a token file others may read, an unknown --config "
+      "key, a token the host refuses with 401/403, or a close with 1008 such as an --id the "
+      "token was not made for; the host's reason is printed), 3 when the host cannot be "
+      "reached");
   cmd->add_option("url", f.url,
                   "collector URL, ws://HOST[:PORT]/agent or wss://HOST[:PORT]/agent (default "
                   "ports 80 and 443); or url in --config");

@@ -16,7 +16,7 @@ class HostLink::Impl {
 
   void close() {
     if (connection) connection->close();
-    state.mark_closed("closed by the agent", true);
+    state.mark_closed("closed by the agent", LinkEnd::kClean);
   }
 
   LinkState state;
@@ -39,9 +39,9 @@ void HostLink::connect(const std::string& url, std::chrono::milliseconds timeout
 }
 
 std::uint64_t HostLink::send(Envelope env) {
-  auto [seq, bytes] = impl_->state.stamp(std::move(env));
-  if (impl_->connection) impl_->connection->write(std::move(bytes));
-  return seq;
+  return impl_->state.stamp(std::move(env), [this](std::string bytes) {
+    if (impl_->connection) impl_->connection->write(std::move(bytes));
+  });
 }
 
 std::optional<Envelope> HostLink::next_command(std::chrono::milliseconds timeout) {
@@ -54,6 +54,7 @@ std::uint64_t HostLink::acked_seq() const { return impl_->state.acked_seq(); }
 bool HostLink::closed() const { return impl_->state.closed(); }
 std::string HostLink::close_reason() const { return impl_->state.close_reason(); }
 bool HostLink::closed_cleanly() const { return impl_->state.closed_cleanly(); }
+bool HostLink::refused() const { return impl_->state.refused(); }
 std::atomic<bool>& HostLink::abort_flag() { return impl_->state.abort_flag(); }
 void HostLink::close() { impl_->close(); }
 

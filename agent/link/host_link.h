@@ -20,7 +20,8 @@
 namespace schedrig::link {
 
 // The host could not be reached, or the link is closed: kind() is
-// ErrorKind::kUnreachable (exit 3), or kUsage for a malformed URL (exit 2)
+// ErrorKind::kUnreachable (exit 3), or kUsage (exit 2) for a malformed URL
+// or a token the host refuses
 // (common/error.h). what() names the URL and the reason ("cannot reach
 // ws://h:7878/agent: Connection refused").
 class LinkError : public schedrig::Error {
@@ -47,9 +48,9 @@ class HostLink {
   // host's chain verified against `security.ca_file` and its certificate
   // checked for the URL's host), and upgrades to WebSocket sending the
   // token, all within `timeout`; then starts the I/O thread. Throws
-  // LinkError: kUsage for a malformed URL or an unusable CA file,
-  // kUnreachable otherwise (a 401/403 on the upgrade: "cannot reach URL:
-  // host refused the agent's token (401 Unauthorized)").
+  // LinkError: kUsage for a malformed URL, an unusable CA file or a
+  // token the host refuses (a 401/403 on the upgrade: "host at URL refused
+  // the agent's token (401 Unauthorized)"), kUnreachable otherwise.
   void connect(const std::string& url, std::chrono::milliseconds timeout,
                const LinkSecurity& security = {});
 
@@ -73,6 +74,10 @@ class HostLink {
   // by close(); false while open and after any other end (a reset, another
   // close code, an over-size message).
   bool closed_cleanly() const;
+  // True when the host closed with 1008 (policy violation): it refused who
+  // this agent is or what it sent (docs/architecture.md "Session rules"),
+  // e.g. an --id its token was not made for; connecting again would not help.
+  bool refused() const;
   // Why the link closed ("host closed the connection (1000 normal)").
   std::string close_reason() const;
 

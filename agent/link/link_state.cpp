@@ -11,13 +11,14 @@ using v1::Envelope;
 
 void LinkState::set_url(std::string url) { url_ = std::move(url); }
 
-std::pair<std::uint64_t, std::string> LinkState::stamp(Envelope env) {
+std::uint64_t LinkState::stamp(Envelope env, const std::function<void(std::string)>& queue) {
   std::lock_guard lock(mu_);
   if (closed_)
     throw LinkError(ErrorKind::kUnreachable,
                     fmt::format("link to {} is closed: {}", url_, close_reason_));
   const std::uint64_t seq = stamper_.stamp(env);
-  return {seq, encode_envelope(env)};
+  queue(encode_envelope(env));
+  return seq;
 }
 
 void LinkState::take(Envelope env) {
@@ -52,11 +53,11 @@ std::uint64_t LinkState::acked_seq() const {
   return acked_;
 }
 
-void LinkState::mark_closed(const std::string& reason, bool clean) {
+void LinkState::mark_closed(const std::string& reason, LinkEnd end) {
   std::lock_guard lock(mu_);
   if (closed_) return;
   closed_ = true;
-  clean_ = clean;
+  end_ = end;
   close_reason_ = reason;
   abort_ = true;
   cv_.notify_all();
@@ -69,7 +70,12 @@ bool LinkState::closed() const {
 
 bool LinkState::closed_cleanly() const {
   std::lock_guard lock(mu_);
-  return closed_ && clean_;
+  return closed_ && end_ == LinkEnd::kClean;
+}
+
+bool LinkState::refused() const {
+  std::lock_guard lock(mu_);
+  return closed_ && end_ == LinkEnd::kRefused;
 }
 
 std::string LinkState::close_reason() const {

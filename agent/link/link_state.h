@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -19,6 +20,13 @@
 
 namespace schedrig::link {
 
+// How a link ended.
+enum class LinkEnd {
+  kClean,    // a normal close (1000) from the host, or the agent's own close()
+  kRefused,  // the host closed with 1008 (policy violation): it refused this agent
+  kLost,     // anything else: a reset, another close code, an over-size message
+};
+
 class LinkState {
  public:
   explicit LinkState(AgentIdentity identity) : stamper_(std::move(identity)) {}
@@ -28,9 +36,14 @@ class LinkState {
   const std::string& url() const { return url_; }
   const AgentIdentity& identity() const { return stamper_.identity(); }
 
-  // Stamps `env` (EnvelopeStamper: next seq, identity, sent_at_ns) and
-  // encodes it: {seq, bytes}. Throws LinkError(kUnreachable) once closed.
-  std::pair<std::uint64_t, std::string> stamp(schedrig::v1::Envelope env);
+  // Stamps `env` (EnvelopeStamper: next seq, identity, sent_at_ns), encodes
+  // it and hands the bytes to `queue` under one lock, so envelopes are queued
+  // for the wire in seq order whichever threads send them (the host refuses
+  // a seq not above the last one within a connection, docs/architecture.md
+  // "Session rules"). `queue` must not call back into this LinkState.
+  // Returns the seq. Throws LinkError(kUnreachable) once closed.
+  std::uint64_t stamp(schedrig::v1::Envelope env,
+                      const std::function<void(std::string bytes)>& queue);
 
   // A decoded host->agent envelope: an Ack for this instance raises
   // acked_seq(); anything else is queued for next_command() (an Abort also
@@ -42,10 +55,11 @@ class LinkState {
   std::uint64_t acked_seq() const;
 
   // Records the end of the link once (later calls change nothing), sets the
-  // abort flag and wakes every waiter. `clean`: a normal close.
-  void mark_closed(const std::string& reason, bool clean);
+  // abort flag and wakes every waiter.
+  void mark_closed(const std::string& reason, LinkEnd end);
   bool closed() const;
   bool closed_cleanly() const;
+  bool refused() const;  // closed with LinkEnd::kRefused
   std::string close_reason() const;
   std::atomic<bool>& abort_flag() { return abort_; }
 
@@ -57,7 +71,7 @@ class LinkState {
   std::deque<schedrig::v1::Envelope> commands_;
   std::uint64_t acked_ = 0;
   bool closed_ = false;
-  bool clean_ = false;  // closed with 1000, or by close()
+  LinkEnd end_ = LinkEnd::kLost;  // meaningful once closed_
   std::string close_reason_;
   std::atomic<bool> abort_{false};
 };

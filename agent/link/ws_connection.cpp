@@ -42,13 +42,26 @@ bool is_ip_address(const std::string& host) {
   return !ec;
 }
 
+// How the host ended a link that ended with `closed` (a close frame came) and `code`.
+LinkEnd link_end(bool closed, std::uint16_t code) {
+  if (!closed) return LinkEnd::kLost;
+  if (code == websocket::close_code::normal) return LinkEnd::kClean;
+  return code == websocket::close_code::policy_error ? LinkEnd::kRefused : LinkEnd::kLost;
+}
+
+// A 401 or 403 on the upgrade: the host was reached and refused the token,
+// a configuration error (exit 2), not an unreachable host.
+bool token_refused(const websocket::response_type& res) {
+  return res.result_int() == 401 || res.result_int() == 403;
+}
+
 // Why the upgrade failed: the host's refusal of the token, another HTTP
 // answer, or Beast's reason.
 std::string upgrade_failure(const websocket::response_type& res, beast::error_code ec) {
   const unsigned status = res.result_int();
   const auto reason = http::obsolete_reason(res.result());
-  if (status == 401 || status == 403)
-    return fmt::format("host refused the agent's token ({} {})", status, std::string(reason));
+  if (token_refused(res))
+    return fmt::format("refused the agent's token ({} {})", status, std::string(reason));
   if (status != 0 && status != 101)
     return fmt::format("WebSocket handshake: HTTP {} {}", status, std::string(reason));
   return "WebSocket handshake: " + ec.message();
@@ -84,6 +97,9 @@ class WsConnection final : public Connection {
                             });
     ioc_.run_for(timeout);
     if (!failure_) give_up(timeout);
+    if (token_refused(response_)) {
+      throw LinkError(ErrorKind::kUsage, fmt::format("host at {} {}", state_.url(), *failure_));
+    }
     if (!failure_->empty())
       throw LinkError(ErrorKind::kUnreachable,
                       fmt::format("cannot reach {}: {}", state_.url(), *failure_));
@@ -226,7 +242,7 @@ class WsConnection final : public Connection {
     env.mutable_error()->set_code(code);
     env.mutable_error()->set_message(message);
     try {
-      write(state_.stamp(std::move(env)).second);
+      state_.stamp(std::move(env), [this](std::string bytes) { write(std::move(bytes)); });
     } catch (const LinkError&) {  // closing: nothing to answer on
     }
   }
@@ -254,7 +270,7 @@ class WsConnection final : public Connection {
   // The link ended: how, unless the agent closed it (then a pending read
   // may end with "operation canceled" as the TLS stream shuts down).
   void fail(const char* what, beast::error_code ec) {
-    if (closing_) return state_.mark_closed("closed by the agent", true);
+    if (closing_) return state_.mark_closed("closed by the agent", LinkEnd::kClean);
     const bool closed = ec == websocket::error::closed;
     const websocket::close_reason& why = ws_->reason();
     std::string reason = fmt::format("{}: {}", what, ec.message());
@@ -263,7 +279,7 @@ class WsConnection final : public Connection {
       reason = fmt::format("host closed the connection ({}{}{})", why.code, text.empty() ? "" : " ",
                            printable(text));
     }
-    state_.mark_closed(reason, closed && why.code == websocket::close_code::normal);
+    state_.mark_closed(reason, link_end(closed, why.code));
     beast::error_code ignored;
     beast::get_lowest_layer(*ws_).socket().close(ignored);
   }

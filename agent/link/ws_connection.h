@@ -32,9 +32,10 @@ class Connection {
 // Resolves, connects, (for wss) completes the TLS handshake, and upgrades
 // with "Authorization: Bearer TOKEN" when `security.token` is set, all
 // within `timeout`; then starts the I/O thread. Throws LinkError:
-// kUnreachable naming the URL and the reason ("cannot reach URL: host
-// refused the agent's token (401 Unauthorized)", "... TLS handshake:
-// certificate verify failed: ..."), kUsage for an unusable CA file.
+// kUnreachable naming the URL and the reason ("cannot reach URL: TLS
+// handshake: certificate verify failed: ..."), kUsage for an unusable CA
+// file or a 401/403 answer ("host at URL refused the agent's token (401
+// Unauthorized)").
 std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
                                             const LinkSecurity& security,
                                             std::chrono::milliseconds timeout);

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/envelope_codec.h"
+#include "common/printable.h"
 
 namespace schedrig::agent {
 
@@ -13,7 +14,7 @@ void handle_command(const v1::Envelope& cmd, const CommandHandlers& h) {
   if (cmd.has_start_run()) {
     h.run(cmd.start_run());
   } else if (cmd.has_error()) {
-    spdlog::warn("host reports an error: {}", cmd.error().message());
+    spdlog::warn("host reports an error: {}", printable(cmd.error().message()));
   } else if (!cmd.has_abort() && !cmd.has_ping()) {  // e.g. a Hello sent back
     const std::string what = fmt::format("agent does not take '{}' messages", body_name(cmd));
     spdlog::warn("host sent a message the agent does not take: {}", body_name(cmd));

@@ -54,6 +54,17 @@ void run_one(const Session& s, const v1::StartRun& start) {
   wait_for_ack(s.link, sink.last_seq());
 }
 
+// The link ended otherwise than cleanly. A 1008 close is the host refusing
+// this agent (an --id its token was not made for, another live agent with
+// this id): a configuration error, exit 2 like a refused token, with the
+// host's reason; anything else lost the session: exit 1.
+[[noreturn]] void link_ended(const link::HostLink& link) {
+  if (link.refused()) {
+    throw CliError(ErrorKind::kUsage, "host refused this agent: " + link.close_reason());
+  }
+  throw CliError(ErrorKind::kFailed, "link lost: " + link.close_reason());
+}
+
 // Serves the host's commands until it closes the link or `stop` is set.
 void serve(const Session& s) {
   const CommandHandlers handlers{[&s](const v1::StartRun& start) { run_one(s, start); },
@@ -63,9 +74,7 @@ void serve(const Session& s) {
     if (cmd) {
       handle_command(*cmd, handlers);
     } else if (s.link.closed()) {
-      if (!s.link.closed_cleanly()) {  // a reset, 1011, an over-size message: exit 1
-        throw link::LinkError(ErrorKind::kFailed, "link lost: " + s.link.close_reason());
-      }
+      if (!s.link.closed_cleanly()) link_ended(s.link);
       spdlog::info("link closed: {}", s.link.close_reason());
       return;
     }
@@ -95,6 +104,7 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
     link.send(make_topology(topo));
     serve(Session{link, topo, *knob_control, stop});
   } catch (const link::LinkError& e) {  // lost once connected: the session failed (exit 1)
+    if (link.refused()) link_ended(link);
     throw CliError(ErrorKind::kFailed, e.what());
   }
   link.close();

@@ -26,9 +26,11 @@ struct SessionOptions {
 // while idle; a plan already running goes on until it ends or the host
 // aborts it, and one started after `stop` starts aborted). After each run it
 // waits up to 30 s for the host's Ack of the last result. Throws
-// schedrig::Error: kUsage for a malformed URL, kUnreachable when the host
-// cannot be reached or a knob journal cannot be restored, kFailed when the
-// link is lost while a run still sends on it.
+// schedrig::Error: kUsage for a malformed URL or when the host refuses this
+// agent (a 401/403 on the upgrade, or a close with 1008: "host refused this
+// agent: host closed the connection (1008 refused: ...)"), kUnreachable when
+// the host cannot be reached or a knob journal cannot be restored, kFailed
+// when the link is lost otherwise.
 void run_session(const SessionOptions& o, const std::atomic<bool>& stop);
 
 }  // namespace schedrig::agent

@@ -78,8 +78,8 @@ void AgentSession<Stream>::on_accept(beast::error_code ec) {
 
 template <class Stream>
 void AgentSession<Stream>::maybe_read() {
-  if (read_in_flight_ || !open_ || finished_ || closing_ || refusing_ || held_ ||
-      hello_ == HelloState::kClaiming || write_queue_.size() >= kMaxQueuedWrites) {
+  if (read_in_flight_ || !open_ || finished_ || closing_ || refusing_ || held_ || claiming_ ||
+      write_queue_.size() >= kMaxQueuedWrites) {
     return;
   }
   read_in_flight_ = true;
@@ -123,28 +123,31 @@ template <class Stream>
 void AgentSession<Stream>::handle_message(std::string bytes) {
   DecodeResult r = decode_envelope(bytes);
   if (!r.envelope) {
-    spdlog::warn("{}: bad message ({} bytes): {}", peer_, bytes.size(), r.error);
+    warn_bad_frame(fmt::format("bad message ({} bytes): {}", bytes.size(), r.error));
     return reply_error(r.code, r.error, 0);
   }
-  const EnvelopeCheck check =
-      check_envelope(*r.envelope, agent_id_, hello_ == HelloState::kAccepted);
+  const EnvelopeCheck check = check_envelope(*r.envelope, agent_id_, ledger_);
   if (check.verdict == Verdict::kReplyError) {
-    spdlog::warn("{} ({}): {}", peer_, printable(agent_id_), printable(check.message));
+    warn_bad_frame(printable(check.message));
     return reply_error(check.code, check.message, r.envelope->seq());
   }
   if (check.verdict == Verdict::kViolation) {
     return violation(check.code, check.message, r.envelope->seq());
   }
   auto env = std::make_shared<const Envelope>(std::move(*r.envelope));
-  if (env->has_hello() && hello_ == HelloState::kNone) {
-    return claim_id(std::move(env), std::move(bytes));
-  }
+  if (env->has_hello()) return claim_id(std::move(env), std::move(bytes));  // the first: the rules
+  ledger_.take(*env);
   submit(std::move(env), std::move(bytes));
 }
 
 template <class Stream>
+void AgentSession<Stream>::warn_bad_frame(const std::string& what) {
+  bad_frames_.warn(fmt::format("{} (agent {}): {}", peer_, printable(agent_id_), what));
+}
+
+template <class Stream>
 void AgentSession<Stream>::claim_id(std::shared_ptr<const Envelope> hello, std::string bytes) {
-  hello_ = HelloState::kClaiming;  // reading waits for the decision
+  claiming_ = true;  // reading waits for the decision
   services_->registry->claim(
       agent_id_, hello->instance_id(), this->shared_from_this(),
       [self = this->shared_from_this(), hello, bytes = std::move(bytes)](
@@ -163,13 +166,9 @@ void AgentSession<Stream>::on_claim(bool accepted, const std::string& why,
     if (accepted) services_->registry->release(agent_id_, this);
     return;
   }
-  if (!accepted) {
-    hello_ = HelloState::kNone;
-    return violation(v1::ERROR_UNEXPECTED, why, hello->seq());
-  }
-  hello_ = HelloState::kAccepted;
-  instance_id_ = hello->instance_id();
-  hello_seq_ = hello->seq();
+  claiming_ = false;
+  if (!accepted) return violation(v1::ERROR_UNEXPECTED, why, hello->seq());
+  ledger_.take(*hello);
   submit(std::move(hello), std::move(bytes));
   maybe_read();
 }
@@ -264,11 +263,9 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
       if (ack_seq_ == 0) ack_instance_ = env->instance_id();
       ack_seq_ = std::max(ack_seq_, env->seq());
     }
-    // The accepted Hello makes the channel live, even when it was stored
-    // before (a replay); on_stored is for what is new.
-    if (env->has_hello() && env->seq() == hello_seq_ && env->instance_id() == instance_id_) {
-      services_->events.on_hello(this->shared_from_this(), *env);
-    }
+    // The accepted Hello (a session's only one) makes the channel live,
+    // even when it was stored before (a replay); on_stored is for what is new.
+    if (env->has_hello()) services_->events.on_hello(this->shared_from_this(), *env);
     if (outcome.status == Status::kStored) services_->events.on_stored(*env);
   }
   report_closed_when_drained();
@@ -374,7 +371,7 @@ void AgentSession<Stream>::schedule_tick() {
 template <class Stream>
 void AgentSession<Stream>::on_tick() {
   if (finished_) return;
-  if (held_ || hello_ == HelloState::kClaiming) heard_from_peer();  // we are the ones waiting
+  if (held_ || claiming_) heard_from_peer();  // we are the ones waiting
   const auto silent = std::chrono::steady_clock::now() - last_heard_;
   if (silent >= upgrade_.timing.idle_timeout) {
     close_reason_ =
@@ -429,7 +426,7 @@ void AgentSession<Stream>::finish(const std::string& reason, const char* log_lev
   end_probes(false);
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);
-  if (hello_ == HelloState::kAccepted) services_->registry->release(agent_id_, this);
+  if (ledger_.hello_accepted()) services_->registry->release(agent_id_, this);
   upgrade_.slot.release();
   if (held_) {  // never stored, never acked: the agent sends it again
     held_.reset();
@@ -444,7 +441,7 @@ template <class Stream>
 void AgentSession<Stream>::report_closed_when_drained() {
   if (!finished_ || closed_reported_ || pending_writes_ > 0) return;
   closed_reported_ = true;
-  services_->events.on_closed(*this, hello_ == HelloState::kAccepted ? agent_id_ : std::string(),
+  services_->events.on_closed(*this, ledger_.hello_accepted() ? agent_id_ : std::string(),
                               end_reason_);
 }
 

@@ -26,9 +26,11 @@
 #include "host/collector/agent_channel.h"
 #include "host/collector/events.h"
 #include "host/collector/session_registry.h"
+#include "host/collector/session_rules.h"
 #include "host/collector/store_writer.h"
 #include "host/server/agent_endpoint.h"
 #include "host/server/connection_tracker.h"
+#include "host/server/rate_limited_log.h"
 
 namespace schedrig::collector {
 
@@ -55,7 +57,7 @@ class AgentSession : public AgentChannel,
   void close() override;
   const std::string& peer() const override { return peer_; }
   const std::string& agent_id() const override { return agent_id_; }
-  const std::string& instance_id() const override { return instance_id_; }
+  const std::string& instance_id() const override { return ledger_.instance_id; }
 
   void probe(std::chrono::milliseconds timeout, std::function<void(bool)> answer) override;
   void replace(const std::string& why) override;
@@ -71,6 +73,9 @@ class AgentSession : public AgentChannel,
   void on_frame(boost::beast::websocket::frame_type kind);
   void heard_from_peer();
   void handle_message(std::string bytes);
+  // A frame answered with an Error (the session goes on): one warn line per
+  // 5 s at most, however fast they come.
+  void warn_bad_frame(const std::string& what);
   void claim_id(std::shared_ptr<const Envelope> hello, std::string bytes);
   void on_claim(bool accepted, const std::string& why, std::shared_ptr<const Envelope> hello,
                 std::string bytes);
@@ -107,7 +112,8 @@ class AgentSession : public AgentChannel,
   std::shared_ptr<SessionServices> services_;
   const std::string peer_;
   const std::string agent_id_;
-  std::string instance_id_;
+  SessionLedger ledger_;  // the Hello's instance and the last seq taken (session_rules.h)
+  server::RateLimitedLog bad_frames_;
   boost::asio::steady_timer tick_;
   boost::asio::steady_timer probe_timer_;
   std::chrono::steady_clock::time_point last_heard_;
@@ -117,16 +123,15 @@ class AgentSession : public AgentChannel,
     std::shared_ptr<const Envelope> env;
     WriteOutcome outcome;
   };
-  std::mutex delivered_mu_;             // the writer thread's side
-  std::vector<Delivered> delivered_;    // guarded by delivered_mu_
-  std::vector<Delivered> draining_;     // the strand's side (capacity reused)
-  std::string ack_instance_;            // the Ack owed: instance and seq
-  std::uint64_t ack_seq_ = 0;           // 0: none owed
-  std::optional<WriteItem> held_;   // refused by a full writer queue: retried on room
-  std::uint64_t hello_seq_ = 0;     // of the accepted Hello
-  std::size_t pending_writes_ = 0;  // submitted, outcome not back yet
-  enum class HelloState { kNone, kClaiming, kAccepted } hello_ = HelloState::kNone;
-  bool open_ = false;  // the WebSocket handshake completed
+  std::mutex delivered_mu_;           // the writer thread's side
+  std::vector<Delivered> delivered_;  // guarded by delivered_mu_
+  std::vector<Delivered> draining_;   // the strand's side (capacity reused)
+  std::string ack_instance_;          // the Ack owed: instance and seq
+  std::uint64_t ack_seq_ = 0;         // 0: none owed
+  std::optional<WriteItem> held_;     // refused by a full writer queue: retried on room
+  std::size_t pending_writes_ = 0;    // submitted, outcome not back yet
+  bool claiming_ = false;             // the Hello waits for the registry: reading waits too
+  bool open_ = false;                 // the WebSocket handshake completed
   bool read_in_flight_ = false;
   bool ping_in_flight_ = false;
   bool close_requested_ = false;  // close once the write queue drains

@@ -15,10 +15,41 @@ bool is_host_to_agent(const v1::Envelope& env) {
   return env.has_ack() || env.has_start_run() || env.has_abort() || env.has_ping();
 }
 
+EnvelopeCheck violation(std::string message) {
+  return {Verdict::kViolation, v1::ERROR_UNEXPECTED, std::move(message)};
+}
+
+// The rules of one session's sequence: Hello first and once, one instance,
+// rising seqs. "" when `env` keeps them.
+std::string sequence_breach(const v1::Envelope& env, const SessionLedger& ledger) {
+  if (!ledger.hello_accepted()) {
+    if (env.has_hello()) return "";
+    return fmt::format("{} before Hello: Hello comes first on every connection", body_name(env));
+  }
+  if (env.has_hello()) {
+    return fmt::format(
+        "a second Hello (seq {}): one Hello per connection, reconnect to send another", env.seq());
+  }
+  if (env.instance_id() != ledger.instance_id) {
+    return fmt::format("instance_id '{}' is not this connection's ('{}', from its Hello)",
+                       env.instance_id(), ledger.instance_id);
+  }
+  if (env.seq() <= ledger.last_seq) {
+    return fmt::format("seq {} after seq {}: seqs rise strictly within a connection", env.seq(),
+                       ledger.last_seq);
+  }
+  return "";
+}
+
 }  // namespace
 
+void SessionLedger::take(const v1::Envelope& env) {
+  if (env.has_hello()) instance_id = env.instance_id();
+  last_seq = env.seq();
+}
+
 EnvelopeCheck check_envelope(const v1::Envelope& env, const std::string& agent_id,
-                             bool hello_accepted) {
+                             const SessionLedger& ledger) {
   if (is_host_to_agent(env)) {
     return {Verdict::kReplyError, v1::ERROR_UNEXPECTED,
             body_name(env) + " is a host->agent message"};
@@ -32,10 +63,11 @@ EnvelopeCheck check_envelope(const v1::Envelope& env, const std::string& agent_i
             fmt::format("agent_id '{}' is not the id this token speaks for ('{}')", env.agent_id(),
                         agent_id)};
   }
-  if (!hello_accepted && !env.has_hello()) {
-    return {Verdict::kViolation, v1::ERROR_UNEXPECTED,
-            fmt::format("{} before Hello: Hello comes first on every connection", body_name(env))};
+  if (env.seq() > kMaxSeq) {
+    return violation(fmt::format("seq {} is over 2^63 - 1", env.seq()));
   }
+  std::string breach = sequence_breach(env, ledger);
+  if (!breach.empty()) return violation(std::move(breach));
   return {Verdict::kStore, v1::ERROR_UNSPECIFIED, ""};
 }
 

@@ -1,6 +1,7 @@
 #include "host/store/ingest.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -188,11 +189,13 @@ void on_sample(sqlite::Db& db, const Envelope& env) {
       .run();
 }
 
+// A terminal status (ok, failed, aborted) is final: only a row still
+// running (a queue row queued or running) takes the agent's verdict.
 void on_run_finished(sqlite::Db& db, const Envelope& env) {
   const v1::RunFinished& r = env.run_finished();
   sqlite::Statement& st = db.cached(R"sql(
       UPDATE runs SET status = ?2, reason = ?3, completed_iterations = ?4, finished_at_ns = ?5
-      WHERE run_id = ?1 AND agent_id = ?6)sql");
+      WHERE run_id = ?1 AND agent_id = ?6 AND status = 'running')sql");
   st.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
       .bind_text(3, reason_text(r.status(), r.reason()))
@@ -202,7 +205,7 @@ void on_run_finished(sqlite::Db& db, const Envelope& env) {
       .run();
   sqlite::Statement& queue = db.cached(R"sql(
       UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4
-      WHERE run_id = ?1 AND agent_id = ?5)sql");
+      WHERE run_id = ?1 AND agent_id = ?5 AND state IN ('queued', 'running'))sql");
   queue.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
       .bind_text(3, reason_text(r.status(), r.reason()))
@@ -211,7 +214,7 @@ void on_run_finished(sqlite::Db& db, const Envelope& env) {
       .run();
 }
 
-// The ids every stored envelope needs.
+// The ids every stored envelope needs, and a seq the store can hold.
 void require_ids(const sqlite::Db& db, const Envelope& env) {
   if (env.agent_id().empty() || env.instance_id().empty() || env.seq() == 0) {
     throw StoreError(
@@ -219,6 +222,11 @@ void require_ids(const sqlite::Db& db, const Envelope& env) {
         fmt::format("store {}: envelope ({}) lacks agent_id, instance_id or seq "
                     "(agent '{}', instance '{}', seq {})",
                     db.path(), body_name(env), env.agent_id(), env.instance_id(), env.seq()));
+  }
+  if (env.seq() > static_cast<std::uint64_t>(INT64_MAX)) {  // an INTEGER column holds 2^63 - 1
+    throw StoreError(StoreError::Reason::kBadContent,
+                     fmt::format("store {}: envelope ({}) of agent '{}' has seq {}, over 2^63 - 1",
+                                 db.path(), body_name(env), env.agent_id(), env.seq()));
   }
 }
 

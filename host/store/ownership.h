@@ -24,8 +24,7 @@ struct OwnerCache {
 // Records env.instance_id as env.agent_id's (a bare `instances` row when it
 // has none yet; Hello and Topology fill it in). Throws StoreError kNotOwner,
 // changing nothing, when the instance is recorded for another agent.
-void claim_instance(sqlite::Db& db, const schedrig::v1::Envelope& env,
-                    OwnerCache* cache = nullptr);
+void claim_instance(sqlite::Db& db, const schedrig::v1::Envelope& env, OwnerCache* cache = nullptr);
 // claim_instance in two steps, so every check can come before any write:
 // instance_recorded() writes nothing, returns whether the instance has a
 // row (throwing kNotOwner as above), and record_instance() adds the row.

@@ -107,7 +107,8 @@ void set_finished(sqlite::Db& db, const std::string& run_id, const std::string& 
                                  db.path(), run_id, state));
   }
   sqlite::Statement& st = db.cached(R"sql(
-      UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4 WHERE run_id = ?1)sql");
+      UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4
+      WHERE run_id = ?1 AND state IN ('queued', 'running'))sql");
   st.bind_text(1, run_id).bind_text(2, state).bind_text(3, reason).bind_int(4, now_ns).run();
   mark_run_row(db, run_id, state, reason, now_ns);
 }

@@ -40,7 +40,8 @@ void insert_queued_run(sqlite::Db& db, const QueuedRun& run, long long now_ns);
 void set_dispatched(sqlite::Db& db, const std::string& run_id, long long now_ns);
 
 // Sets the row's state ("ok" | "failed" | "aborted"), reason and finished
-// time, and a `runs` row of the run that is still "running" the same way.
+// time if it is still queued or running, and a `runs` row of the run that is
+// still "running" the same way.
 // Throws StoreError kBadContent for another state.
 void set_finished(sqlite::Db& db, const std::string& run_id, const std::string& state,
                   const std::string& reason, long long now_ns);

@@ -130,7 +130,8 @@ struct AgentRecord {
 // One run submitted to `schedrig serve` for one agent (table `queue`).
 // state: "queued" (waiting, FIFO per agent by id) -> "running" (sent to the
 // agent, or its RunStarted arrived) -> "ok" | "failed" | "aborted" (its
-// RunFinished, an abort, or the host's verdict with `reason`).
+// RunFinished, an abort, or the host's verdict with `reason`; the first
+// terminal state is final).
 struct QueuedRun {
   long long id = 0;  // the store's row id: FIFO order (0 until enqueued)
   std::string run_id, agent_id, plan_name;

@@ -91,8 +91,9 @@ class Store {
 
   // The host's own verdict on a run whose agent went away before
   // RunFinished (lab saw it die or time out): a run still `running` becomes
-  // `failed` with `reason`. A RunFinished that arrives later (import of the
-  // agent's file) still overrides it. Throws StoreError.
+  // `failed` with `reason`. A terminal status is final: a RunFinished that
+  // arrives later (import of the agent's file, a replay) is stored but
+  // changes neither status nor reason. Throws StoreError.
   void fail_unfinished_run(const std::string& run_id, const std::string& reason);
 
   // Runs whose run_id starts with `run_id_prefix` ("" = all), oldest first
@@ -156,10 +157,11 @@ class Store {
   // none) is left alone. Throws StoreError.
   void mark_run_dispatched(const std::string& run_id);
 
-  // Ends the run's queue row: `state` "ok" | "failed" | "aborted", `reason`,
-  // finished_at_ns now; a runs row of it still "running" gets the same
-  // status and reason. A later RunFinished still overrides both. Throws
-  // StoreError (kBadContent for another state).
+  // Ends the run's queue row if it is still queued or running: `state`
+  // "ok" | "failed" | "aborted", `reason`, finished_at_ns now; a runs row of
+  // it still "running" gets the same status and reason. A terminal state is
+  // final: a later RunFinished or call changes neither. Throws StoreError
+  // (kBadContent for another state).
   void finish_queued_run(const std::string& run_id, const std::string& state,
                          const std::string& reason);
 

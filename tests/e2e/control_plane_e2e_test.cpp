@@ -471,7 +471,7 @@ TEST_F(ControlPlaneE2E, NoTokenIsRefusedWith401) {
       "--state-dir {}",
       bin("schedrig-agent"), agent_url(), dir_.file("bogus.token"), pki_.ca_cert, empty_root(),
       dir_.file("state")));
-  EXPECT_EQ(connect.exit_code, 3) << connect.output;
+  EXPECT_EQ(connect.exit_code, 2) << connect.output;  // a configuration error, as for 1008
   EXPECT_NE(connect.output.find("401"), std::string::npos) << connect.output;
   auto cli = schedrig("agents" + server_flags("bogus"));
   EXPECT_EQ(cli.exit_code, 2) << cli.output;
@@ -491,13 +491,30 @@ TEST_F(ControlPlaneE2E, WrongRoleIsRefusedWith403) {
       "--state-dir {}",
       bin("schedrig-agent"), agent_url(), token_file("alice"), pki_.ca_cert, empty_root(),
       dir_.file("state")));
-  EXPECT_EQ(connect.exit_code, 3) << connect.output;
+  EXPECT_EQ(connect.exit_code, 2) << connect.output;
   EXPECT_NE(connect.output.find("403"), std::string::npos) << connect.output;
   auto cli = schedrig("queue" + server_flags("box1"));
   EXPECT_EQ(cli.exit_code, 2) << cli.output;
   EXPECT_NE(cli.output.find("403"), std::string::npos) << cli.output;
   EXPECT_EQ(envelopes(), 0);
   EXPECT_EQ(count("SELECT count(*) FROM queue"), 0);
+}
+
+// A real agent with box1's token and `--id box2`: the host closes with 1008
+// and the agent exits 2 (as for a refused token), printing the host's reason.
+TEST_F(ControlPlaneE2E, AnIdTheTokenWasNotMadeForExits2WithTheHostsReason) {
+  auto connect = run_command(fmt::format(
+      "timeout --foreground 20 {} connect {} --id box2 --token-file {} --ca {} --root {} "
+      "--state-dir {}",
+      bin("schedrig-agent"), agent_url(), token_file("box1"), pki_.ca_cert, empty_root(),
+      dir_.file("state")));
+  EXPECT_EQ(connect.exit_code, 2) << connect.output;
+  EXPECT_NE(connect.output.find("host refused this agent: host closed the connection (1008 "
+                                "refused: agent_id 'box2' is not the id this token speaks for "
+                                "('box1'))"),
+            std::string::npos)
+      << connect.output;
+  EXPECT_EQ(envelopes(), 0);
 }
 
 // Attack: box2's token, a Hello that says it is box1.
@@ -604,7 +621,7 @@ TEST_F(ControlPlaneE2E, DuplicateIdIsRefusedAndTheFirstCarriesOn) {
       "--state-dir {}",
       bin("schedrig-agent"), agent_url(), token_file("box1"), pki_.ca_cert,
       agent_dir("box1") + "/root", dir_.file("second-state")));
-  EXPECT_EQ(second.exit_code, 1) << second.output;
+  EXPECT_EQ(second.exit_code, 2) << second.output;  // refused with 1008: a configuration error
   EXPECT_NE(second.output.find("another agent with id box1 is connected"), std::string::npos)
       << second.output;
   EXPECT_TRUE(serve_->wait_for_log("two agents share id box1", 5s)) << serve_->log();

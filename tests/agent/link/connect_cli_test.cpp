@@ -97,10 +97,8 @@ std::string refused_token(const TempDir& dir, const TestPki& pki, const std::str
   const auto r = connect(dir, line, env, stdin_text);
   server.join();
   EXPECT_EQ(host.handshake_error, "");
-  EXPECT_EQ(r.exit_code, 3) << r.output;
-  EXPECT_NE(r.output.find("cannot reach " + url +
-                          ": host refused the agent's token (401 "
-                          "Unauthorized)"),
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("host at " + url + " refused the agent's token (401 Unauthorized)"),
             std::string::npos)
       << r.output;
   return host.authorization;
@@ -127,6 +125,39 @@ TEST(ConnectCli, TheTokenReachesTheUpgradeFromAPipeAFileOrTheConfig) {
   EXPECT_EQ(refused_token(dir, pki, "URL --config " + cfg), "Bearer from-config");
   EXPECT_EQ(refused_token(dir, pki, "URL --config " + cfg + " --token-file " + token),
             "Bearer from-file");
+}
+
+// The host reads the Hello, answers it with an Error and closes with 1008,
+// as the collector does for an --id the token was not made for: the agent
+// exits 2, as for a refused token, and prints the host's reason escaped.
+TEST(ConnectCli, AHostThatClosesWith1008RefusesTheAgent) {
+  const TempDir dir;
+  const TestPki pki = make_test_pki(dir.path());
+  const std::string token = write(dir.file("box1.token"), "token-of-box1\n");
+  const std::string why = "agent_id 'box2' is not the id this token speaks for ('box1')\x1b[2J";
+  TlsHost host(pki);
+  std::string hello_id;
+  std::thread server([&] {
+    host.accept();
+    hello_id = host.read().agent_id();
+    v1::Envelope error;
+    error.mutable_error()->set_code(v1::ERROR_NOT_OWNER);
+    error.mutable_error()->set_message(why);
+    host.send(error);
+    host.close_with(boost::beast::websocket::close_code::policy_error, "refused: " + why);
+  });
+  const std::string url = "wss://127.0.0.1:" + std::to_string(host.port()) + "/agent";
+  const auto r = connect(dir, url + " --id box2 --token-file " + token + " --ca " + pki.ca_cert);
+  server.join();
+  EXPECT_EQ(hello_id, "box2");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  const std::string escaped = "agent_id 'box2' is not the id this token speaks for ('box1')\\e[2J";
+  EXPECT_NE(r.output.find("host reports an error: " + escaped), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("host refused this agent: host closed the connection (1008 refused: " +
+                          escaped + ")"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
 }
 
 }  // namespace

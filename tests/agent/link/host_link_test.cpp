@@ -5,6 +5,7 @@
 #include "agent/link/host_link.h"
 
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <boost/asio/ip/tcp.hpp>
@@ -124,6 +125,42 @@ TEST(HostLink, PlainWebSocketSendsTheTokenToo) {
   }
 }
 
+// Threads sending at once (the sampler's Samples beside the runner's
+// results) still put their envelopes on the wire in seq order: the host
+// refuses a seq not above the last one on a connection.
+TEST(HostLink, ConcurrentSendsReachTheWireInSeqOrder) {
+  FakeHost host;
+  std::thread server([&] { host.accept(); });
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s);
+  server.join();
+  constexpr int kThreads = 4;
+  constexpr int kEach = 500;
+  std::vector<std::thread> senders;
+  for (int t = 0; t < kThreads; ++t) {
+    senders.emplace_back([&link] {
+      for (int i = 0; i < kEach; ++i) {
+        v1::Envelope env;
+        env.mutable_log()->set_message("line");
+        link.send(std::move(env));
+      }
+    });
+  }
+  std::uint64_t last = 0;
+  int out_of_order = 0;
+  for (int i = 0; i < kThreads * kEach; ++i) {
+    const std::uint64_t seq = host.read().seq();
+    if (seq != last + 1) ++out_of_order;
+    last = seq;
+  }
+  for (auto& t : senders) t.join();
+  EXPECT_EQ(out_of_order, 0);
+  EXPECT_EQ(last, static_cast<std::uint64_t>(kThreads * kEach));
+  std::thread closer([&] { host.read_until_closed(); });
+  link.close();
+  closer.join();
+}
+
 // A host that takes the connection and then never reads again: the agent's
 // close (at exit) gives up after its close timeout instead of hanging.
 TEST(HostLink, CloseDoesNotHangOnAHostThatNeverAnswers) {
@@ -177,8 +214,9 @@ namespace schedrig::link {
 namespace {
 
 // How the host ended the link decides whether `connect` succeeded: only a
-// normal close (1000) is clean; 1011 (the collector could not store) is not.
-void expect_close(websocket::close_code code, bool clean) {
+// normal close (1000) is clean; 1008 (a session rule broken) is the host
+// refusing the agent; 1011 (the collector could not store) is a lost link.
+void expect_close(websocket::close_code code, bool clean, bool refused) {
   FakeHost host;
   std::thread server([&] { host.accept(); });
   HostLink link(AgentIdentity{"box", "boot", "inst"});
@@ -190,13 +228,15 @@ void expect_close(websocket::close_code code, bool clean) {
   closer.join();
   EXPECT_TRUE(link.closed());
   EXPECT_EQ(link.closed_cleanly(), clean) << link.close_reason();
+  EXPECT_EQ(link.refused(), refused) << link.close_reason();
   EXPECT_NE(link.close_reason().find(std::to_string(static_cast<int>(code))), std::string::npos)
       << link.close_reason();
 }
 
-TEST(HostLink, ANormalCloseIsCleanAndAnInternalErrorIsNot) {
-  expect_close(websocket::close_code::normal, true);
-  expect_close(websocket::close_code::internal_error, false);
+TEST(HostLink, ANormalCloseIsCleanA1008IsARefusalAndAnInternalErrorIsNeither) {
+  expect_close(websocket::close_code::normal, true, false);
+  expect_close(websocket::close_code::policy_error, false, true);
+  expect_close(websocket::close_code::internal_error, false, false);
 }
 
 }  // namespace

@@ -149,9 +149,9 @@ TEST(HostLinkTls, ARefusedTokenSaysSo) {
     std::thread server([&, s = status] { host.accept(s); });
     const LinkError e = connect_error(wss("127.0.0.1", host.port()), {"wrong", pki.ca_cert});
     server.join();
-    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
-    EXPECT_EQ(std::string(e.what()), "cannot reach " + wss("127.0.0.1", host.port()) +
-                                         ": host refused the agent's token (" + text + ")");
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);  // reached, and told the token is wrong: exit 2
+    EXPECT_EQ(std::string(e.what()), "host at " + wss("127.0.0.1", host.port()) +
+                                         " refused the agent's token (" + text + ")");
     EXPECT_EQ(host.authorization, "Bearer wrong");
   }
 }

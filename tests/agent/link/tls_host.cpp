@@ -81,4 +81,9 @@ void TlsHost::read_until_closed() {
   for (beast::flat_buffer buf; !ec; buf.clear()) ws_->read(buf, ec);
 }
 
+void TlsHost::close_with(beast::websocket::close_code code, const std::string& reason) {
+  beast::error_code ec;
+  ws_->close(beast::websocket::close_reason(code, reason), ec);
+}
+
 }  // namespace schedrig::testing

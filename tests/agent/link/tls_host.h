@@ -31,6 +31,9 @@ class TlsHost {
   void send(schedrig::v1::Envelope env);  // stamps protocol_version
   schedrig::v1::Envelope read();          // a test failure when it does not decode
   void read_until_closed();               // until the client's close (answered) or an error
+  // Sends a close frame with `code` and `reason`, then reads until the
+  // client answers it (or an error).
+  void close_with(boost::beast::websocket::close_code code, const std::string& reason);
 
   std::string authorization;    // of the upgrade request
   std::string sni;              // the client's server name indication

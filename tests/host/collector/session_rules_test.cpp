@@ -1,4 +1,5 @@
-// The session rules without a network (docs/architecture.md "Server").
+// The session rules without a network (docs/architecture.md "Wire
+// protocol", "Session rules").
 #include "host/collector/session_rules.h"
 
 #include <gtest/gtest.h>
@@ -13,37 +14,104 @@ using schedrig::testing::hello;
 using schedrig::testing::stamped;
 namespace v1 = schedrig::v1;
 
+// A ledger after box1's Hello (instance "inst-box1") at `seq`.
+SessionLedger after_hello(std::uint64_t seq) {
+  SessionLedger ledger;
+  ledger.take(hello("box1", seq));
+  return ledger;
+}
+
+v1::Envelope log_line(std::uint64_t seq, const std::string& instance = "") {
+  v1::Envelope env = stamped("box1", seq, instance);
+  env.mutable_log()->set_message("line");
+  return env;
+}
+
 TEST(SessionRules, HelloOfItsOwnIdIsStored) {
-  EXPECT_EQ(check_envelope(hello("box1", 1), "box1", false).verdict, Verdict::kStore);
-  EXPECT_EQ(check_envelope(hello("box1", 2), "box1", true).verdict, Verdict::kStore);
+  EXPECT_EQ(check_envelope(hello("box1", 1), "box1", {}).verdict, Verdict::kStore);
+  EXPECT_EQ(check_envelope(hello("box1", 7), "box1", {}).verdict, Verdict::kStore);
+}
+
+TEST(SessionRules, TheLedgerTakesTheHellosInstanceAndEachSeq) {
+  SessionLedger ledger = after_hello(3);
+  EXPECT_TRUE(ledger.hello_accepted());
+  EXPECT_EQ(ledger.instance_id, "inst-box1");
+  EXPECT_EQ(ledger.last_seq, 3u);
+  ledger.take(log_line(9));
+  EXPECT_EQ(ledger.instance_id, "inst-box1");
+  EXPECT_EQ(ledger.last_seq, 9u);
+  EXPECT_FALSE(SessionLedger{}.hello_accepted());
 }
 
 TEST(SessionRules, AnotherIdIsAViolation) {
-  const EnvelopeCheck c = check_envelope(hello("box2", 1), "box1", true);
+  const EnvelopeCheck c = check_envelope(hello("box2", 1), "box1", after_hello(1));
   EXPECT_EQ(c.verdict, Verdict::kViolation);
   EXPECT_EQ(c.code, v1::ERROR_NOT_OWNER);
   EXPECT_EQ(c.message, "agent_id 'box2' is not the id this token speaks for ('box1')");
 }
 
 TEST(SessionRules, AnythingBeforeHelloIsAViolation) {
-  v1::Envelope result = stamped("box1", 1);
+  v1::Envelope result = stamped("box1", 2);
   result.mutable_iteration_result()->set_run_id("r");
-  const EnvelopeCheck c = check_envelope(result, "box1", false);
+  const EnvelopeCheck c = check_envelope(result, "box1", {});
   EXPECT_EQ(c.verdict, Verdict::kViolation);
   EXPECT_EQ(c.code, v1::ERROR_UNEXPECTED);
-  EXPECT_EQ(check_envelope(result, "box1", true).verdict, Verdict::kStore);
+  EXPECT_EQ(c.message, "iteration_result before Hello: Hello comes first on every connection");
+  EXPECT_EQ(check_envelope(result, "box1", after_hello(1)).verdict, Verdict::kStore);
+}
+
+TEST(SessionRules, ASecondHelloIsAViolation) {
+  for (const char* instance : {"inst-box1", "inst-other"}) {
+    const EnvelopeCheck c = check_envelope(hello("box1", 2, instance), "box1", after_hello(1));
+    EXPECT_EQ(c.verdict, Verdict::kViolation) << instance;
+    EXPECT_EQ(c.code, v1::ERROR_UNEXPECTED) << instance;
+    EXPECT_EQ(c.message,
+              "a second Hello (seq 2): one Hello per connection, reconnect to send another")
+        << instance;
+  }
+}
+
+TEST(SessionRules, AnotherInstanceMidSessionIsAViolation) {
+  const EnvelopeCheck c = check_envelope(log_line(2, "inst-other"), "box1", after_hello(1));
+  EXPECT_EQ(c.verdict, Verdict::kViolation);
+  EXPECT_EQ(c.code, v1::ERROR_UNEXPECTED);
+  EXPECT_EQ(c.message,
+            "instance_id 'inst-other' is not this connection's ('inst-box1', from its "
+            "Hello)");
+}
+
+TEST(SessionRules, SeqsRiseStrictly) {
+  const SessionLedger ledger = after_hello(5);
+  for (std::uint64_t seq : {1u, 4u, 5u}) {
+    const EnvelopeCheck c = check_envelope(log_line(seq), "box1", ledger);
+    EXPECT_EQ(c.verdict, Verdict::kViolation) << seq;
+    EXPECT_EQ(c.code, v1::ERROR_UNEXPECTED) << seq;
+    EXPECT_EQ(c.message, "seq " + std::to_string(seq) +
+                             " after seq 5: seqs rise strictly within a connection");
+  }
+  EXPECT_EQ(check_envelope(log_line(6), "box1", ledger).verdict, Verdict::kStore);
+  EXPECT_EQ(check_envelope(log_line(1000), "box1", ledger).verdict, Verdict::kStore);  // gaps ok
+}
+
+TEST(SessionRules, ASeqOverTwoToTheSixtyThreeIsAViolation) {
+  EXPECT_EQ(check_envelope(log_line(kMaxSeq), "box1", after_hello(1)).verdict, Verdict::kStore);
+  const EnvelopeCheck c = check_envelope(log_line(kMaxSeq + 1), "box1", after_hello(1));
+  EXPECT_EQ(c.verdict, Verdict::kViolation);
+  EXPECT_EQ(c.code, v1::ERROR_UNEXPECTED);
+  EXPECT_EQ(c.message, "seq 9223372036854775808 is over 2^63 - 1");
+  EXPECT_EQ(check_envelope(hello("box1", kMaxSeq + 1), "box1", {}).verdict, Verdict::kViolation);
 }
 
 TEST(SessionRules, HostBodiesAndMissingIdsAreAnsweredNotClosed) {
   v1::Envelope ack = stamped("box1", 1);
   ack.mutable_ack()->set_seq(1);
-  EXPECT_EQ(check_envelope(ack, "box1", true).verdict, Verdict::kReplyError);
-  EXPECT_EQ(check_envelope(ack, "box1", true).message, "ack is a host->agent message");
+  EXPECT_EQ(check_envelope(ack, "box1", after_hello(1)).verdict, Verdict::kReplyError);
+  EXPECT_EQ(check_envelope(ack, "box1", after_hello(1)).message, "ack is a host->agent message");
   v1::Envelope no_seq = hello("box1", 0);
-  EXPECT_EQ(check_envelope(no_seq, "box1", false).verdict, Verdict::kReplyError);
+  EXPECT_EQ(check_envelope(no_seq, "box1", {}).verdict, Verdict::kReplyError);
   v1::Envelope no_instance = hello("box1", 1);
   no_instance.clear_instance_id();
-  EXPECT_EQ(check_envelope(no_instance, "box1", false).code, v1::ERROR_UNEXPECTED);
+  EXPECT_EQ(check_envelope(no_instance, "box1", {}).code, v1::ERROR_UNEXPECTED);
 }
 
 }  // namespace

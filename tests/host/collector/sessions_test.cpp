@@ -48,8 +48,10 @@ TEST(SameId, SameInstanceTakesOverAndTheOldIsClosed) {
   EXPECT_EQ(read_until_closed(old_link), websocket::close_code::policy_error);
   EXPECT_NE(std::string(old_link.ws().reason().reason.c_str()).find("took over"),
             std::string::npos);
-  new_link.send(hello("box1", 3, "inst-A"));
-  EXPECT_TRUE(new_link.read().has_ack());
+  v1::Envelope line = stamped("box1", 3, "inst-A");
+  line.mutable_log()->set_message("after the takeover");
+  new_link.send(line);
+  EXPECT_EQ(new_link.read().ack().seq(), 3u);
 }
 
 TEST(SameId, AnotherInstanceIsRefusedWhileTheFirstAnswersPings) {

@@ -206,6 +206,26 @@ TEST(StoreIngest, RefusesEnvelopeWithoutIdentity) {
   EXPECT_EQ(raw.count("envelopes"), 0);
 }
 
+TEST(StoreIngest, RefusesASeqOverTwoToTheSixtyThree) {
+  TempDir tmp;
+  Store store(tmp.file("results.db"));
+  v1::Envelope env = sample_run()[0];
+  env.set_seq(static_cast<std::uint64_t>(INT64_MAX) + 1);  // would read back as -1
+  try {
+    store.ingest(env, encode_envelope(env));
+    ADD_FAILURE() << "seq 2^63 was stored";
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.reason(), StoreError::Reason::kBadContent);
+    EXPECT_NE(std::string(e.what()).find("seq 9223372036854775808, over 2^63 - 1"),
+              std::string::npos)
+        << e.what();
+  }
+  env.set_seq(static_cast<std::uint64_t>(INT64_MAX));
+  EXPECT_EQ(store.ingest(env, encode_envelope(env)), Store::Ingest::kStored);
+  RawDb raw(store.path(), SQLITE_OPEN_READONLY);
+  EXPECT_EQ(raw.count("envelopes"), 1);
+}
+
 TEST(StoreIngest, ConcurrentIngestFromManyThreads) {
   TempDir tmp;
   Store store(tmp.file("results.db"));

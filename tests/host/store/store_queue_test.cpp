@@ -118,6 +118,63 @@ TEST(StoreQueue, RunStartedAndRunFinishedMoveTheQueueRow) {
   EXPECT_EQ(store.runs(testing::kRun).at(0).status, "failed");
 }
 
+// RunFinished of the run as box `testing::kAgent` sends it, at `seq`.
+v1::Envelope run_finished(v1::Status status, const std::string& reason, unsigned long long seq) {
+  v1::Envelope env = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance).back();
+  env.set_seq(seq);
+  env.mutable_run_finished()->set_status(status);
+  env.mutable_run_finished()->set_reason(reason);
+  return env;
+}
+
+TEST(StoreQueue, ATerminalStatusIsFinal) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(testing::kRun, testing::kAgent));
+  std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
+  run.pop_back();  // no RunFinished yet
+  const IngestPolicy assigned{true};
+  ingest_each(store, run, assigned);
+  // The operator aborts while the agent is away; its RunFinished comes later
+  // (a replay after a reconnect): stored, but the run stays aborted.
+  store.finish_queued_run(testing::kRun, "aborted", "aborted by alice");
+  const v1::Envelope late = run_finished(v1::STATUS_OK, "", 100);
+  EXPECT_EQ(store.ingest(late, encode_envelope(late), assigned), Store::Ingest::kStored);
+  const RunRecord r = store.runs(testing::kRun).at(0);
+  EXPECT_EQ(r.status, "aborted");
+  EXPECT_EQ(r.reason, "aborted by alice");
+  EXPECT_EQ(store.queued_run(testing::kRun)->state, "aborted");
+  EXPECT_EQ(store.queued_run(testing::kRun)->reason, "aborted by alice");
+  // Nor does a later verdict of the host's change it.
+  store.finish_queued_run(testing::kRun, "failed", "serve restarted");
+  store.fail_unfinished_run(testing::kRun, "lab: agent died");
+  EXPECT_EQ(store.queued_run(testing::kRun)->state, "aborted");
+  EXPECT_EQ(store.runs(testing::kRun).at(0).status, "aborted");
+}
+
+TEST(StoreQueue, TheFirstRunFinishedDecides) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(testing::kRun, testing::kAgent));
+  std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
+  run.back().mutable_run_finished()->set_status(v1::STATUS_ABORTED);
+  run.back().mutable_run_finished()->set_reason("aborted by the host");
+  const IngestPolicy assigned{true};
+  ingest_each(store, run, assigned);
+  const long long finished_at = store.runs(testing::kRun).at(0).finished_at_ns;
+  v1::Envelope again = run_finished(v1::STATUS_OK, "all done", 100);
+  again.set_sent_at_ns(finished_at + 1000);
+  store.ingest(again, encode_envelope(again), assigned);
+  const RunRecord r = store.runs(testing::kRun).at(0);
+  EXPECT_EQ(r.status, "aborted");
+  EXPECT_EQ(r.reason, "aborted by the host");
+  EXPECT_EQ(r.finished_at_ns, finished_at);
+  const QueuedRun q = *store.queued_run(testing::kRun);
+  EXPECT_EQ(q.state, "aborted");
+  EXPECT_EQ(q.reason, "aborted by the host");
+  EXPECT_EQ(q.finished_at_ns, finished_at);
+}
+
 TEST(StoreQueue, MarkDispatchedOnlyMovesAQueuedRow) {
   TempDir tmp;
   Store store(tmp.file("q.db"));
