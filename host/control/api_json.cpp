@@ -4,6 +4,7 @@
 #include "common/plan/plan_json.h"
 #include "common/wire_names.h"
 #include "host/report/results_json.h"
+#include "host/report/samples_report.h"
 
 namespace schedrig::control {
 namespace {
@@ -39,13 +40,6 @@ void set_live(json& row, const LiveAgent& a) {
   row["last_seen_ns"] = std::max(row["last_seen_ns"].get<long long>(), a.last_seen_ns);
 }
 
-json sample_body(const v1::Sample& s) {
-  json values = json::object();
-  for (const auto& [name, value] : store::sample_record(s).values) values[name] = value;
-  return {{"position", s.position()},   {"case", s.case_name()}, {"variant", s.variant()},
-          {"iteration", s.iteration()}, {"t_ns", s.t_ns()},      {"values", values}};
-}
-
 json event_body(const v1::Envelope& env) {
   switch (env.body_case()) {
     case v1::Envelope::kRunStarted:
@@ -56,7 +50,7 @@ json event_body(const v1::Envelope& env) {
     case v1::Envelope::kIterationResult:
       return report::iteration_json(store::iteration_record(env.iteration_result()));
     case v1::Envelope::kSample:
-      return sample_body(env.sample());
+      return report::sample_json(store::sample_record(env.sample()));
     case v1::Envelope::kRunFinished:
       return {{"status", status_name(env.run_finished().status())},
               {"reason", env.run_finished().reason()},

@@ -37,8 +37,9 @@ nlohmann::json queue_json(const std::vector<store::QueuedRun>& rows,
 
 // One event of GET runs/ID/events: {"id", "kind", "body"}; body by kind:
 // run_started {plan, labels, planned_iterations}; iteration_result one
-// element of results JSON iterations[]; sample {position, case, variant,
-// iteration, t_ns, values:{FIELD: value}}; run_finished {status, reason,
+// element of results JSON iterations[]; sample report::sample_json (run_id,
+// case, variant, iteration, position, t_ns, interval_s, ops_so_far,
+// values:{FIELD: value}, starved, starved_reason); run_finished {status, reason,
 // completed_iterations}; error {code, message}.
 nlohmann::json event_json(const store::RunEvent& event);
 

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/report/results_json.h"
+#include "host/report/samples_report.h"
 #include "tests/host/client/fake_api.h"
 #include "tests/host/client/token_file.h"
 #include "tests/host/compare/synthetic_run.h"
@@ -49,13 +50,20 @@ variants:
 )";
 
 // Runs A and B of compare_cli_test's store: three variants, 10 iterations,
-// "slower" 5% below the baseline (a regression).
+// "slower" 5% below the baseline (a regression); run A has two live samples
+// at each of positions 0 and 1 (ops so far, a starved interval).
 std::string make_store(const TempDir& dir) {
   const std::string db = dir.file("schedrig.db");
   store::Store s(db);
   const auto [a, b] = testing::regression_runs(kRunA, kRunB);
   testing::ingest(s, testing::synthetic_run(a));
   testing::ingest(s, testing::synthetic_run(b));
+  unsigned long long seq = 1000;  // after every seq of run A's instance
+  for (unsigned position = 0; position < 2; ++position) {
+    for (unsigned k = 0; k < 2; ++k) {
+      testing::ingest(s, {testing::make_sample(++seq, kRunA, position, k)});
+    }
+  }
   return db;
 }
 
@@ -115,6 +123,9 @@ class ServerCli : public ::testing::Test {
     for (const auto& r : s.runs()) out[r.run_id] = r;
     return out;
   }
+  std::vector<store::SampleRecord> stored_samples() const {
+    return store::Store(db_, store::Store::Mode::kReadOnly).samples(kRunA);
+  }
 
   // `schedrig ARGS --server URL --token-file F` against `api`.
   testing::CommandResult schedrig(const FakeApi& api, const std::string& args) {
@@ -153,13 +164,18 @@ class ServerCli : public ::testing::Test {
     return json(201, {{"runs", queued}});
   }
 
-  // after=0: run_started and every result (ids 1..N+1); later: run_finished.
+  // after=0: run_started and every result, each after its position's samples
+  // (in the server's sample body, report::sample_json); later: run_finished.
   FakeAnswer events(const store::RunRecord& run, const std::string& target) {
     nlohmann::json list = nlohmann::json::array();
     long long id = 0;
     if (target.find("after=0&") != std::string::npos) {
       list.push_back({{"id", ++id}, {"kind", "run_started"}, {"body", nlohmann::json::object()}});
       for (const auto& it : run.iterations) {
+        for (const auto& sample : samples_) {
+          if (sample.run_id != run.run_id || sample.position != it.position) continue;
+          list.push_back({{"id", ++id}, {"kind", "sample"}, {"body", report::sample_json(sample)}});
+        }
         list.push_back(
             {{"id", ++id}, {"kind", "iteration_result"}, {"body", report::iteration_json(it)}});
       }
@@ -181,6 +197,7 @@ class ServerCli : public ::testing::Test {
   std::string db_ = make_store(dir_);
   std::string token_ = testing::write_token_file(dir_.file("operator.token"));
   std::map<std::string, store::RunRecord> runs_ = stored_runs();
+  std::vector<store::SampleRecord> samples_ = stored_samples();
   FakeApi api_{[this](const FakeRequest& r) { return handle(r); }};
 };
 
@@ -298,6 +315,23 @@ TEST_F(ServerCli, WatchPrintsTheLocalWatchLines) {
   EXPECT_NE(r.output.find(std::string("run ") + kRunA + " ok: 30 iteration results\n"),
             std::string::npos)
       << r.output;
+}
+
+// The samples' columns (OPS so far, IDLE%, ..., STARVED) come from the event
+// bodies: the remote watch prints exactly the local one, text and NDJSON.
+TEST_F(ServerCli, WatchShowsTheSampleColumnsTheLocalWatchShows) {
+  for (const std::string& args :
+       {std::string("watch ") + kRunA, std::string("watch ") + kRunA + " --json"}) {
+    const auto remote = schedrig(api_, args);
+    const auto local = run_command(bin("schedrig") + " " + args + " --db " + db_);
+    ASSERT_EQ(local.exit_code, 0) << local.output;
+    EXPECT_EQ(remote.exit_code, 0) << remote.output;
+    EXPECT_EQ(remote.output, local.output) << args;
+  }
+  const auto r = schedrig(api_, std::string("watch ") + kRunA);
+  EXPECT_NE(r.output.find(" OPS "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1,001"), std::string::npos) << r.output;  // ops_so_far at position 1
+  EXPECT_NE(r.output.find("STARVED"), std::string::npos) << r.output;
 }
 
 TEST_F(ServerCli, ResultsAndCompareReadBackWhatTheStoreShows) {
