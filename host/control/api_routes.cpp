@@ -125,9 +125,9 @@ ApiResponse Control::get_run(const std::string& id) const {
   return json_response(200, report::results_json(runs));
 }
 
-ApiResponse Control::post_abort(const std::string& id, const std::string& by) {
+ApiResponse Control::post_abort(const std::string& id, const std::string& operator_name) {
   const std::string run_id = resolve_run_id(id);
-  const AbortOutcome outcome = abort(run_id, by);
+  const AbortOutcome outcome = abort(run_id, fmt::format("operator '{}'", operator_name));
   return json_response(200, {{"run_id", run_id}, {"state", outcome.state}});
 }
 

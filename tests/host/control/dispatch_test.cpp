@@ -82,7 +82,7 @@ TEST_F(ControlTest, AbortQueuedRunSendsNothing) {
   EXPECT_EQ(answer["run_id"], r2);
   EXPECT_EQ(answer["state"], "aborted");
   EXPECT_EQ(state_of(r2), "aborted");
-  EXPECT_EQ(store_.queued_run(r2)->reason, "aborted by alice before it started");
+  EXPECT_EQ(store_.queued_run(r2)->reason, "aborted by operator 'alice' before it started");
   EXPECT_TRUE(box.channel->aborted().empty());
   finish(box, r1);
   EXPECT_EQ(box.channel->started(), StringList{r1});        // r2 never starts
@@ -96,16 +96,37 @@ TEST_F(ControlTest, AbortRunningRunSendsAbortThenRunFinishedEndsIt) {
   nlohmann::json answer = call_json("POST", "/api/v1/runs/" + run + "/abort", 200);
   EXPECT_EQ(answer["state"], "aborting");
   EXPECT_EQ(box.channel->aborted(), StringList{run});
-  EXPECT_EQ(box.channel->sent().back().abort().reason(), "aborted by alice");
+  EXPECT_EQ(box.channel->sent().back().abort().reason(), "aborted by operator 'alice'");
   nlohmann::json runs = call_json("GET", "/api/v1/runs", 200);
   EXPECT_EQ(runs["runs"][0]["state"], "aborting");
+  EXPECT_EQ(runs["runs"][0]["reason"], "aborted by operator 'alice'");
   // A second abort while waiting sends nothing more.
   EXPECT_EQ(call_json("POST", "/api/v1/runs/" + run + "/abort", 200)["state"], "aborting");
   EXPECT_EQ(box.channel->aborted().size(), 1u);
 
-  finish(box, run, v1::STATUS_ABORTED);
+  finish(box, run, v1::STATUS_ABORTED, "aborted before iteration 1 of 1 completed");
   EXPECT_EQ(state_of(run), "aborted");
   EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["state"], "aborted");
+  // Who aborted it, in the queue row, the run row and what `results` reads.
+  const std::string why = "aborted by operator 'alice' (aborted before iteration 1 of 1 completed)";
+  EXPECT_EQ(store_.queued_run(run)->reason, why);
+  EXPECT_EQ(store_.runs(run).at(0).reason, why);
+  EXPECT_EQ(call_json("GET", "/api/v1/runs/" + run, 200)["runs"][0]["reason"], why);
+}
+
+// An agent that stopped its run itself (SIGINT on the box) names no operator;
+// nor does a run that ended ok although an abort was on its way.
+TEST_F(ControlTest, OnlyAnOperatorAbortNamesTheOperator) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  finish(box, r1, v1::STATUS_ABORTED, "aborted before iteration 1 of 1 completed");
+  EXPECT_EQ(store_.runs(r1).at(0).reason, "aborted before iteration 1 of 1 completed");
+  EXPECT_EQ(call_json("POST", "/api/v1/runs/" + r2 + "/abort", 200)["state"], "aborting");
+  finish(box, r2, v1::STATUS_OK);
+  EXPECT_EQ(state_of(r2), "ok");
+  EXPECT_EQ(store_.runs(r2).at(0).reason, "");
+  EXPECT_EQ(store_.queued_run(r2)->reason, "");
 }
 
 TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
