@@ -65,7 +65,7 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   std::vector<SubmittedRun> submit(const Submission& submission, const std::string& submitted_by);
 
   // POST runs/ID/abort for `run_id` (exact) by `by`, who the reasons name
-  // ("operator 'alice'", lab's "the user (SIGINT)"). Throws ApiError 404/409.
+  // ("operator 'alice'", lab's "a stop signal to lab"). Throws ApiError 404/409.
   AbortOutcome abort(const std::string& run_id, const std::string& by);
 
  private:
