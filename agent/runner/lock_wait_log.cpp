@@ -16,11 +16,11 @@ schedrig::v1::Log lock_wait_log(const std::string& run_id, const knobs::LockWait
   log.set_run_id(run_id);
   log.set_waiting(!wait.taken);
   log.set_level(wait.taken ? "info" : "warn");
-  log.set_message(
-      wait.taken ? fmt::format("took the knob lock after {:.1f} s", seconds_of(wait.waited))
-                 : fmt::format("waiting for the knob lock {}: another schedrig process (pid {}) "
-                               "is changing knobs on this box; waiting up to {:.0f} s",
-                               wait.path, wait.holder, seconds_of(wait.limit)));
+  log.set_message(wait.taken
+                      ? fmt::format("took the knob lock after {:.1f} s", seconds_of(wait.waited))
+                      : fmt::format("waiting for the knob lock held by pid {} (another schedrig "
+                                    "process changing knobs on this box; lock {}, up to {:.0f} s)",
+                                    wait.holder, wait.path, seconds_of(wait.limit)));
   return log;
 }
 

@@ -12,9 +12,9 @@
 namespace schedrig::runner {
 
 // The Log of run `run_id` for `wait`: as it starts, level "warn", waiting,
-// "waiting for the knob lock PATH: another schedrig process (pid N) is
-// changing knobs on this box; waiting up to S s"; once taken, level "info",
-// not waiting, "took the knob lock after S s".
+// "waiting for the knob lock held by pid N (another schedrig process
+// changing knobs on this box; lock PATH, up to S s)"; once taken, level
+// "info", not waiting, "took the knob lock after S s".
 schedrig::v1::Log lock_wait_log(const std::string& run_id, const knobs::LockWait& wait);
 
 // While it lives, every lock wait of `knobs` goes to `sink` as the run's

@@ -160,6 +160,7 @@ void Dispatcher::run_ended(const std::string& agent_id, const std::string& run_i
     if (!agent || agent->run_id != run_id) return;
     agent->run_id.clear();
     agent->aborting = false;
+    agent->waiting.clear();
   }
   dispatch(agent_id);
 }

@@ -172,11 +172,14 @@ variants: [{name: autogroup-off, sysctl: {kernel.sched_autogroup_enabled: 0}}]
   EXPECT_EQ(sink.logs[0].run_id(), start.run_id());
   EXPECT_TRUE(sink.logs[0].waiting());
   EXPECT_EQ(sink.logs[0].level(), "warn");
-  EXPECT_NE(sink.logs[0].message().find("another schedrig process (pid " +
-                                        std::to_string(::getpid()) + ") is changing knobs"),
-            std::string::npos)
+  EXPECT_EQ(sink.logs[0].message().rfind(
+                "waiting for the knob lock held by pid " + std::to_string(::getpid()) +
+                    " (another schedrig process changing knobs on this box; lock ",
+                0),
+            0u)
       << sink.logs[0].message();
-  EXPECT_NE(sink.logs[0].message().find("waiting up to 30 s"), std::string::npos);
+  EXPECT_NE(sink.logs[0].message().find("schedrig-knobs.lock, up to 30 s)"), std::string::npos)
+      << sink.logs[0].message();
   EXPECT_FALSE(sink.logs[1].waiting());
   EXPECT_EQ(sink.logs[1].message().rfind("took the knob lock after 0.", 0), 0u)
       << sink.logs[1].message();

@@ -353,6 +353,66 @@ TEST_F(ServerCli, ServerAndDbTogetherIsUsage) {
   EXPECT_TRUE(api_.requests().empty());
 }
 
+// A run held up by the knob lock another schedrig on its box holds: queue
+// says "waiting" and why, agents says why after the run, watch prints the
+// agent's line (on stderr) between the run's events.
+TEST(ServerCliWaiting, QueueAgentsAndWatchShowAKnobLockWait) {
+  TempDir dir;
+  const std::string token = testing::write_token_file(dir.file("t"));
+  const std::string why =
+      "waiting for the knob lock held by pid 4242 (another schedrig process changing knobs on "
+      "this box; lock /run/lock/schedrig-knobs.lock, up to 30 s)";
+  const std::string run = std::string(kRunA);
+  FakeApi api([&](const FakeRequest& r) {
+    if (r.target == "/api/v1/runs") {
+      nlohmann::json row = queue_row(run, "box1", "running", -1);
+      row["waiting"] = why;
+      return FakeAnswer{200, nlohmann::json{{"runs", {row}}}.dump()};
+    }
+    if (r.target == "/api/v1/agents") {
+      nlohmann::json agents = agents_json();
+      agents["agents"][0]["waiting"] = why;
+      return FakeAnswer{200, agents.dump()};
+    }
+    if (r.target == "/api/v1/runs/" + run) {
+      store::RunRecord rec;
+      rec.run_id = run;
+      rec.agent_id = "box1";
+      rec.status = "running";
+      return FakeAnswer{200, report::results_json({rec}).dump()};
+    }
+    nlohmann::json log = {{"id", 7},
+                          {"kind", "log"},
+                          {"body", {{"level", "warn"}, {"message", why}, {"waiting", true}}}};
+    nlohmann::json end = {
+        {"id", 8},
+        {"kind", "run_finished"},
+        {"body", {{"status", "ok"}, {"reason", ""}, {"completed_iterations", 0}}}};
+    return FakeAnswer{
+        200,
+        nlohmann::json{{"run_id", run}, {"state", "ok"}, {"events", {log, end}}, {"next_after", 8}}
+            .dump()};
+  });
+  const auto on = [&](const std::string& args) {
+    return run_command(bin("schedrig") + " " + args + " --server " + api.url() + " --token-file " +
+                       token);
+  };
+  const auto queue = on("queue");
+  ASSERT_EQ(queue.exit_code, 0) << queue.output;
+  EXPECT_NE(queue.output.find(run + "  box1   waiting    -  plan.yaml"), std::string::npos)
+      << queue.output;
+  EXPECT_NE(queue.output.find("ann  2026-01-01T00:00:00Z  " + why), std::string::npos)
+      << queue.output;
+  const auto agents = on("agents");
+  ASSERT_EQ(agents.exit_code, 0) << agents.output;
+  EXPECT_NE(agents.output.find("running aaaaaaaa, " + why + ", 2 queued"), std::string::npos)
+      << agents.output;
+  const auto watch = on("watch " + run);
+  ASSERT_EQ(watch.exit_code, 0) << watch.output;
+  EXPECT_NE(watch.output.find("run " + run + ": agent: " + why + "\n"), std::string::npos)
+      << watch.output;
+}
+
 TEST(ServerCliErrors, RefusedTokenIsExit2) {
   TempDir dir;
   const std::string token = testing::write_token_file(dir.file("t"));

@@ -129,6 +129,47 @@ TEST_F(ControlTest, OnlyAnOperatorAbortNamesTheOperator) {
   EXPECT_EQ(store_.queued_run(r2)->reason, "");
 }
 
+// The agent's Log with waiting set (the knob lock another process holds)
+// shows on agents and runs until the run's next event; the Log is an event.
+TEST_F(ControlTest, AWaitingRunShowsWhatItWaitsForUntilItsNextEvent) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(run);
+  deliver(started);
+  v1::Envelope wait = envelope(box);
+  wait.mutable_log()->set_run_id(run);
+  wait.mutable_log()->set_level("warn");
+  wait.mutable_log()->set_waiting(true);
+  wait.mutable_log()->set_message("waiting for the knob lock held by pid 4242");
+  deliver(wait);
+  EXPECT_EQ(call_json("GET", "/api/v1/agents", 200)["agents"][0]["waiting"],
+            "waiting for the knob lock held by pid 4242");
+  nlohmann::json row = call_json("GET", "/api/v1/runs", 200)["runs"][0];
+  EXPECT_EQ(row["state"], "running");
+  EXPECT_EQ(row["waiting"], "waiting for the knob lock held by pid 4242");
+  nlohmann::json events =
+      call_json("GET", "/api/v1/runs/" + run + "/events?after=0&wait_s=0", 200)["events"];
+  ASSERT_EQ(events.size(), 2u) << events;
+  EXPECT_EQ(events[1]["kind"], "log");
+  EXPECT_EQ(events[1]["body"],
+            nlohmann::json({{"level", "warn"},
+                            {"message", "waiting for the knob lock held by pid 4242"},
+                            {"waiting", true}}));
+
+  v1::Envelope sample = envelope(box);  // the run goes on: no longer waiting
+  sample.mutable_sample()->set_run_id(run);
+  deliver(sample);
+  EXPECT_EQ(call_json("GET", "/api/v1/agents", 200)["agents"][0]["waiting"], "");
+  EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["waiting"], "");
+  wait.set_seq(++box.seq);  // waits again, then its end clears it too
+  deliver(wait);
+  EXPECT_NE(call_json("GET", "/api/v1/runs", 200)["runs"][0]["waiting"], "");
+  finish(box, run);
+  EXPECT_EQ(call_json("GET", "/api/v1/agents", 200)["agents"][0]["waiting"], "");
+}
+
 TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
   Agent box{"box1"};
   connect(box);
