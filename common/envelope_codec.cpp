@@ -87,6 +87,8 @@ const std::string* run_id_of(const Envelope& env) {
       return &env.run_finished().run_id();
     case Envelope::kError:
       return env.error().run_id().empty() ? nullptr : &env.error().run_id();
+    case Envelope::kLog:
+      return env.log().run_id().empty() ? nullptr : &env.log().run_id();
     default:
       return nullptr;
   }

@@ -37,7 +37,7 @@ std::string body_name(const schedrig::v1::Envelope& env);
 
 // The run an envelope belongs to: RunStarted, IterationResult, Sample and
 // RunFinished always name one (even an empty run_id, which no queue holds),
-// an Error when its run_id is set; nullptr for every other body.
+// an Error or a Log when its run_id is set; nullptr for every other body.
 const std::string* run_id_of(const schedrig::v1::Envelope& env);
 
 }  // namespace schedrig

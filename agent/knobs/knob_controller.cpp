@@ -148,7 +148,7 @@ std::vector<JournalEntry> KnobController::recover() {
     remove_journal(journal_file_);
     return {};
   }
-  KnobLock lock(found->root, 30s);
+  KnobLock lock(found->root, kLockWait);
   std::vector<std::string> refused;
   auto failures = restore_entries(*found, &refused);
   if (!failures.empty()) {
@@ -192,7 +192,7 @@ void KnobController::check(const std::vector<KnobSetting>& settings) const {
 }
 
 void KnobController::ensure_locked() {
-  if (!lock_) lock_ = std::make_unique<KnobLock>(root_, 30s);
+  if (!lock_) lock_ = std::make_unique<KnobLock>(root_, kLockWait, on_lock_wait_);
   if (journal_) return;
   auto found = read_journal(journal_file_);
   if (found && found->boot_id == boot_id_for(root_) && found->root == root_) {

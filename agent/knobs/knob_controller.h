@@ -32,6 +32,9 @@ struct Capability {
   std::vector<std::string> features;  // the features file only: its names, when readable
 };
 
+// How long taking the per-root lock may wait for another holder.
+inline constexpr std::chrono::seconds kLockWait{30};
+
 class KnobController {
  public:
   // Knobs are read and written under `root` (the live machine or a fake
@@ -73,6 +76,10 @@ class KnobController {
   // listing those that failed (the journal is then kept).
   void restore();
 
+  // From now on a wait for the per-root lock (another process holds it) is
+  // told to `on_wait` as it starts and ends (KnobLock); {} stops telling.
+  void set_lock_wait_observer(LockWaitObserver on_wait) { on_lock_wait_ = std::move(on_wait); }
+
   // Releases the lock but keeps the journal on disk (`knobs set`: the next
   // `knobs restore` or agent start puts the originals back).
   void keep_journal();
@@ -89,6 +96,7 @@ class KnobController {
   procfs::Root root_;
   std::string journal_file_;
   std::unique_ptr<KnobLock> lock_;
+  LockWaitObserver on_lock_wait_;
   std::optional<Journal> journal_;  // loaded or made on the first apply
 };
 

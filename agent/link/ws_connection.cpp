@@ -6,10 +6,7 @@
 #include <type_traits>
 
 #include <fmt/format.h>
-#include <openssl/ssl.h>
-#include <openssl/x509.h>
 #include <spdlog/spdlog.h>
-#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/strand.hpp>
@@ -20,6 +17,7 @@
 
 #include "common/envelope_codec.h"
 #include "common/printable.h"
+#include "common/tls/server_check.h"
 #include "common/tls/tls_context.h"
 
 namespace schedrig::link {
@@ -35,12 +33,6 @@ using v1::Envelope;
 
 using PlainWs = websocket::stream<beast::tcp_stream>;
 using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
-
-bool is_ip_address(const std::string& host) {
-  beast::error_code ec;
-  asio::ip::make_address(host, ec);
-  return !ec;
-}
 
 // How the host ended a link that ended with `closed` (a close frame came) and `code`.
 LinkEnd link_end(bool closed, std::uint16_t code) {
@@ -137,17 +129,12 @@ class WsConnection final : public Connection {
                                                 });
   }
 
-  // wss: SNI (names only, RFC 6066), then the handshake verifying the
-  // chain and that the certificate names the URL's host.
+  // wss: SNI, then the handshake verifying the chain and that the
+  // certificate names the URL's host (tls/server_check.h).
   void secure() {
     if constexpr (kTls) {
       auto& tls = ws_->next_layer();
-      if (!is_ip_address(url_.host))
-        SSL_set_tlsext_host_name(tls.native_handle(), url_.host.c_str());
-      tls.set_verify_callback([this, check = ssl::host_name_verification(url_.host)](
-                                  bool preverified, ssl::verify_context& ctx) {
-        return verify(check, preverified, ctx);
-      });
+      tls::check_server(tls, url_.host, &verify_failure_);
       tls.async_handshake(ssl::stream_base::client, [this](beast::error_code ec) {
         if (ec) return end(tls_failure(ec));
         upgrade();
@@ -155,22 +142,6 @@ class WsConnection final : public Connection {
     } else {
       upgrade();
     }
-  }
-
-  // The chain as OpenSSL checked it, then the host name on the leaf;
-  // remembers why it refused, for the error message.
-  bool verify(const ssl::host_name_verification& check, bool preverified,
-              ssl::verify_context& ctx) {
-    if (!preverified) {
-      verify_failure_ =
-          X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx.native_handle()));
-      return false;
-    }
-    if (!check(true, ctx)) {
-      verify_failure_ = fmt::format("the host's certificate is not valid for {}", url_.host);
-      return false;
-    }
-    return true;
   }
 
   std::string tls_failure(beast::error_code ec) const {

@@ -10,6 +10,7 @@
 #include "agent/knobs/variant_knobs.h"
 #include "agent/runner/fingerprint.h"
 #include "agent/runner/iteration_sampling.h"
+#include "agent/runner/lock_wait_log.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/schedstats_knob.h"
 #include "agent/runner/watchdog.h"
@@ -203,6 +204,7 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
                      with_plan_rule(options.thresholds, start.plan().starvation())};
   shared.quiet = start.plan().quiet();
   shared.sink = &sink;
+  const LockWaitReporter lock_waits(knob_control, sink, start.run_id());
   sink.run_started(
       make_run_started(start, static_cast<std::uint32_t>(schedule.size()), options.root));
 

@@ -9,6 +9,7 @@
 #include "agent/sampler/sampler.h"
 #include "agent/topology/topology.h"
 #include "common/procfs/root.h"
+#include "schedrig/v1/control.pb.h"
 #include "schedrig/v1/plan.pb.h"
 #include "schedrig/v1/result.pb.h"
 #include "schedrig/v1/sample.pb.h"
@@ -25,6 +26,9 @@ class RunSink {
   // A live sample during an iteration; called from the sampler's thread
   // (never after the iteration's iteration_done). Default: dropped.
   virtual void sample(const schedrig::v1::Sample& msg) { (void)msg; }
+  // A line for the operator about the run (a wait for the knob lock:
+  // lock_wait_log.h), from the run's thread. Default: dropped.
+  virtual void log(const schedrig::v1::Log& msg) { (void)msg; }
 };
 
 // Where the run reads /proc and /sys: sampling, the quiet-box check, the
@@ -45,12 +49,12 @@ struct RunOptions {
 // (journaled and restored like any knob).
 // Before each iteration the variant's knobs are applied through
 // `knob_control` (journaled, verified) and their effective values recorded
-// in the IterationResult; a watchdog stops a workload that overruns its
-// duration by a grace period (the iteration fails, the run goes on). Once
-// RunStarted is sent, every outcome ends with the knobs restored and
-// RunFinished: ok, failed (some iteration failed; the others still ran), or
-// aborted when `stop` became true (the current workload is ended early and
-// not reported). Returns the RunFinished it sent.
+// in the IterationResult (a wait for the knob lock another process holds
+// goes to the sink as the run's Log as it starts and ends); a watchdog stops a workload that
+// overruns its duration by a grace period (the iteration fails, the run goes on). Once RunStarted
+// is sent, every outcome ends with the knobs restored and RunFinished: ok, failed (some iteration
+// failed; the others still ran), or aborted when `stop` became true (the current workload is ended
+// early and not reported). Returns the RunFinished it sent.
 schedrig::v1::RunFinished run_plan(const schedrig::v1::StartRun& start,
                                    const topology::Topology& topo, RunSink& sink,
                                    knobs::KnobController& knob_control,

@@ -55,6 +55,13 @@ void FileSink::run_finished(const schedrig::v1::RunFinished& msg) {
   write(std::move(env));
 }
 
+void FileSink::log(const schedrig::v1::Log& msg) {
+  progress_ << fmt::format("run {}: {}\n", msg.run_id(), msg.message()) << std::flush;
+  schedrig::v1::Envelope env;
+  *env.mutable_log() = msg;
+  write(std::move(env));
+}
+
 void FileSink::sample(const schedrig::v1::Sample& msg) {
   schedrig::v1::Envelope env;
   *env.mutable_sample() = msg;

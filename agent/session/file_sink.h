@@ -1,6 +1,6 @@
 // A RunSink for `schedrig-agent run --out F`: the same envelope stream the
 // link would send (Hello, Topology, RunStarted, Samples, IterationResults,
-// RunFinished; stamped with ids and seq), written as an offline file
+// the run's Logs, RunFinished; stamped with ids and seq), written as an offline file
 // (common/offline_file.h) and flushed after each envelope, so a crash keeps
 // every finished iteration. Also prints a progress line per iteration.
 #pragma once
@@ -27,6 +27,8 @@ class FileSink : public runner::RunSink {
   void iteration_done(const schedrig::v1::IterationResult& msg) override;
   void run_finished(const schedrig::v1::RunFinished& msg) override;
   void sample(const schedrig::v1::Sample& msg) override;
+  // Written, and printed as a progress line ("run R: MESSAGE").
+  void log(const schedrig::v1::Log& msg) override;
 
  private:
   std::mutex mu_;  // serializes write()

@@ -22,6 +22,12 @@ void LinkSink::run_finished(const schedrig::v1::RunFinished& msg) {
   last_seq_ = link_.send(std::move(env));
 }
 
+void LinkSink::log(const schedrig::v1::Log& msg) {
+  Envelope env;
+  *env.mutable_log() = msg;
+  last_seq_ = link_.send(std::move(env));
+}
+
 void LinkSink::sample(const schedrig::v1::Sample& msg) {
   Envelope env;
   *env.mutable_sample() = msg;

@@ -16,6 +16,7 @@ class LinkSink : public runner::RunSink {
   void iteration_done(const schedrig::v1::IterationResult& msg) override;
   void run_finished(const schedrig::v1::RunFinished& msg) override;
   void sample(const schedrig::v1::Sample& msg) override;  // HostLink::send is thread-safe
+  void log(const schedrig::v1::Log& msg) override;
   std::uint64_t last_seq() const { return last_seq_; }
 
  private:

@@ -14,13 +14,17 @@
 namespace schedrig::host {
 namespace {
 
-// Hands one event to the printer; an agent's error goes to stderr.
+// Hands one event to the printer; an agent's error or line (a wait for the
+// knob lock) goes to stderr.
 void show(WatchPrinter& printer, const client::RunEvent& event, const std::string& run_id) {
   if (const auto* s = std::get_if<store::SampleRecord>(&event)) return printer.sample(*s);
   if (const auto* it = std::get_if<store::IterationRecord>(&event)) return printer.iteration(*it);
   if (const auto* e = std::get_if<client::RunErrorEvent>(&event)) {
     std::cerr << printable(fmt::format("run {}: agent error {}: {}", run_id, e->code, e->message))
               << "\n";
+  }
+  if (const auto* l = std::get_if<client::RunLogEvent>(&event)) {
+    std::cerr << printable(fmt::format("run {}: agent: {}", run_id, l->message)) << "\n";
   }
 }
 

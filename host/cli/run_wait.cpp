@@ -84,6 +84,8 @@ class RunsWaiter {
     } else if (const auto* e = std::get_if<client::RunErrorEvent>(&event)) {
       std::cerr << prefix(f) << printable(fmt::format("agent error {}: {}", e->code, e->message))
                 << "\n";
+    } else if (const auto* l = std::get_if<client::RunLogEvent>(&event)) {
+      std::cerr << prefix(f) << printable("agent: " + l->message) << "\n";
     }
   }
 

@@ -1,7 +1,5 @@
 #include "host/client/api_client.h"
 
-#include <openssl/ssl.h>
-
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -18,8 +16,11 @@
 #include "common/error.h"
 #include "common/printable.h"
 #include "common/stop_signal.h"
+#include "common/tls/server_check.h"
 #include "common/tls/tls_context.h"
 #include "host/client/api_error.h"
+#include "host/client/tls_probe.h"
+#include "host/client/transport_error.h"
 
 namespace schedrig::client {
 namespace {
@@ -35,26 +36,6 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 // How often a request looks at the stop flag (stop_on_signals).
 constexpr std::chrono::milliseconds kStopPoll{50};
-
-// Where a request was when it failed, for the message.
-enum class Step { kConnect, kTls, kExchange };
-
-bool is_ip_address(const std::string& host) {
-  boost::system::error_code ec;
-  asio::ip::make_address(host, ec);
-  return !ec;
-}
-
-// Before the TLS handshake: SNI (names only, RFC 6066 section 3) and
-// verification of the server's certificate against `host` (RFC 2818/6125,
-// an IP address against its IP SANs).
-void prepare_tls(TlsStream& stream, const std::string& host) {
-  if (!is_ip_address(host) && !SSL_set_tlsext_host_name(stream.native_handle(), host.c_str())) {
-    throw Error(ErrorKind::kFailed, "TLS: cannot set the server name " + printable(host));
-  }
-  stream.set_verify_mode(ssl::verify_peer);
-  stream.set_verify_callback(ssl::host_name_verification(host));
-}
 
 // One request on `stream`: resolve, connect, (TLS handshake,) write `req`,
 // read the whole answer, then `done(ec)` once. Callbacks rather than
@@ -127,33 +108,6 @@ class Exchange {
   Done done_;
 };
 
-// The user's words for a request that did not get its answer.
-Error transport_error(const ServerUrl& url, Step step, const boost::system::error_code& ec,
-                      std::chrono::milliseconds timeout) {
-  const std::string origin = url.origin();
-  if (ec == http::error::body_limit) {
-    return Error(ErrorKind::kPeerLimit,
-                 fmt::format("server {}: answer over {} MiB", origin, kMaxResponseBody >> 20));
-  }
-  if (ec == beast::error::timeout) {
-    return Error(ErrorKind::kUnreachable,
-                 fmt::format("server {}: no answer within {:.3g} s", origin,
-                             static_cast<double>(timeout.count()) / 1000.0));
-  }
-  switch (step) {
-    case Step::kConnect:
-      return Error(ErrorKind::kUnreachable,
-                   fmt::format("cannot reach server {}: {}", origin, ec.message()));
-    case Step::kTls:
-      return Error(ErrorKind::kUnreachable,
-                   fmt::format("TLS handshake with {} failed: {}", origin, ec.message()));
-    case Step::kExchange:
-      break;
-  }
-  return Error(ErrorKind::kUnreachable,
-               fmt::format("lost the connection to server {}: {}", origin, ec.message()));
-}
-
 Error interrupted() { return Error(ErrorKind::kInterrupted, "interrupted"); }
 
 }  // namespace
@@ -161,7 +115,7 @@ Error interrupted() { return Error(ErrorKind::kInterrupted, "interrupted"); }
 // One request = one io_context, so nothing of a request outlives it.
 class ApiClient::Impl {
  public:
-  Impl(const ServerUrl& url, const ServerTarget& target) : url_(url) {
+  Impl(const ServerUrl& url, const ServerTarget& target) : url_(url), ca_file_(target.ca_file) {
     if (url.tls) tls_ = tls::client_tls_context(target.ca_file);
   }
 
@@ -175,7 +129,8 @@ class ApiClient::Impl {
       return run(ioc, stream, req, timeout);
     }
     TlsStream stream(ioc, *tls_);
-    prepare_tls(stream, url_.host);
+    verify_failure_.clear();
+    tls::check_server(stream, url_.host, &verify_failure_);
     return run(ioc, stream, req, timeout);
   }
 
@@ -197,9 +152,18 @@ class ApiClient::Impl {
     // Resolving is not bounded by the stream's expiry: the whole run is.
     ioc.run_for(timeout + kStopPoll * 4);
     if (stopped) throw interrupted();
-    if (!result) throw transport_error(url_, exchange.step(), beast::error::timeout, timeout);
-    if (*result) throw transport_error(url_, exchange.step(), *result, timeout);
+    if (!result || *result) {
+      throw failure(exchange.step(), result.value_or(beast::error::timeout), timeout);
+    }
     return exchange.take();
+  }
+
+  // Why the request failed; for http://, whether the server speaks TLS.
+  Error failure(Step step, boost::system::error_code ec, std::chrono::milliseconds timeout) const {
+    TransportFailure f{step, ec, timeout, verify_failure_, ca_file_};
+    f.server_speaks_tls = !url_.tls && step == Step::kExchange && ec != beast::error::timeout &&
+                          ec != http::error::body_limit && speaks_tls(url_);
+    return transport_error(url_, f);
   }
 
   // Every kStopPoll: closes the socket when the stop flag is set; stops
@@ -219,6 +183,8 @@ class ApiClient::Impl {
   }
 
   ServerUrl url_;
+  std::string ca_file_;
+  std::string verify_failure_;  // why the last handshake refused the certificate
   std::shared_ptr<ssl::context> tls_;
   std::atomic<bool>* stop_ = nullptr;
 };

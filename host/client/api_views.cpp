@@ -13,6 +13,7 @@ report::LiveAgent live_agent_of(const json& j) {
   a.connected = j.at("connected").get<bool>();
   a.state = j.at("state").get<std::string>();
   a.run_id = j.value("run_id", "");
+  a.waiting = j.value("waiting", "");
   a.queued = j.value("queued", 0u);
   a.hostname = j.value("hostname", "");
   a.kernel_release = j.value("kernel_release", "");
@@ -31,6 +32,7 @@ report::QueueEntry queue_entry_of(const json& j) {
   e.plan_name = j.value("plan_name", "");
   e.state = j.at("state").get<std::string>();
   e.reason = j.value("reason", "");
+  e.waiting = j.value("waiting", "");
   if (j.contains("labels")) e.labels = string_map(j.at("labels"));
   e.submitted_by = j.value("submitted_by", "");
   e.submitted_at_ns = j.value("submitted_at_ns", 0LL);

@@ -25,6 +25,10 @@ std::optional<RunEvent> RunFollower::event_of(const nlohmann::json& e) {
                   body.value("completed_iterations", 0u)};
   }
   if (kind == "error") return RunErrorEvent{body.value("code", ""), body.value("message", "")};
+  if (kind == "log") {
+    return RunLogEvent{body.value("level", ""), body.value("message", ""),
+                       body.value("waiting", false)};
+  }
   if (kind == "run_started") return RunStartedEvent{};
   return std::nullopt;
 }

@@ -25,11 +25,18 @@ struct RunErrorEvent {
   std::string code, message;
 };
 
+// The agent's line about the run: `waiting` when the run is held up (the
+// knob lock another process holds) until its next event.
+struct RunLogEvent {
+  std::string level, message;
+  bool waiting = false;
+};
+
 // The run_started event (its body is not needed: the plan came with GET runs/ID).
 struct RunStartedEvent {};
 
 using RunEvent = std::variant<RunStartedEvent, store::SampleRecord, store::IterationRecord, RunEnd,
-                              RunErrorEvent>;
+                              RunErrorEvent, RunLogEvent>;
 
 // One run's events, read in order. Iteration results whose body has no
 // "position" get the count of results before them (the agent runs slots in

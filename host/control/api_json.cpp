@@ -4,6 +4,7 @@
 #include "common/plan/plan_json.h"
 #include "common/wire_names.h"
 #include "host/report/results_json.h"
+#include "host/report/samples_report.h"
 
 namespace schedrig::control {
 namespace {
@@ -11,10 +12,11 @@ namespace {
 using nlohmann::json;
 
 json agent_row(const std::string& agent_id) {
-  return {{"agent_id", agent_id}, {"connected", false}, {"state", "offline"},
-          {"run_id", ""},         {"queued", 0},        {"hostname", ""},
-          {"kernel_release", ""}, {"pus", 0},           {"allowed_pus", 0},
-          {"peer", ""},           {"instance_id", ""},  {"last_seen_ns", 0}};
+  return {{"agent_id", agent_id}, {"connected", false},   {"state", "offline"},
+          {"run_id", ""},         {"waiting", ""},        {"queued", 0},
+          {"hostname", ""},       {"kernel_release", ""}, {"pus", 0},
+          {"allowed_pus", 0},     {"peer", ""},           {"instance_id", ""},
+          {"last_seen_ns", 0}};
 }
 
 void set_stored(json& row, const store::AgentRecord& a) {
@@ -30,6 +32,7 @@ void set_live(json& row, const LiveAgent& a) {
   row["connected"] = true;
   row["state"] = a.run_id.empty() ? "idle" : "running";
   row["run_id"] = a.run_id;
+  row["waiting"] = a.waiting;
   row["hostname"] = a.hello.hostname();
   row["kernel_release"] = a.hello.kernel_release();
   row["allowed_pus"] = a.hello.allowed_pus();
@@ -37,13 +40,6 @@ void set_live(json& row, const LiveAgent& a) {
   row["peer"] = a.channel ? a.channel->peer() : "";
   row["instance_id"] = a.instance_id;
   row["last_seen_ns"] = std::max(row["last_seen_ns"].get<long long>(), a.last_seen_ns);
-}
-
-json sample_body(const v1::Sample& s) {
-  json values = json::object();
-  for (const auto& [name, value] : store::sample_record(s).values) values[name] = value;
-  return {{"position", s.position()},   {"case", s.case_name()}, {"variant", s.variant()},
-          {"iteration", s.iteration()}, {"t_ns", s.t_ns()},      {"values", values}};
 }
 
 json event_body(const v1::Envelope& env) {
@@ -56,13 +52,17 @@ json event_body(const v1::Envelope& env) {
     case v1::Envelope::kIterationResult:
       return report::iteration_json(store::iteration_record(env.iteration_result()));
     case v1::Envelope::kSample:
-      return sample_body(env.sample());
+      return report::sample_json(store::sample_record(env.sample()));
     case v1::Envelope::kRunFinished:
       return {{"status", status_name(env.run_finished().status())},
               {"reason", env.run_finished().reason()},
               {"completed_iterations", env.run_finished().completed_iterations()}};
     case v1::Envelope::kError:
       return {{"code", v1::ErrorCode_Name(env.error().code())}, {"message", env.error().message()}};
+    case v1::Envelope::kLog:
+      return {{"level", env.log().level()},
+              {"message", env.log().message()},
+              {"waiting", env.log().waiting()}};
     default:
       return json::object();
   }
@@ -101,16 +101,21 @@ json agents_json(const std::vector<store::AgentRecord>& stored,
 
 json queue_json(const std::vector<store::QueuedRun>& rows,
                 const std::map<std::string, int>& positions,
-                const std::set<std::string>& aborting) {
+                const std::map<std::string, LiveAgent>& live) {
   json out = json::array();
   for (const store::QueuedRun& r : rows) {
     auto pos = positions.find(r.run_id);
-    const bool is_aborting = r.state == "running" && aborting.count(r.run_id) != 0;
+    const auto agent = live.find(r.agent_id);
+    const LiveAgent* runner =
+        r.state == "running" && agent != live.end() && agent->second.run_id == r.run_id
+            ? &agent->second
+            : nullptr;
     out.push_back({{"run_id", r.run_id},
                    {"agent_id", r.agent_id},
                    {"plan_name", r.plan_name},
-                   {"state", is_aborting ? "aborting" : r.state},
+                   {"state", runner && runner->aborting ? "aborting" : r.state},
                    {"reason", r.reason},
+                   {"waiting", runner ? runner->waiting : ""},
                    {"labels", r.labels},
                    {"submitted_by", r.submitted_by},
                    {"submitted_at_ns", r.submitted_at_ns},

@@ -19,27 +19,31 @@ namespace schedrig::control {
 // queued and running rows in FIFO order.
 std::map<std::string, int> queue_positions(const std::vector<store::QueuedRun>& rows);
 
-// {"agents":[{agent_id, connected, state, run_id, queued, hostname,
+// {"agents":[{agent_id, connected, state, run_id, waiting, queued, hostname,
 // kernel_release, pus, allowed_pus, peer, instance_id, last_seen_ns}]}: every
 // agent of `stored` and `live`, sorted by agent_id; live values win.
-// `queued` counts queued rows per agent.
+// `waiting`: what its run waits for (LiveAgent::waiting), "" when it does
+// not. `queued` counts queued rows per agent.
 nlohmann::json agents_json(const std::vector<store::AgentRecord>& stored,
                            const std::map<std::string, LiveAgent>& live,
                            const std::map<std::string, int>& queued);
 
-// {"runs":[{run_id, agent_id, plan_name, state, reason, labels, submitted_by,
-// submitted_at_ns, dispatched_at_ns, finished_at_ns, queue_position}]}: the
-// rows in the order given; state "aborting" for a running row in `aborting`;
-// queue_position -1 for a row not queued.
+// {"runs":[{run_id, agent_id, plan_name, state, reason, waiting, labels,
+// submitted_by, submitted_at_ns, dispatched_at_ns, finished_at_ns,
+// queue_position}]}: the rows in the order given; for a running row, state
+// "aborting" when its agent in `live` was sent an Abort for it, and
+// `waiting` what the run waits for ("" otherwise); queue_position -1 for a
+// row not queued.
 nlohmann::json queue_json(const std::vector<store::QueuedRun>& rows,
                           const std::map<std::string, int>& positions,
-                          const std::set<std::string>& aborting);
+                          const std::map<std::string, LiveAgent>& live);
 
 // One event of GET runs/ID/events: {"id", "kind", "body"}; body by kind:
 // run_started {plan, labels, planned_iterations}; iteration_result one
-// element of results JSON iterations[]; sample {position, case, variant,
-// iteration, t_ns, values:{FIELD: value}}; run_finished {status, reason,
-// completed_iterations}; error {code, message}.
+// element of results JSON iterations[]; sample report::sample_json (run_id,
+// case, variant, iteration, position, t_ns, interval_s, ops_so_far,
+// values:{FIELD: value}, starved, starved_reason); run_finished {status, reason,
+// completed_iterations}; error {code, message}; log {level, message, waiting}.
 nlohmann::json event_json(const store::RunEvent& event);
 
 }  // namespace schedrig::control

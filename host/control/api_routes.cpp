@@ -105,12 +105,8 @@ ApiResponse Control::get_runs(const std::string& state) const {
     throw ApiError(400, fmt::format("state={}: want queued, running, ok, failed or aborted",
                                     printable(state)));
   }
-  std::set<std::string> aborting;
-  for (const auto& [id, agent] : dispatcher_.live()) {
-    if (agent.aborting) aborting.insert(agent.run_id);
-  }
-  return json_response(
-      200, queue_json(store_.queued_runs(state), queue_positions(active_rows()), aborting));
+  return json_response(200, queue_json(store_.queued_runs(state), queue_positions(active_rows()),
+                                       dispatcher_.live()));
 }
 
 ApiResponse Control::get_run(const std::string& id) const {
@@ -125,9 +121,9 @@ ApiResponse Control::get_run(const std::string& id) const {
   return json_response(200, report::results_json(runs));
 }
 
-ApiResponse Control::post_abort(const std::string& id, const std::string& by) {
+ApiResponse Control::post_abort(const std::string& id, const std::string& operator_name) {
   const std::string run_id = resolve_run_id(id);
-  const AbortOutcome outcome = abort(run_id, by);
+  const AbortOutcome outcome = abort(run_id, fmt::format("operator '{}'", operator_name));
   return json_response(200, {{"run_id", run_id}, {"state", outcome.state}});
 }
 

@@ -64,7 +64,8 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   // topology is not known yet.
   std::vector<SubmittedRun> submit(const Submission& submission, const std::string& submitted_by);
 
-  // POST runs/ID/abort for `run_id` (exact). Throws ApiError 404/409.
+  // POST runs/ID/abort for `run_id` (exact) by `by`, who the reasons name
+  // ("operator 'alice'", lab's "a stop signal to lab"). Throws ApiError 404/409.
   AbortOutcome abort(const std::string& run_id, const std::string& by);
 
  private:
@@ -83,7 +84,8 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   server::ApiResponse post_runs(const server::ApiRequest& request);
   server::ApiResponse get_runs(const std::string& state) const;
   server::ApiResponse get_run(const std::string& id) const;
-  server::ApiResponse post_abort(const std::string& id, const std::string& by);
+  // `operator_name`: the token principal's name.
+  server::ApiResponse post_abort(const std::string& id, const std::string& operator_name);
   // Starts the long poll; takes `done` only once nothing can throw.
   void get_events(const std::string& id, long long after, std::chrono::seconds wait,
                   std::function<void(server::ApiResponse)>& done);

@@ -122,6 +122,7 @@ AbortOutcome Dispatcher::abort(const store::QueuedRun& run, const std::string& b
     store_.fail_unfinished_run(run.run_id, "aborted by " + by);
     return {"aborted"};
   }
+  store_.note_abort(run.run_id, "aborted by " + by);
   v1::Envelope env;
   env.mutable_abort()->set_run_id(run.run_id);
   env.mutable_abort()->set_reason("aborted by " + by);
@@ -159,6 +160,7 @@ void Dispatcher::run_ended(const std::string& agent_id, const std::string& run_i
     if (!agent || agent->run_id != run_id) return;
     agent->run_id.clear();
     agent->aborting = false;
+    agent->waiting.clear();
   }
   dispatch(agent_id);
 }

@@ -50,8 +50,11 @@ class Dispatcher {
               const std::string& reason);
   // Starts `agent_id`'s oldest queued run if the agent is live and idle.
   void dispatch(const std::string& agent_id);
-  // Aborts queue row `run` (state queued or running) for `by` (a principal
-  // name). Throws ApiError 409 for a run that has finished.
+  // Aborts queue row `run` (state queued or running) for `by` (who, as
+  // reasons name it: "operator 'alice'"): a queued row ends "aborted by BY
+  // before it started"; a running one is noted "aborted by BY"
+  // (Store::note_abort, so its RunFinished's reason starts with it) and its
+  // agent sent an Abort. Throws ApiError 409 for a run that has finished.
   AbortOutcome abort(const store::QueuedRun& run, const std::string& by);
 
   // A copy of the live agents (for the API), by agent_id.

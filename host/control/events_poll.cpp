@@ -17,10 +17,7 @@ bool ended(const std::string& state) {
 
 EventsPoll::EventsPoll(boost::asio::any_io_executor executor, const store::StateReader& reader,
                        EventsQuery query, std::function<void(nlohmann::json)> done)
-    : timer_(executor),
-      reader_(reader),
-      query_(std::move(query)),
-      done_(std::move(done)) {}
+    : timer_(executor), reader_(reader), query_(std::move(query)), done_(std::move(done)) {}
 
 void EventsPoll::start() {
   boost::asio::post(timer_.get_executor(), [self = shared_from_this()] { self->poll(); });

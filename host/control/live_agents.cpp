@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/envelope_codec.h"
+
 namespace schedrig::control {
 
 std::string LiveAgents::connect(const std::shared_ptr<collector::AgentChannel>& channel,
@@ -32,6 +34,12 @@ void LiveAgents::saw(const v1::Envelope& env) {
   if (env.has_topology()) {
     agent->topology = env.topology();
     agent->has_topology = true;
+  }
+  if (env.has_log() || env.has_sample() || env.has_iteration_result() || env.has_run_finished()) {
+    const std::string* run_id = run_id_of(env);
+    if (run_id && *run_id == agent->run_id) {
+      agent->waiting = env.has_log() && env.log().waiting() ? env.log().message() : "";
+    }
   }
 }
 

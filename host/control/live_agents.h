@@ -21,9 +21,12 @@ struct LiveAgent {
   std::string instance_id;
   v1::Hello hello;
   bool has_topology = false;
-  v1::Topology topology;       // meaningful when has_topology
-  std::string run_id;          // the run it was given; "" = idle
-  bool aborting = false;       // an Abort was sent for run_id
+  v1::Topology topology;  // meaningful when has_topology
+  std::string run_id;     // the run it was given; "" = idle
+  bool aborting = false;  // an Abort was sent for run_id
+  // What run_id waits for, from the run's last Log with waiting set ("" =
+  // not waiting): until its next Log, Sample, IterationResult or RunFinished.
+  std::string waiting;
   long long last_seen_ns = 0;  // sent_at_ns of its latest envelope
 };
 
@@ -37,8 +40,8 @@ class LiveAgents {
   // run it was running ("" for none); nullopt when it is not (a replaced one).
   std::optional<std::string> disconnect(const std::string& agent_id,
                                         const collector::AgentChannel& channel);
-  // Notes a stored envelope: its Topology (for the agent's current instance)
-  // and its time.
+  // Notes a stored envelope: its Topology (for the agent's current instance),
+  // its time, and whether the agent's run waits (LiveAgent::waiting).
   void saw(const v1::Envelope& env);
 
   LiveAgent* find(const std::string& agent_id);

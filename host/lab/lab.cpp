@@ -124,7 +124,7 @@ std::optional<LabFailure> submit_run(control::Control& control, const LabOptions
 // ended needs nothing.
 void abort_run(control::Control& control, const std::string& run_id) {
   try {
-    control.abort(run_id, "the user (SIGINT)");
+    control.abort(run_id, "a stop signal to lab");
   } catch (const control::ApiError& e) {
     spdlog::info("abort: {}", e.what());
   }

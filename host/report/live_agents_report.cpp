@@ -23,6 +23,7 @@ std::string agent_activity(const LiveAgent& agent) {
   std::string activity = agent.state;
   if (agent.state == "running" && !agent.run_id.empty()) {
     activity += fmt::format(" {}", agent.run_id.substr(0, kShortRunId));
+    if (!agent.waiting.empty()) activity += ", " + agent.waiting;
   }
   if (agent.queued) activity += fmt::format(", {} queued", agent.queued);
   return activity;

@@ -15,6 +15,7 @@ struct LiveAgent {
   bool connected = false;
   std::string state;    // "idle" | "running" | "offline"
   std::string run_id;   // the run it is running; "" otherwise
+  std::string waiting;  // what that run waits for (the knob lock); "" when it does not
   unsigned queued = 0;  // runs waiting for it
   std::string hostname, kernel_release;
   unsigned pus = 0, allowed_pus = 0;
@@ -24,7 +25,8 @@ struct LiveAgent {
 };
 
 // What the agent is doing, in words: "idle", "running RUN" (the run id's
-// first 8 characters), "offline", then ", N queued" when runs wait for it.
+// first 8 characters) and ", WAITING" when the run waits, "offline", then
+// ", N queued" when runs wait for it.
 std::string agent_activity(const LiveAgent& agent);
 
 // A header, then one line per agent in the order given: AGENT, LINK

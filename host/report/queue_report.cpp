@@ -17,10 +17,12 @@ void print_queue_table(const std::vector<QueueEntry>& entries, std::ostream& out
                    {"REASON"}});
   for (const auto& e : entries) {
     const std::string labels = format_labels(e.labels);
-    table.add_row({e.run_id, e.agent_id, e.state,
+    const bool waits = !e.waiting.empty();
+    const std::string& reason = waits ? e.waiting : e.reason;
+    table.add_row({e.run_id, e.agent_id, waits ? "waiting" : e.state,
                    e.queue_position < 0 ? "-" : std::to_string(e.queue_position), e.plan_name,
                    labels.empty() ? "-" : labels, e.submitted_by, format_utc(e.submitted_at_ns),
-                   e.reason.empty() ? "-" : e.reason});
+                   reason.empty() ? "-" : reason});
   }
   table.print(out);
 }

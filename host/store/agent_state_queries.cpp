@@ -105,7 +105,7 @@ RunEventsPage StateReader::run_events(const std::string& agent_id, const std::st
   // A range of the primary key: cheap however big the table is.
   sqlite::Statement st(*db_, R"sql(
       SELECT id, agent_id = ?2 AND kind IN ('run_started', 'iteration_result', 'sample',
-                                            'run_finished', 'error'), body
+                                            'run_finished', 'error', 'log'), body
       FROM envelopes WHERE id > ?1 ORDER BY id LIMIT ?3)sql");
   st.bind_int(1, after).bind_text(2, agent_id).bind_int(3, max_scan);
   int scanned = 0;

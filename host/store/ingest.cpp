@@ -12,6 +12,7 @@
 #include "common/envelope_codec.h"
 #include "common/wire_names.h"
 #include "host/store/ownership.h"
+#include "host/store/queue_queries.h"
 
 namespace schedrig::store {
 namespace {
@@ -189,16 +190,28 @@ void on_sample(sqlite::Db& db, const Envelope& env) {
       .run();
 }
 
+// The reason a RunFinished stores: the agent's; for an aborted run whose
+// queue row says who aborted it (set_abort_note), "NOTE (AGENT'S REASON)".
+std::string finished_reason(sqlite::Db& db, const Envelope& env) {
+  const v1::RunFinished& r = env.run_finished();
+  const std::string reason = reason_text(r.status(), r.reason());
+  if (r.status() != v1::STATUS_ABORTED) return reason;
+  const std::string note = abort_note(db, r.run_id(), env.agent_id());
+  if (note.empty()) return reason;
+  return reason.empty() ? note : fmt::format("{} ({})", note, reason);
+}
+
 // A terminal status (ok, failed, aborted) is final: only a row still
 // running (a queue row queued or running) takes the agent's verdict.
 void on_run_finished(sqlite::Db& db, const Envelope& env) {
   const v1::RunFinished& r = env.run_finished();
+  const std::string reason = finished_reason(db, env);
   sqlite::Statement& st = db.cached(R"sql(
       UPDATE runs SET status = ?2, reason = ?3, completed_iterations = ?4, finished_at_ns = ?5
       WHERE run_id = ?1 AND agent_id = ?6 AND status = 'running')sql");
   st.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
-      .bind_text(3, reason_text(r.status(), r.reason()))
+      .bind_text(3, reason)
       .bind_int(4, r.completed_iterations())
       .bind_int(5, env.sent_at_ns())
       .bind_text(6, env.agent_id())
@@ -208,7 +221,7 @@ void on_run_finished(sqlite::Db& db, const Envelope& env) {
       WHERE run_id = ?1 AND agent_id = ?5 AND state IN ('queued', 'running'))sql");
   queue.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
-      .bind_text(3, reason_text(r.status(), r.reason()))
+      .bind_text(3, reason)
       .bind_int(4, env.sent_at_ns())
       .bind_text(5, env.agent_id())
       .run();

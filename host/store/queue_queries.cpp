@@ -113,6 +113,21 @@ void set_finished(sqlite::Db& db, const std::string& run_id, const std::string& 
   mark_run_row(db, run_id, state, reason, now_ns);
 }
 
+void set_abort_note(sqlite::Db& db, const std::string& run_id, const std::string& note) {
+  sqlite::Statement& st = db.cached(R"sql(
+      UPDATE queue SET reason = ?2 WHERE run_id = ?1 AND state = 'running')sql");
+  st.bind_text(1, run_id).bind_text(2, note).run();
+}
+
+std::string abort_note(sqlite::Db& db, const std::string& run_id, const std::string& agent_id) {
+  sqlite::Statement& st = db.cached(R"sql(
+      SELECT reason FROM queue WHERE run_id = ?1 AND agent_id = ?2 AND state = 'running')sql");
+  st.bind_text(1, run_id).bind_text(2, agent_id);
+  std::string note = st.step() ? st.column_text(0) : "";
+  st.reset();
+  return note;
+}
+
 int fail_running(sqlite::Db& db, const std::string& reason, long long now_ns) {
   std::vector<std::string> running;
   for (const QueuedRun& q : load_queue(db, QueueFilter::in_state("running"))) {

@@ -46,6 +46,15 @@ void set_dispatched(sqlite::Db& db, const std::string& run_id, long long now_ns)
 void set_finished(sqlite::Db& db, const std::string& run_id, const std::string& state,
                   const std::string& reason, long long now_ns);
 
+// A "running" row's reason becomes `note` (who aborted it: "aborted by
+// operator 'alice'"), which the run's RunFinished with status aborted then
+// carries (abort_note); any other row is left alone.
+void set_abort_note(sqlite::Db& db, const std::string& run_id, const std::string& note);
+
+// The note set_abort_note left on `run_id`'s "running" row of `agent_id`; ""
+// when there is none (the run was not aborted by the host, or has ended).
+std::string abort_note(sqlite::Db& db, const std::string& run_id, const std::string& agent_id);
+
 // Every "running" row, and its `runs` row when still running, -> "failed"
 // with `reason`. Returns how many queue rows changed.
 int fail_running(sqlite::Db& db, const std::string& reason, long long now_ns);

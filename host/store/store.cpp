@@ -264,6 +264,11 @@ void Store::mark_run_dispatched(const std::string& run_id) {
   set_dispatched(impl_->db, run_id, wall_clock_ns());
 }
 
+void Store::note_abort(const std::string& run_id, const std::string& note) {
+  std::lock_guard lock(impl_->mu);
+  set_abort_note(impl_->db, run_id, note);
+}
+
 void Store::finish_queued_run(const std::string& run_id, const std::string& state,
                               const std::string& reason) {
   std::lock_guard lock(impl_->mu);

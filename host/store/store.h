@@ -157,6 +157,12 @@ class Store {
   // none) is left alone. Throws StoreError.
   void mark_run_dispatched(const std::string& run_id);
 
+  // Notes on run_id's "running" queue row who aborted it (`note`, e.g.
+  // "aborted by operator 'alice'"): its reason until it ends, and the start
+  // of the reason its RunFinished with status aborted stores ("NOTE (the
+  // agent's reason)"). Throws StoreError.
+  void note_abort(const std::string& run_id, const std::string& note);
+
   // Ends the run's queue row if it is still queued or running: `state`
   // "ok" | "failed" | "aborted", `reason`, finished_at_ns now; a runs row of
   // it still "running" gets the same status and reason. A terminal state is

@@ -293,6 +293,12 @@ TEST(EnvelopeCodec, RunIdOfNamesTheRunOfRunEnvelopesOnly) {
   error.mutable_error()->set_run_id("r2");
   ASSERT_NE(run_id_of(error), nullptr);
   EXPECT_EQ(*run_id_of(error), "r2");
+  Envelope log;
+  log.mutable_log()->set_message("waiting for the knob lock");
+  EXPECT_EQ(run_id_of(log), nullptr);  // a line about no run
+  log.mutable_log()->set_run_id("r3");
+  ASSERT_NE(run_id_of(log), nullptr);
+  EXPECT_EQ(*run_id_of(log), "r3");
   Envelope hello;
   hello.mutable_hello();
   EXPECT_EQ(run_id_of(hello), nullptr);

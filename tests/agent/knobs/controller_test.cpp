@@ -9,7 +9,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -192,6 +194,33 @@ TEST(KnobController, SecondWriterWaitsForTheLockThenFails) {
   }
   a.restore();
   EXPECT_NO_THROW(KnobLock(root.root(), 100ms));
+}
+
+// A wait for the lock is told as it starts (the holder's pid) and as it
+// ends (how long it took); a lock free at once is told nothing.
+TEST(KnobController, AWaitForTheLockIsToldAsItStartsAndEnds) {
+  FakeRoot root;
+  std::vector<LockWait> told;
+  EXPECT_NO_THROW(KnobLock(root.root(), 100ms, [&](const LockWait& w) { told.push_back(w); }));
+  EXPECT_TRUE(told.empty());
+  auto holder = std::make_unique<KnobLock>(root.root(), 100ms);
+  std::thread release([&] {
+    std::this_thread::sleep_for(300ms);
+    holder.reset();
+  });
+  KnobController b(root.root(), root.state_dir());
+  b.set_lock_wait_observer([&](const LockWait& w) { told.push_back(w); });
+  b.apply(variant("0", ""));  // waits for the holder, then takes the lock
+  release.join();
+  ASSERT_EQ(told.size(), 2u);
+  EXPECT_FALSE(told[0].taken);
+  EXPECT_EQ(told[0].holder, std::to_string(::getpid()));
+  EXPECT_NE(told[0].path.find("run/lock/schedrig-knobs.lock"), std::string::npos) << told[0].path;
+  EXPECT_EQ(told[0].limit, kLockWait);
+  EXPECT_TRUE(told[1].taken);
+  EXPECT_GE(told[1].waited, 250ms);
+  EXPECT_LT(told[1].waited, 5s);
+  b.restore();
 }
 
 // ROOT/run/lock is world-writable on a real box: a link planted at the lock

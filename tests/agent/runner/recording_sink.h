@@ -18,7 +18,9 @@ class RecordingSink : public RunSink {
     std::lock_guard lock(mu);
     samples.push_back(m);
   }
+  void log(const v1::Log& m) override { logs.push_back(m); }
   std::vector<v1::RunStarted> started;
+  std::vector<v1::Log> logs;
   std::vector<v1::IterationResult> results;
   std::vector<v1::RunFinished> finished;
   std::mutex mu;

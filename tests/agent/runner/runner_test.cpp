@@ -1,5 +1,8 @@
 #include "agent/runner/runner.h"
 
+#include <unistd.h>
+
+#include <memory>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -141,6 +144,53 @@ variants:
   }
   EXPECT_EQ(k.root.get("proc/sys/kernel/sched_autogroup_enabled"), "1");
   EXPECT_EQ(k.root.get("sys/kernel/debug/sched/migration_cost_ns"), "500000");
+}
+
+// A run whose knobs another process is changing (it holds the root's lock)
+// tells the sink it waits, naming the holder, then that it took the lock;
+// its iterations run after that. A run that takes the lock at once says nothing.
+TEST(Runner, AWaitForTheKnobLockIsLoggedToTheRunAsItStartsAndEnds) {
+  RecordingSink sink;
+  Knobs k;
+  std::atomic<bool> stop{false};
+  const char* yaml = R"(
+iterations: 1
+duration_s: 0.05
+cases: [{workload: fork, params: {workers: 1}}]
+variants: [{name: autogroup-off, sysctl: {kernel.sched_autogroup_enabled: 0}}]
+)";
+  const v1::StartRun start = start_of(yaml);
+  auto holder = std::make_unique<knobs::KnobLock>(k.root.root(), std::chrono::milliseconds(100));
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    holder.reset();
+  });
+  v1::RunFinished done = run_plan(start, topology::load_topology({}), sink, k.control, stop);
+  release.join();
+  EXPECT_EQ(done.status(), v1::STATUS_OK) << done.reason();
+  ASSERT_EQ(sink.logs.size(), 2u);
+  EXPECT_EQ(sink.logs[0].run_id(), start.run_id());
+  EXPECT_TRUE(sink.logs[0].waiting());
+  EXPECT_EQ(sink.logs[0].level(), "warn");
+  EXPECT_EQ(sink.logs[0].message().rfind(
+                "waiting for the knob lock held by pid " + std::to_string(::getpid()) +
+                    " (another schedrig process changing knobs on this box; lock ",
+                0),
+            0u)
+      << sink.logs[0].message();
+  EXPECT_NE(sink.logs[0].message().find("schedrig-knobs.lock, up to 30 s)"), std::string::npos)
+      << sink.logs[0].message();
+  EXPECT_FALSE(sink.logs[1].waiting());
+  EXPECT_EQ(sink.logs[1].message().rfind("took the knob lock after 0.", 0), 0u)
+      << sink.logs[1].message();
+  ASSERT_EQ(sink.results.size(), 1u);
+  EXPECT_EQ(sink.results[0].knobs().at("kernel.sched_autogroup_enabled"), "0");
+
+  RecordingSink again;  // nobody holds the lock now
+  EXPECT_EQ(run_plan(start_of(yaml), topology::load_topology({}), again, k.control, stop).status(),
+            v1::STATUS_OK);
+  EXPECT_TRUE(again.logs.empty());
+  ASSERT_EQ(again.results.size(), 1u);
 }
 
 // A fake-root run fingerprints the fake tree, not the box it runs on (only

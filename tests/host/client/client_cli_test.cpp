@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/report/results_json.h"
+#include "host/report/samples_report.h"
 #include "tests/host/client/fake_api.h"
 #include "tests/host/client/token_file.h"
 #include "tests/host/compare/synthetic_run.h"
@@ -49,13 +50,20 @@ variants:
 )";
 
 // Runs A and B of compare_cli_test's store: three variants, 10 iterations,
-// "slower" 5% below the baseline (a regression).
+// "slower" 5% below the baseline (a regression); run A has two live samples
+// at each of positions 0 and 1 (ops so far, a starved interval).
 std::string make_store(const TempDir& dir) {
   const std::string db = dir.file("schedrig.db");
   store::Store s(db);
   const auto [a, b] = testing::regression_runs(kRunA, kRunB);
   testing::ingest(s, testing::synthetic_run(a));
   testing::ingest(s, testing::synthetic_run(b));
+  unsigned long long seq = 1000;  // after every seq of run A's instance
+  for (unsigned position = 0; position < 2; ++position) {
+    for (unsigned k = 0; k < 2; ++k) {
+      testing::ingest(s, {testing::make_sample(++seq, kRunA, position, k)});
+    }
+  }
   return db;
 }
 
@@ -115,6 +123,9 @@ class ServerCli : public ::testing::Test {
     for (const auto& r : s.runs()) out[r.run_id] = r;
     return out;
   }
+  std::vector<store::SampleRecord> stored_samples() const {
+    return store::Store(db_, store::Store::Mode::kReadOnly).samples(kRunA);
+  }
 
   // `schedrig ARGS --server URL --token-file F` against `api`.
   testing::CommandResult schedrig(const FakeApi& api, const std::string& args) {
@@ -153,13 +164,18 @@ class ServerCli : public ::testing::Test {
     return json(201, {{"runs", queued}});
   }
 
-  // after=0: run_started and every result (ids 1..N+1); later: run_finished.
+  // after=0: run_started and every result, each after its position's samples
+  // (in the server's sample body, report::sample_json); later: run_finished.
   FakeAnswer events(const store::RunRecord& run, const std::string& target) {
     nlohmann::json list = nlohmann::json::array();
     long long id = 0;
     if (target.find("after=0&") != std::string::npos) {
       list.push_back({{"id", ++id}, {"kind", "run_started"}, {"body", nlohmann::json::object()}});
       for (const auto& it : run.iterations) {
+        for (const auto& sample : samples_) {
+          if (sample.run_id != run.run_id || sample.position != it.position) continue;
+          list.push_back({{"id", ++id}, {"kind", "sample"}, {"body", report::sample_json(sample)}});
+        }
         list.push_back(
             {{"id", ++id}, {"kind", "iteration_result"}, {"body", report::iteration_json(it)}});
       }
@@ -181,6 +197,7 @@ class ServerCli : public ::testing::Test {
   std::string db_ = make_store(dir_);
   std::string token_ = testing::write_token_file(dir_.file("operator.token"));
   std::map<std::string, store::RunRecord> runs_ = stored_runs();
+  std::vector<store::SampleRecord> samples_ = stored_samples();
   FakeApi api_{[this](const FakeRequest& r) { return handle(r); }};
 };
 
@@ -300,6 +317,23 @@ TEST_F(ServerCli, WatchPrintsTheLocalWatchLines) {
       << r.output;
 }
 
+// The samples' columns (OPS so far, IDLE%, ..., STARVED) come from the event
+// bodies: the remote watch prints exactly the local one, text and NDJSON.
+TEST_F(ServerCli, WatchShowsTheSampleColumnsTheLocalWatchShows) {
+  for (const std::string& args :
+       {std::string("watch ") + kRunA, std::string("watch ") + kRunA + " --json"}) {
+    const auto remote = schedrig(api_, args);
+    const auto local = run_command(bin("schedrig") + " " + args + " --db " + db_);
+    ASSERT_EQ(local.exit_code, 0) << local.output;
+    EXPECT_EQ(remote.exit_code, 0) << remote.output;
+    EXPECT_EQ(remote.output, local.output) << args;
+  }
+  const auto r = schedrig(api_, std::string("watch ") + kRunA);
+  EXPECT_NE(r.output.find(" OPS "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1,001"), std::string::npos) << r.output;  // ops_so_far at position 1
+  EXPECT_NE(r.output.find("STARVED"), std::string::npos) << r.output;
+}
+
 TEST_F(ServerCli, ResultsAndCompareReadBackWhatTheStoreShows) {
   for (const std::string& args :
        {std::string("results ") + kRunA + " --json", std::string("results ") + kRunA,
@@ -317,6 +351,66 @@ TEST_F(ServerCli, ServerAndDbTogetherIsUsage) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("give --server or --db, not both"), std::string::npos) << r.output;
   EXPECT_TRUE(api_.requests().empty());
+}
+
+// A run held up by the knob lock another schedrig on its box holds: queue
+// says "waiting" and why, agents says why after the run, watch prints the
+// agent's line (on stderr) between the run's events.
+TEST(ServerCliWaiting, QueueAgentsAndWatchShowAKnobLockWait) {
+  TempDir dir;
+  const std::string token = testing::write_token_file(dir.file("t"));
+  const std::string why =
+      "waiting for the knob lock held by pid 4242 (another schedrig process changing knobs on "
+      "this box; lock /run/lock/schedrig-knobs.lock, up to 30 s)";
+  const std::string run = std::string(kRunA);
+  FakeApi api([&](const FakeRequest& r) {
+    if (r.target == "/api/v1/runs") {
+      nlohmann::json row = queue_row(run, "box1", "running", -1);
+      row["waiting"] = why;
+      return FakeAnswer{200, nlohmann::json{{"runs", {row}}}.dump()};
+    }
+    if (r.target == "/api/v1/agents") {
+      nlohmann::json agents = agents_json();
+      agents["agents"][0]["waiting"] = why;
+      return FakeAnswer{200, agents.dump()};
+    }
+    if (r.target == "/api/v1/runs/" + run) {
+      store::RunRecord rec;
+      rec.run_id = run;
+      rec.agent_id = "box1";
+      rec.status = "running";
+      return FakeAnswer{200, report::results_json({rec}).dump()};
+    }
+    nlohmann::json log = {{"id", 7},
+                          {"kind", "log"},
+                          {"body", {{"level", "warn"}, {"message", why}, {"waiting", true}}}};
+    nlohmann::json end = {
+        {"id", 8},
+        {"kind", "run_finished"},
+        {"body", {{"status", "ok"}, {"reason", ""}, {"completed_iterations", 0}}}};
+    return FakeAnswer{
+        200,
+        nlohmann::json{{"run_id", run}, {"state", "ok"}, {"events", {log, end}}, {"next_after", 8}}
+            .dump()};
+  });
+  const auto on = [&](const std::string& args) {
+    return run_command(bin("schedrig") + " " + args + " --server " + api.url() + " --token-file " +
+                       token);
+  };
+  const auto queue = on("queue");
+  ASSERT_EQ(queue.exit_code, 0) << queue.output;
+  EXPECT_NE(queue.output.find(run + "  box1   waiting    -  plan.yaml"), std::string::npos)
+      << queue.output;
+  EXPECT_NE(queue.output.find("ann  2026-01-01T00:00:00Z  " + why), std::string::npos)
+      << queue.output;
+  const auto agents = on("agents");
+  ASSERT_EQ(agents.exit_code, 0) << agents.output;
+  EXPECT_NE(agents.output.find("running aaaaaaaa, " + why + ", 2 queued"), std::string::npos)
+      << agents.output;
+  const auto watch = on("watch " + run);
+  ASSERT_EQ(watch.exit_code, 0) << watch.output;
+  EXPECT_NE(watch.output.find("run " + run + ": agent: " + why + "\n"), std::string::npos)
+      << watch.output;
 }
 
 TEST(ServerCliErrors, RefusedTokenIsExit2) {

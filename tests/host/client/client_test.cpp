@@ -268,7 +268,8 @@ TEST(ApiViews, AgentsAndQueue) {
   EXPECT_EQ(queue[0].labels.at("k"), "v");
 }
 
-// Events in two polls: the run starts, a sample and a result; then the end.
+// Events in two polls: the run starts, a sample, a result and the agent's
+// line (a knob lock wait); then the end.
 TEST(RunFollower, FollowsEventsToTheEnd) {
   const store::RunRecord run = testing::stored_runs().front();
   const nlohmann::json result = report::iteration_json(run.iterations[0]);
@@ -289,8 +290,14 @@ TEST(RunFollower, FollowsEventsToTheEnd) {
                           {"t_ns", 5},
                           {"values", {{"idle_pct", 12.5}}}}}},
                        {{"id", 5}, {"kind", "iteration_result"}, {"body", result}},
-                       {{"id", 6}, {"kind", "log"}, {"body", nlohmann::json::object()}}}},
-                     {"next_after", 6}});
+                       {{"id", 6},
+                        {"kind", "log"},
+                        {"body",
+                         {{"level", "warn"},
+                          {"message", "waiting for the knob lock held by pid 7"},
+                          {"waiting", true}}}},
+                       {{"id", 7}, {"kind", "heartbeat"}, {"body", nlohmann::json::object()}}}},
+                     {"next_after", 7}});
     }
     return answer(200,
                   {{"run_id", run.run_id},
@@ -304,11 +311,15 @@ TEST(RunFollower, FollowsEventsToTheEnd) {
   ApiClient client(target_for(api));
   RunFollower follower(client, run.run_id);
   const auto first = follower.poll(5);
-  ASSERT_EQ(first.size(), 3u);  // the unknown "log" kind is skipped
+  ASSERT_EQ(first.size(), 4u);  // the unknown "heartbeat" kind is skipped
   EXPECT_TRUE(std::holds_alternative<RunStartedEvent>(first[0]));
   const auto& sample = std::get<store::SampleRecord>(first[1]);
   EXPECT_EQ(sample.values.at(0), (std::pair<std::string, double>{"idle_pct", 12.5}));
   EXPECT_EQ(std::get<store::IterationRecord>(first[2]).metrics.at(0).value, testing::kOpsPerS[0]);
+  const auto& log = std::get<RunLogEvent>(first[3]);
+  EXPECT_EQ(log.level, "warn");
+  EXPECT_EQ(log.message, "waiting for the knob lock held by pid 7");
+  EXPECT_TRUE(log.waiting);
   EXPECT_FALSE(follower.ended());
   EXPECT_EQ(follower.state(), "running");
   const auto second = follower.poll(5);
@@ -317,7 +328,7 @@ TEST(RunFollower, FollowsEventsToTheEnd) {
   EXPECT_TRUE(follower.ended());
   const auto requests = api.requests();
   ASSERT_EQ(requests.size(), 2u);
-  EXPECT_EQ(requests[1].target, events_path(run.run_id, 6, 5));
+  EXPECT_EQ(requests[1].target, events_path(run.run_id, 7, 5));
 }
 
 TEST(RunFollower, AnAbortedQueuedRunEndsWithoutEvents) {

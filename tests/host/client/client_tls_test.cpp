@@ -1,6 +1,10 @@
 // host/client over TLS against a fake API with a throwaway CA
 // (tests/support/test_pki): the server's chain and name verified, SNI, a
-// wrong CA or a name the certificate does not carry refused as unreachable.
+// wrong CA or a name the certificate does not carry refused as unreachable
+// with OpenSSL's reason and what it was checked against; http:// to a TLS
+// port and https:// to a plain one each told which scheme the server speaks.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "common/error.h"
@@ -58,10 +62,23 @@ TEST_F(ClientTls, AnotherCaIsRefused) {
   ErrorKind kind = ErrorKind::kFailed;
   const std::string e = get_error(api.url(), other.ca_cert, &kind);
   EXPECT_EQ(kind, ErrorKind::kUnreachable);
-  EXPECT_NE(e.find("TLS handshake with " + api.url() + " failed: certificate verify failed"),
+  EXPECT_NE(e.find("TLS handshake with " + api.url() +
+                   " failed: certificate verify failed: unable to get local issuer certificate "
+                   "(checked against --ca " +
+                   other.ca_cert + ")"),
             std::string::npos)
       << e;
   EXPECT_TRUE(api.requests().empty());
+}
+
+TEST_F(ClientTls, ThePrivateCaIsNotInTheSystemStore) {
+  FakeApi api(agents, tls_);
+  const std::string e = get_error(api.url(), "");
+  EXPECT_NE(e.find("failed: certificate verify failed: "), std::string::npos) << e;
+  EXPECT_NE(e.find("(checked against the system's CA store; give --ca FILE to trust a private "
+                   "CA)"),
+            std::string::npos)
+      << e;
 }
 
 TEST_F(ClientTls, ANameTheCertificateDoesNotCarryIsRefused) {
@@ -69,16 +86,56 @@ TEST_F(ClientTls, ANameTheCertificateDoesNotCarryIsRefused) {
   ErrorKind kind = ErrorKind::kFailed;
   const std::string e = get_error(api.url(), pki_.ca_cert, &kind);
   EXPECT_EQ(kind, ErrorKind::kUnreachable);
-  EXPECT_NE(e.find("TLS handshake with https://127.0.0.2:"), std::string::npos) << e;
+  EXPECT_EQ(e, "TLS handshake with " + api.url() +
+                   " failed: certificate verify failed: the host's certificate is not valid for "
+                   "127.0.0.2 (checked against --ca " +
+                   pki_.ca_cert + ")");
   EXPECT_TRUE(api.requests().empty());
 }
 
-TEST_F(ClientTls, PlainHttpToATlsServerIsUnreachable) {
+TEST_F(ClientTls, PlainHttpToATlsServerIsToldToUseHttps) {
   FakeApi api(agents, tls_);
   ErrorKind kind = ErrorKind::kFailed;
-  const std::string e =
-      get_error("http://127.0.0.1:" + std::to_string(api.port()), pki_.ca_cert, &kind);
+  const std::string authority = "127.0.0.1:" + std::to_string(api.port());
+  const std::string e = get_error("http://" + authority, pki_.ca_cert, &kind);
   EXPECT_EQ(kind, ErrorKind::kUnreachable) << e;
+  EXPECT_EQ(e, "server http://" + authority +
+                   " closed the connection without an answer: the server speaks TLS: use https://" +
+                   authority);
+}
+
+TEST_F(ClientTls, HttpsToAPlainServerIsAskedWhetherItServesHttp) {
+  FakeApi api(agents);  // plain HTTP
+  ErrorKind kind = ErrorKind::kFailed;
+  const std::string authority = "127.0.0.1:" + std::to_string(api.port());
+  const std::string e = get_error("https://" + authority, pki_.ca_cert, &kind);
+  EXPECT_EQ(kind, ErrorKind::kUnreachable) << e;
+  EXPECT_EQ(e, "TLS handshake with https://" + authority +
+                   " failed: the server did not answer TLS: is it serving plain HTTP? (then use "
+                   "http://" +
+                   authority + ")");
+}
+
+// The CLI: one line, exit 3, for each mistake.
+TEST_F(ClientTls, CliSaysItOnOneLineAndExits3) {
+  FakeApi tls_api(agents, tls_);
+  FakeApi plain_api(agents);
+  const std::string token = testing::write_token_file(dir_.file("operator.token"));
+  const auto agents_on = [&](const std::string& url) {
+    return testing::run_command(testing::bin("schedrig") + " agents --server " + url +
+                                " --token-file " + token + " --ca " + pki_.ca_cert);
+  };
+  const auto to_tls = agents_on("http://127.0.0.1:" + std::to_string(tls_api.port()));
+  EXPECT_EQ(to_tls.exit_code, 3) << to_tls.output;
+  EXPECT_NE(to_tls.output.find("the server speaks TLS: use https://127.0.0.1:"), std::string::npos)
+      << to_tls.output;
+  const auto to_plain = agents_on("https://127.0.0.1:" + std::to_string(plain_api.port()));
+  EXPECT_EQ(to_plain.exit_code, 3) << to_plain.output;
+  EXPECT_NE(to_plain.output.find("is it serving plain HTTP?"), std::string::npos)
+      << to_plain.output;
+  for (const auto* r : {&to_tls, &to_plain}) {
+    EXPECT_EQ(std::count(r->output.begin(), r->output.end(), '\n'), 1) << r->output;
+  }
 }
 
 TEST_F(ClientTls, UnreadableCaIsUsage) {

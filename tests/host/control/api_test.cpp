@@ -305,6 +305,41 @@ TEST_F(EventsTest, ReturnsOnNewEventsAndOnTimeout) {
   EXPECT_EQ(after["state"], "ok");
 }
 
+// A sample event carries what watch's columns show (docs/architecture.md
+// "HTTP API": report::sample_json), not only the values.
+TEST_F(EventsTest, SampleEventsCarryOpsStarvedAndInterval) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  v1::Envelope env = envelope(box);
+  v1::Sample* s = env.mutable_sample();
+  s->set_run_id(run);
+  s->set_case_name("fork:fork_max=1");
+  s->set_variant("baseline");
+  s->set_iteration(1);
+  s->set_position(0);
+  s->set_t_ns(1767225601250000000LL);
+  s->set_interval_s(0.25);
+  s->set_ops_so_far(48213);
+  s->set_idle_pct(85.5);
+  s->set_runnable(131);
+  s->set_starved(true);
+  s->set_starved_reason("crowd then idle");
+  deliver(env);
+  json got = wait(start_poll("/api/v1/runs/" + run + "/events?after=0&wait_s=5"));
+  ASSERT_EQ(got["events"].size(), 1u) << got;
+  const json body = got["events"][0]["body"];
+  EXPECT_EQ(got["events"][0]["kind"], "sample") << body;
+  EXPECT_EQ(body["ops_so_far"], 48213) << body.dump();
+  EXPECT_EQ(body["interval_s"], 0.25);
+  EXPECT_EQ(body["starved"], true);
+  EXPECT_EQ(body["starved_reason"], "crowd then idle");
+  EXPECT_EQ(body["position"], 0);
+  EXPECT_EQ(body["t_ns"], 1767225601250000000LL);
+  EXPECT_EQ(body["values"]["idle_pct"], 85.5);
+  EXPECT_EQ(body["values"]["runnable"], 131);
+}
+
 TEST_F(EventsTest, RefusesBadCursorsAndUnknownRuns) {
   Agent box{"box1"};
   connect(box);

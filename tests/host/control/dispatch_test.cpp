@@ -82,7 +82,7 @@ TEST_F(ControlTest, AbortQueuedRunSendsNothing) {
   EXPECT_EQ(answer["run_id"], r2);
   EXPECT_EQ(answer["state"], "aborted");
   EXPECT_EQ(state_of(r2), "aborted");
-  EXPECT_EQ(store_.queued_run(r2)->reason, "aborted by alice before it started");
+  EXPECT_EQ(store_.queued_run(r2)->reason, "aborted by operator 'alice' before it started");
   EXPECT_TRUE(box.channel->aborted().empty());
   finish(box, r1);
   EXPECT_EQ(box.channel->started(), StringList{r1});        // r2 never starts
@@ -96,16 +96,78 @@ TEST_F(ControlTest, AbortRunningRunSendsAbortThenRunFinishedEndsIt) {
   nlohmann::json answer = call_json("POST", "/api/v1/runs/" + run + "/abort", 200);
   EXPECT_EQ(answer["state"], "aborting");
   EXPECT_EQ(box.channel->aborted(), StringList{run});
-  EXPECT_EQ(box.channel->sent().back().abort().reason(), "aborted by alice");
+  EXPECT_EQ(box.channel->sent().back().abort().reason(), "aborted by operator 'alice'");
   nlohmann::json runs = call_json("GET", "/api/v1/runs", 200);
   EXPECT_EQ(runs["runs"][0]["state"], "aborting");
+  EXPECT_EQ(runs["runs"][0]["reason"], "aborted by operator 'alice'");
   // A second abort while waiting sends nothing more.
   EXPECT_EQ(call_json("POST", "/api/v1/runs/" + run + "/abort", 200)["state"], "aborting");
   EXPECT_EQ(box.channel->aborted().size(), 1u);
 
-  finish(box, run, v1::STATUS_ABORTED);
+  finish(box, run, v1::STATUS_ABORTED, "aborted before iteration 1 of 1 completed");
   EXPECT_EQ(state_of(run), "aborted");
   EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["state"], "aborted");
+  // Who aborted it, in the queue row, the run row and what `results` reads.
+  const std::string why = "aborted by operator 'alice' (aborted before iteration 1 of 1 completed)";
+  EXPECT_EQ(store_.queued_run(run)->reason, why);
+  EXPECT_EQ(store_.runs(run).at(0).reason, why);
+  EXPECT_EQ(call_json("GET", "/api/v1/runs/" + run, 200)["runs"][0]["reason"], why);
+}
+
+// An agent that stopped its run itself (SIGINT on the box) names no operator;
+// nor does a run that ended ok although an abort was on its way.
+TEST_F(ControlTest, OnlyAnOperatorAbortNamesTheOperator) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  finish(box, r1, v1::STATUS_ABORTED, "aborted before iteration 1 of 1 completed");
+  EXPECT_EQ(store_.runs(r1).at(0).reason, "aborted before iteration 1 of 1 completed");
+  EXPECT_EQ(call_json("POST", "/api/v1/runs/" + r2 + "/abort", 200)["state"], "aborting");
+  finish(box, r2, v1::STATUS_OK);
+  EXPECT_EQ(state_of(r2), "ok");
+  EXPECT_EQ(store_.runs(r2).at(0).reason, "");
+  EXPECT_EQ(store_.queued_run(r2)->reason, "");
+}
+
+// The agent's Log with waiting set (the knob lock another process holds)
+// shows on agents and runs until the run's next event; the Log is an event.
+TEST_F(ControlTest, AWaitingRunShowsWhatItWaitsForUntilItsNextEvent) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(run);
+  deliver(started);
+  v1::Envelope wait = envelope(box);
+  wait.mutable_log()->set_run_id(run);
+  wait.mutable_log()->set_level("warn");
+  wait.mutable_log()->set_waiting(true);
+  wait.mutable_log()->set_message("waiting for the knob lock held by pid 4242");
+  deliver(wait);
+  EXPECT_EQ(call_json("GET", "/api/v1/agents", 200)["agents"][0]["waiting"],
+            "waiting for the knob lock held by pid 4242");
+  nlohmann::json row = call_json("GET", "/api/v1/runs", 200)["runs"][0];
+  EXPECT_EQ(row["state"], "running");
+  EXPECT_EQ(row["waiting"], "waiting for the knob lock held by pid 4242");
+  nlohmann::json events =
+      call_json("GET", "/api/v1/runs/" + run + "/events?after=0&wait_s=0", 200)["events"];
+  ASSERT_EQ(events.size(), 2u) << events;
+  EXPECT_EQ(events[1]["kind"], "log");
+  EXPECT_EQ(events[1]["body"],
+            nlohmann::json({{"level", "warn"},
+                            {"message", "waiting for the knob lock held by pid 4242"},
+                            {"waiting", true}}));
+
+  v1::Envelope sample = envelope(box);  // the run goes on: no longer waiting
+  sample.mutable_sample()->set_run_id(run);
+  deliver(sample);
+  EXPECT_EQ(call_json("GET", "/api/v1/agents", 200)["agents"][0]["waiting"], "");
+  EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["waiting"], "");
+  wait.set_seq(++box.seq);  // waits again, then its end clears it too
+  deliver(wait);
+  EXPECT_NE(call_json("GET", "/api/v1/runs", 200)["runs"][0]["waiting"], "");
+  finish(box, run);
+  EXPECT_EQ(call_json("GET", "/api/v1/agents", 200)["agents"][0]["waiting"], "");
 }
 
 TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
