@@ -22,7 +22,10 @@ TEST(RecordFrame, LayoutIsLengthCrcPayload) {
   const std::string f = framed_record("abc");
   ASSERT_EQ(f.size(), kRecordHeaderBytes + 3);
   EXPECT_EQ(f.substr(0, 4), std::string("\x03\x00\x00\x00", 4));
-  const std::uint32_t crc = crc32c(std::string("\x03\x00\x00\x00abc", 7));
+  const std::uint32_t crc =
+      crc32c(std::string("\x03\x00\x00\x00"
+                         "abc",
+                         7));
   std::string le(4, '\0');
   for (int i = 0; i < 4; ++i) le[static_cast<std::size_t>(i)] = static_cast<char>(crc >> (8 * i));
   EXPECT_EQ(f.substr(4, 4), le);
