@@ -9,6 +9,7 @@
 #include "agent/session/hello.h"
 #include "agent/session/host_commands.h"
 #include "agent/session/link_sink.h"
+#include "agent/session/stop_relay.h"
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
@@ -41,6 +42,7 @@ void wait_for_ack(link::HostLink& link, std::uint64_t last_seq) {
 void run_one(const Session& s, const v1::StartRun& start) {
   spdlog::info("run {}: plan '{}' starts", start.run_id(), start.plan().name());
   s.link.abort_flag() = s.stop.load();
+  const StopRelay relay(s.stop, s.link.abort_flag());  // SIGINT/SIGTERM abort the run
   LinkSink sink(s.link);
   try {
     v1::RunFinished done = runner::run_plan(start, s.topo, sink, s.knob_control,

@@ -5,6 +5,7 @@
 // by the CLI as a user runs it; and every attack of the issue, each refused
 // with nothing stored (checked in the store's envelopes table).
 #include <dirent.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -448,6 +449,27 @@ TEST_F(ControlPlaneE2E, AbortMidRunRestoresTheKnobAndEndsAborted) {
   auto next = schedrig("run" + server_flags() + " --agent box1 --wait --plan " +
                        write_plan("q.yaml", plan_yaml(1, 0.1)));
   EXPECT_EQ(next.exit_code, 0) << next.output;
+}
+
+// A stop signal to `connect` (systemd stop) mid-run aborts the run as an
+// operator's abort does: the knob is restored, the run ends aborted, the
+// agent exits 0 once the host has it.
+TEST_F(ControlPlaneE2E, SigtermToTheAgentMidRunAbortsAndRestoresTheKnob) {
+  start_agent("box1");
+  const std::string run = submit("box1", write_plan("p.yaml", plan_yaml(3, 3, "blocked")));
+  ASSERT_FALSE(run.empty());
+  ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s))
+      << "the variant never applied:\n"
+      << agents_["box1"]->log();
+  ASSERT_EQ(::kill(agents_["box1"]->pid(), SIGTERM), 0);
+  const std::optional<int> code = agents_["box1"]->wait_for_exit(15s);
+  ASSERT_TRUE(code.has_value()) << "the agent kept running:\n" << agents_["box1"]->log();
+  EXPECT_EQ(*code, 0) << agents_["box1"]->log();
+  EXPECT_EQ(knob("box1"), "1") << "the knob was not restored";
+  ASSERT_TRUE(wait_for_state(run, "aborted", 15s)) << queue_row(run).dump();
+  const json j = json::parse(schedrig("results " + run + " --json" + server_flags()).output);
+  EXPECT_EQ(j["runs"][0]["status"], "aborted");
+  EXPECT_LT(j["runs"][0]["iterations"].size(), 6u);
 }
 
 // Attack: no token, or one the server does not know: 401, nothing stored.
