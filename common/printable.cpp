@@ -26,10 +26,12 @@ std::string escape_byte(unsigned char c) {
   }
 }
 
-// A code point that moves or hides text on a terminal: C1, bidi, format.
+// A code point that moves or hides text on a terminal: C1, bidi, format,
+// line and paragraph separators, interlinear annotation, tag characters.
 bool invisible_control(std::uint32_t cp) {
   return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
-         (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
+         (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff ||
+         (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
 struct CodePoint {
@@ -85,7 +87,8 @@ std::string printable(std::string_view text) {
       out += escape_byte(c);
       ++i;
     } else if (invisible_control(cp->value)) {
-      out += fmt::format("\\u{:04x}", cp->value);
+      out += cp->value > 0xffff ? fmt::format("\\U{:08x}", cp->value)
+                                : fmt::format("\\u{:04x}", cp->value);
       i += cp->length;
     } else {
       out.append(text.substr(i, cp->length));

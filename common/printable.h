@@ -15,9 +15,11 @@ namespace schedrig {
 // escape, so the output is printable and distinct inputs stay distinct:
 //   - C0 control bytes (0x00-0x1f) and DEL: \n, \r, \t, \e, else \xHH;
 //   - a backslash: \\ (so an escape in the input cannot pass for one of ours);
-//   - C1 controls U+0080-U+009F, and the invisible format and bidi
-//     controls U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+2069, U+FEFF
-//     (Unicode UAX #9): \uXXXX;
+//   - C1 controls U+0080-U+009F, the invisible format and bidi controls
+//     U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+2069, U+FEFF (Unicode
+//     UAX #9), the line and paragraph separators U+2028/U+2029, the
+//     interlinear annotations U+FFF9-U+FFFB: \uXXXX; tag characters
+//     U+E0000-U+E007F (invisible text): \UXXXXXXXX;
 //   - a byte that is not part of well-formed UTF-8 (RFC 3629: overlong,
 //     surrogate, above U+10FFFF, truncated, lone continuation — a lone
 //     0x9b is CSI on 8-bit terminals): \xHH.

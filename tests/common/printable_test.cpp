@@ -42,6 +42,11 @@ TEST(Printable, EscapesBidiAndInvisibleFormatControls) {
                       "id"),
             "\\ufeffid");                                // BOM
   EXPECT_EQ(printable("\xe2\x82\xac"), "\xe2\x82\xac");  // the euro sign is kept
+  EXPECT_EQ(printable("a\xe2\x80\xa8"
+                      "b\xe2\x80\xa9"),
+            "a\\u2028b\\u2029");                              // LS, PS
+  EXPECT_EQ(printable("\xef\xbf\xb9"), "\\ufff9");            // interlinear annotation anchor
+  EXPECT_EQ(printable("x\xf3\xa0\x81\x81"), "x\\U000e0041");  // TAG LATIN CAPITAL A
 }
 
 TEST(Printable, EscapesBytesThatAreNotWellFormedUtf8) {
