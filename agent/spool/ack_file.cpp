@@ -77,7 +77,9 @@ void save_acks(int dirfd, const std::string& dir, const AckedSeqs& acks) {
     payload += instance;
     record::append_record(bytes, payload);
   }
-  const Fd fd = open_in(dirfd, kAckTmpName, O_WRONLY | O_CREAT | O_TRUNC);
+  // A fresh file, not a truncated one: ext4 flushes a truncated file on close.
+  remove_in(dirfd, kAckTmpName);
+  const Fd fd = open_in(dirfd, kAckTmpName, O_WRONLY | O_CREAT | O_EXCL);
   const int err = fd.get() < 0 ? errno : write_all_at(fd.get(), bytes, 0);
   if (err != 0)
     throw SpoolError(ErrorKind::kFailed, fmt::format("spool: cannot write {}/{}: {}", dir,

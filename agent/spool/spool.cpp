@@ -19,7 +19,8 @@ namespace schedrig::spool {
 
 Spool::Spool(std::string dir, SpoolOptions options)
     : dir_(std::move(dir)), options_(options), dirfd_(open_spool_dir(dir_)) {
-  contents_ = recover(dirfd_.get(), dir_, load_acks(dirfd_.get(), dir_));
+  saved_acks_ = load_acks(dirfd_.get(), dir_);
+  contents_ = recover(dirfd_.get(), dir_, saved_acks_);
   notes_ = contents_.notes;
   for (const SegmentInfo& seg : contents_.segments) bytes_ += seg.file_bytes;
   delete_acked(false);
@@ -179,7 +180,9 @@ void Spool::save_ack_file() {
   AckedSeqs acks;
   for (const auto& [id, inst] : contents_.instances)
     if (inst.acked > 0) acks[id] = inst.acked;
+  if (acks == saved_acks_) return;
   save_acks(dirfd_.get(), dir_, acks);
+  saved_acks_ = std::move(acks);
 }
 
 bool Spool::sync_active() {
@@ -200,10 +203,11 @@ void Spool::ack(const std::string& instance_id, std::uint64_t seq) {
   room_cv_.notify_all();
 }
 
-bool Spool::wait_for_room(std::size_t payload_bytes, std::chrono::milliseconds timeout) {
+bool Spool::wait_for_room(const schedrig::v1::Envelope& env, std::chrono::milliseconds timeout) {
+  const std::size_t record_bytes = record::kRecordHeaderBytes + env.ByteSizeLong();
   std::unique_lock lock(mu_);
-  const std::uint64_t bytes = payload_bytes + record::kRecordHeaderBytes;
-  return room_cv_.wait_for(lock, timeout, [&] { return make_room(bytes, false); });
+  return room_cv_.wait_for(
+      lock, timeout, [&] { return make_room(room_needed(env, record_bytes), droppable(env)); });
 }
 
 std::vector<PendingInstance> Spool::pending() const {

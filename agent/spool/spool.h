@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/spool/ack_file.h"
 #include "agent/spool/replay_cursor.h"
 #include "agent/spool/segment_writer.h"
 #include "agent/spool/spool_fs.h"
@@ -62,9 +63,9 @@ class Spool {
   // rewritten. An unknown instance or a lower seq changes nothing.
   void ack(const std::string& instance_id, std::uint64_t seq);
 
-  // Waits up to `timeout` until a non-Sample record of `payload_bytes`
-  // would be taken (acks freed room); true when it would.
-  bool wait_for_room(std::size_t payload_bytes, std::chrono::milliseconds timeout);
+  // Waits up to `timeout` until append(env) would find room (acks freed
+  // some), e.g. for a result refused kFull; true when it would.
+  bool wait_for_room(const schedrig::v1::Envelope& env, std::chrono::milliseconds timeout);
 
   // Instances with unacked envelopes, oldest first (by their first segment).
   std::vector<PendingInstance> pending() const;
@@ -121,6 +122,7 @@ class Spool {
   std::map<std::string, std::uint64_t> dropped_;  // run_id -> samples dropped
   SpoolStats stats_;
   std::chrono::steady_clock::time_point last_sync_;
+  AckedSeqs saved_acks_;  // what the ack file holds
 };
 
 }  // namespace schedrig::spool
