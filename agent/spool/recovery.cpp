@@ -23,10 +23,11 @@ void note(SpoolContents& c, const std::string& dir, RecoveryNote n) {
   c.notes.push_back(std::move(n));
 }
 
-// A file whose header is not good: removed when torn, else set aside.
+// A file whose header is not good: removed when empty, else set aside (a
+// header that seems cut short may be a flipped length in a full segment).
 void drop_bad_header(SpoolContents& c, int dirfd, const std::string& dir, const std::string& name,
-                     const HeaderRead& h) {
-  if (h.torn) {
+                     const HeaderRead& h, std::uint64_t size) {
+  if (size == 0) {
     remove_in(dirfd, name);
     note(c, dir, {name, 0, h.error + "; removed (it held no record)"});
     return;
@@ -85,8 +86,9 @@ void recover_segment(SpoolContents& c, int dirfd, const std::string& dir, const 
   auto reader = SegmentReader::open(dirfd, name, std::numeric_limits<std::uint64_t>::max());
   if (!reader) return;
   const HeaderRead& h = reader->header();
-  if (!h.header) return drop_bad_header(c, dirfd, dir, name, h);
-  SegmentInfo seg{name, h.header->number, h.header->instance_id, 0, 0, file_size(dirfd, name)};
+  const std::uint64_t size = file_size(dirfd, name);
+  if (!h.header) return drop_bad_header(c, dirfd, dir, name, h, size);
+  SegmentInfo seg{name, h.header->number, h.header->instance_id, 0, 0, size};
   InstanceState& inst = c.instances[seg.instance_id];
   inst.agent_id = h.header->agent_id;
   if (const auto a = acks.find(seg.instance_id); a != acks.end()) inst.acked = a->second;

@@ -1,8 +1,8 @@
 // Opening a spool directory after a clean stop or a crash
 // (docs/architecture.md "Spool"). Every segment is read and checked:
-// - a file that ends inside its header (a crash while creating it) is removed;
-// - a bad header (magic, version, CRC) renames the file NAME.damaged, kept for
-//   a person and never read again;
+// - an empty file (a crash while creating it) is removed;
+// - a bad header (magic, version, CRC, cut short) renames the file
+//   NAME.damaged, kept for a person and never read again;
 // - a torn last record (the file ends inside it: a crash mid-write) is cut off;
 // - a bad CRC, an impossible length, an undecodable envelope, one of another
 //   instance or a seq not above the one before stops that segment there:
