@@ -59,8 +59,9 @@ TEST(SpoolRecovery, ATornLastRecordIsCutOffWhereverTheCrashCut) {
         EXPECT_NE(spool.recovery_notes()[0].what.find("torn"), std::string::npos);
       }
       EXPECT_EQ(std::filesystem::file_size(dir + "/" + name), last);
-      if (cut == last + 1)  // the spool goes on (syncs: once is enough)
+      if (cut == last + 1) {  // the spool goes on (syncs: once is enough)
         EXPECT_EQ(spool.append(result(kInstanceA, 5)).outcome, AppendOutcome::kStored);
+      }
     }
     Spool again(dir);  // cut cleanly: nothing to say the second time
     EXPECT_TRUE(again.recovery_notes().empty());
