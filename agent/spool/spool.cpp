@@ -33,6 +33,7 @@ Spool::~Spool() {
   try {
     const std::lock_guard lock(mu_);
     sync_active();
+    save_ack_file();
   } catch (const std::exception& e) {
     spdlog::warn("{}", e.what());
   }
@@ -153,8 +154,9 @@ bool Spool::acked_whole(const SegmentInfo& seg) const {
   return it != contents_.instances.end() && seg.last_seq <= it->second.acked;
 }
 
-void Spool::delete_acked(bool include_active) {
+bool Spool::delete_acked(bool include_active) {
   auto& segs = contents_.segments;
+  const std::size_t before = segs.size();
   for (std::size_t i = 0; i < segs.size();) {
     const bool is_active = active_ && i + 1 == segs.size();
     if ((is_active && !include_active) || !acked_whole(segs[i])) {
@@ -166,6 +168,7 @@ void Spool::delete_acked(bool include_active) {
     bytes_ -= segs[i].file_bytes;
     segs.erase(segs.begin() + static_cast<std::ptrdiff_t>(i));
   }
+  return segs.size() != before;
 }
 
 void Spool::forget_finished_instances() {
@@ -183,6 +186,7 @@ void Spool::save_ack_file() {
   if (acks == saved_acks_) return;
   save_acks(dirfd_.get(), dir_, acks);
   saved_acks_ = std::move(acks);
+  acks_saved_at_ = std::chrono::steady_clock::now();
 }
 
 bool Spool::sync_active() {
@@ -197,9 +201,10 @@ void Spool::ack(const std::string& instance_id, std::uint64_t seq) {
   const auto it = contents_.instances.find(instance_id);
   if (it == contents_.instances.end() || seq <= it->second.acked) return;
   it->second.acked = seq;
-  delete_acked(false);
+  const bool deleted = delete_acked(false);
   forget_finished_instances();
-  save_ack_file();
+  if (deleted || std::chrono::steady_clock::now() - acks_saved_at_ >= std::chrono::seconds(1))
+    save_ack_file();
   room_cv_.notify_all();
 }
 

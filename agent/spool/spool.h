@@ -42,7 +42,7 @@ class Spool {
   // acked (ack file) are deleted. Throws SpoolError: kUsage when the
   // directory cannot be made or opened, kFailed on an I/O error.
   explicit Spool(std::string dir, SpoolOptions options = {});
-  ~Spool();  // syncs what is not yet synced
+  ~Spool();  // syncs what is not yet synced, saves the acks
   Spool(const Spool&) = delete;
   Spool& operator=(const Spool&) = delete;
 
@@ -59,8 +59,9 @@ class Spool {
 
   // The host stored every envelope of `instance_id` up to `seq` (a
   // cumulative Ack): segments whose every record is acked are deleted (not
-  // the one being appended to, unless room is needed), and the ack file is
-  // rewritten. An unknown instance or a lower seq changes nothing.
+  // the one being appended to, unless room is needed). The ack file is
+  // rewritten when a segment went, else at most once a second, and on
+  // close. An unknown instance or a lower seq changes nothing.
   void ack(const std::string& instance_id, std::uint64_t seq);
 
   // Waits up to `timeout` until append(env) would find room (acks freed
@@ -103,7 +104,7 @@ class Spool {
   void open_segment(const schedrig::v1::Envelope& env);
   void close_active();
   bool acked_whole(const SegmentInfo& seg) const;
-  void delete_acked(bool include_active);
+  bool delete_acked(bool include_active);  // true when it deleted one
   void forget_finished_instances();
   void save_ack_file();
   bool sync_active();
@@ -123,6 +124,7 @@ class Spool {
   SpoolStats stats_;
   std::chrono::steady_clock::time_point last_sync_;
   AckedSeqs saved_acks_;  // what the ack file holds
+  std::chrono::steady_clock::time_point acks_saved_at_;
 };
 
 }  // namespace schedrig::spool
