@@ -17,8 +17,8 @@ class SegmentWriter {
  public:
   // Creates `name` in `dirfd` (`dir` names it in messages), writes `header`
   // (and `first_bytes`, e.g. the instance's Hello record, when not empty)
-  // and syncs the file and the directory. Throws SpoolError, removing what
-  // it made.
+  // and syncs the file and the directory. Throws SpoolError (SpoolNoSpace
+  // when the disk is full), removing what it made.
   SegmentWriter(int dirfd, const std::string& dir, std::string name, const SegmentHeader& header,
                 std::string_view first_bytes);
 

@@ -43,8 +43,17 @@ AppendResult Spool::append(const schedrig::v1::Envelope& env) {
   const std::lock_guard lock(mu_);
   check_order(env);
   const std::string rec = record::framed_record(encode_envelope(env));
-  if (!make_room(room_needed(env, rec.size()), droppable(env))) return refuse(env);
-  if (needs_new_segment(env.instance_id(), rec.size())) open_segment(env);
+  const bool sample = droppable(env);
+  // Making room may delete the segment being appended to: ask again.
+  if (!make_room(room_needed(env, rec.size()), sample) ||
+      !has_room(room_needed(env, rec.size()), sample))
+    return refuse(env);
+  try {
+    if (needs_new_segment(env.instance_id(), rec.size())) open_segment(env);
+  } catch (const SpoolNoSpace& e) {
+    spdlog::warn("{}", e.what());
+    return refuse(env);
+  }
   if (const int err = active_->append(rec); err != 0) {
     if (err == ENOSPC || err == EDQUOT) return refuse(env);
     throw SpoolError(ErrorKind::kFailed, fmt::format("spool: cannot write {}/{}: {}", dir_,

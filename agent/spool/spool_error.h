@@ -13,4 +13,11 @@ class SpoolError : public schedrig::Error {
   using schedrig::Error::Error;
 };
 
+// A new segment could not be made for want of space (ENOSPC, EDQUOT): the
+// spool answers that like a full spool.
+class SpoolNoSpace : public SpoolError {
+ public:
+  using SpoolError::SpoolError;
+};
+
 }  // namespace schedrig::spool
