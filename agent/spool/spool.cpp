@@ -42,7 +42,12 @@ Spool::~Spool() {
 AppendResult Spool::append(const schedrig::v1::Envelope& env) {
   const std::lock_guard lock(mu_);
   check_order(env);
-  const std::string rec = record::framed_record(encode_envelope(env));
+  const std::string bytes = encode_envelope(env);
+  if (bytes.size() > kMaxEnvelopeBytes)  // the reader would call it damage
+    throw std::invalid_argument(
+        fmt::format("spool: an envelope of {} bytes is over the {}-byte limit", bytes.size(),
+                    kMaxEnvelopeBytes));
+  const std::string rec = record::framed_record(bytes);
   const bool sample = droppable(env);
   // Making room may delete the segment being appended to: ask again.
   if (!make_room(room_needed(env, rec.size()), sample) ||

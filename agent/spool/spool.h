@@ -53,7 +53,8 @@ class Spool {
   // std::invalid_argument. When the bytes would pass max_bytes (a Sample:
   // 7/8 of it) a Sample is dropped (counted for its run) and anything else
   // is refused with kFull, written nowhere; a full disk (ENOSPC, EDQUOT)
-  // answers the same. An agent_id over 1024 bytes: std::invalid_argument.
+  // answers the same. An agent_id over 1024 bytes or an envelope over
+  // kMaxEnvelopeBytes (4 MiB): std::invalid_argument.
   // Syncing: envelope_class.h. Throws SpoolError on any
   // other write or sync failure.
   AppendResult append(const schedrig::v1::Envelope& env);

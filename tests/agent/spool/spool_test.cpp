@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "agent/spool/spool_error.h"
+#include "common/envelope_codec.h"
 #include "tests/agent/spool/spool_envelopes.h"
 #include "tests/support/run_command.h"
 
@@ -183,6 +184,7 @@ TEST(Spool, RefusesSeqsThatDoNotRiseASecondHelloAndBadInstanceIds) {
   EXPECT_THROW(spool.append(hello(kInstanceA, 9)), std::invalid_argument);
   EXPECT_THROW(spool.append(result("../etc", 1)), std::invalid_argument);
   EXPECT_THROW(spool.append(result(kInstanceB, 0)), std::invalid_argument);
+  EXPECT_THROW(spool.append(result(kInstanceA, 6, kMaxEnvelopeBytes)), std::invalid_argument);
   EXPECT_EQ(spool.append(result(kInstanceA, 6)).outcome, AppendOutcome::kStored);
   EXPECT_EQ(seqs(spool.unacked().at(0).envelopes), seq_range(2, 6));
 }
@@ -202,6 +204,10 @@ TEST(Spool, ResultsAreSyncedAtOnceSamplesInBatches) {
   EXPECT_FALSE(spool.sync());  // nothing left to sync
   EXPECT_FALSE(spool.append(sample(kInstanceA, 13)).synced);
   EXPECT_TRUE(spool.sync());
+  v1::Envelope log = sample(kInstanceA, 14);
+  log.mutable_log()->set_message("waiting for the knob lock");  // batched like a Sample
+  EXPECT_FALSE(spool.append(log).synced);
+  EXPECT_TRUE(spool.append(run_finished(kInstanceA, 15)).synced);
 
   SpoolOptions every;
   every.sample_sync_interval = std::chrono::milliseconds(0);
