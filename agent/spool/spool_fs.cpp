@@ -1,0 +1,106 @@
+#include "agent/spool/spool_fs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "agent/spool/spool_error.h"
+
+namespace schedrig::spool {
+namespace {
+
+[[noreturn]] void fail(const std::string& what, int err, ErrorKind kind = ErrorKind::kFailed) {
+  throw SpoolError(kind, fmt::format("spool: {}: {}", what, std::strerror(err)));
+}
+
+}  // namespace
+
+Fd::~Fd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Fd& Fd::operator=(Fd&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+Fd open_spool_dir(const std::string& dir) {
+  const std::filesystem::path path(dir);
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    fail("cannot create directory " + dir, errno, ErrorKind::kUsage);
+  Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.get() < 0) fail("cannot open directory " + dir, errno, ErrorKind::kUsage);
+  return fd;
+}
+
+Fd open_in(int dirfd, const std::string& name, int flags) {
+  return Fd(::openat(dirfd, name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0600));
+}
+
+void sync_data(int fd, const std::string& what) {
+  if (::fdatasync(fd) != 0) fail("cannot sync " + what, errno);
+}
+
+void sync_dir(int dirfd, const std::string& dir) {
+  if (::fsync(dirfd) != 0) fail("cannot sync directory " + dir, errno);
+}
+
+int write_all_at(int fd, std::string_view bytes, std::uint64_t offset) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return 0;
+}
+
+std::vector<std::string> list_names(int dirfd, const std::string& dir) {
+  const int copy = ::dup(dirfd);
+  DIR* d = copy < 0 ? nullptr : ::fdopendir(copy);
+  if (d == nullptr) {
+    const int err = errno;
+    if (copy >= 0) ::close(copy);
+    fail("cannot list " + dir, err);
+  }
+  ::rewinddir(d);
+  std::vector<std::string> names;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(d);
+  return names;
+}
+
+void remove_in(int dirfd, const std::string& name) {
+  if (::unlinkat(dirfd, name.c_str(), 0) != 0 && errno != ENOENT)
+    fail("cannot remove " + name, errno);
+}
+
+void rename_in(int dirfd, const std::string& from, const std::string& to) {
+  if (::renameat(dirfd, from.c_str(), dirfd, to.c_str()) != 0)
+    fail(fmt::format("cannot rename {} to {}", from, to), errno);
+}
+
+void cut_file(int dirfd, const std::string& name, std::uint64_t size) {
+  const Fd fd = open_in(dirfd, name, O_WRONLY);
+  if (fd.get() < 0 || ::ftruncate(fd.get(), static_cast<off_t>(size)) != 0)
+    fail(fmt::format("cannot cut {} to {} bytes", name, size), errno);
+}
+
+}  // namespace schedrig::spool
