@@ -246,6 +246,30 @@ TEST(ServerPreauth, ABodyIsNotReadBeforeTheTokenIsAccepted) {
   EXPECT_EQ(api.calls(), 0);
 }
 
+// Chunk extensions and trailers escape the body limit: a chunked request is
+// answered 411 at once, its body never read (here: one endless chunk
+// extension), and the connection closes.
+TEST(ServerPreauth, AChunkedBodyIsRefusedWithLengthRequiredUnread) {
+  CountingApi api;
+  TestServer server({.api = &api});
+  PlainPeer peer(server.port());
+  ASSERT_TRUE(
+      peer.send("POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + kAliceToken +
+                "\r\nTransfer-Encoding: chunked\r\n\r\n1;ext=" + std::string(64 * 1024, 'e')));
+  const auto t0 = Clock::now();
+  const auto res = peer.response(3s);
+  EXPECT_EQ(res.result_int(), 411u);
+  EXPECT_NE(res.body().find("Content-Length"), std::string::npos) << res.body();
+  EXPECT_LT(Clock::now() - t0, 2s);
+  EXPECT_FALSE(res.keep_alive());
+  EXPECT_TRUE(peer.closed_within(3s));
+  EXPECT_EQ(api.calls(), 0);
+  PlainPeer stranger(server.port());  // without a token: 401 still, nothing else told
+  ASSERT_TRUE(
+      stranger.send("POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"));
+  EXPECT_EQ(stranger.response(3s).result_int(), 401u);
+}
+
 TEST(ServerPreauth, AnAuthorizedBodyUpToTheLimitIsReadWhole) {
   CountingApi api;
   TestServer server({.api = &api});
