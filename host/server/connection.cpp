@@ -70,6 +70,7 @@ Connection<Stream>::Connection(asio::ip::tcp::socket&& socket,
 template <class Stream>
 void Connection<Stream>::run() {
   slot_.attach(this->shared_from_this());
+  pending_.attach(this->shared_from_this());  // evicted while pending: stopped
   asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
     if constexpr (kIsTls<Stream>) {
       beast::get_lowest_layer(self->stream_).expires_at(self->auth_deadline_);

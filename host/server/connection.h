@@ -90,7 +90,7 @@ class Connection : public Stoppable, public std::enable_shared_from_this<Connect
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   std::shared_ptr<const ServerContext> context_;
   ConnectionSlot slot_;
-  PendingTicket pending_;  // released by the first authorized request
+  PendingTicket pending_;  // released by the first authorized request; eviction stops this
   std::string peer_;
   std::chrono::steady_clock::time_point auth_deadline_;
   bool authorized_ = false;  // a request on it passed the token check

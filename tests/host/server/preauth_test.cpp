@@ -344,5 +344,27 @@ TEST(ServerPreauth, APeerHasAtMost64PendingConnectionsAndAgentsDoNotCount) {
   EXPECT_EQ(server.listener().open_connections(), 70u + 63u + 1u);
 }
 
+// At the total cap a new connection evicts the oldest pending one instead of
+// being refused: a flood of idle sockets cannot lock a client out.
+TEST(ServerPreauth, AtTheTotalCapTheOldestPendingConnectionIsEvicted) {
+  CountingApi api;
+  TestServer server({.api = &api, .adjust = [](ServerOptions& o) { o.max_pending = 4; }});
+  std::vector<std::unique_ptr<PlainPeer>> flood;
+  for (int i = 0; i < 4; ++i) {
+    flood.push_back(std::make_unique<PlainPeer>(server.port()));
+    ASSERT_TRUE(
+        eventually([&] { return server.listener().pending_connections() == flood.size(); }));
+  }
+  PlainPeer alice(server.port());
+  EXPECT_TRUE(flood[0]->closed_within(2s)) << "the oldest pending connection is evicted";
+  EXPECT_FALSE(flood[1]->closed_within(100ms)) << "only the oldest";
+  ASSERT_TRUE(alice.send("GET /api/v1/agents HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                         kAliceToken + "\r\n\r\n"));
+  EXPECT_EQ(alice.response(2s).result_int(), 200u) << "the newcomer is served";
+  EXPECT_EQ(api.calls(), 1);
+  ASSERT_TRUE(eventually([&] { return server.listener().pending_connections() == 3; }));
+  EXPECT_EQ(server.listener().pending_eviction_lines(), 1u);
+}
+
 }  // namespace
 }  // namespace schedrig::server
