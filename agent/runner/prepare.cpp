@@ -4,6 +4,7 @@
 
 #include "agent/knobs/variant_knobs.h"
 #include "agent/workloads/resolve_case.h"
+#include "common/plan/schedule.h"
 
 namespace schedrig::runner {
 namespace {
@@ -31,6 +32,8 @@ std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
   if (plan.iterations() == 0) throw PlanRejected("plan has 0 iterations");
   if (plan.duration_ns() == 0) throw PlanRejected("plan has a zero duration");
   if (plan.variants_size() == 0) throw PlanRejected("plan has no variants");
+  const std::string too_long = schedule_size_problem(plan);  // never built, never a bad_alloc
+  if (!too_long.empty()) throw PlanRejected("plan too long: " + too_long);
   std::vector<PreparedCase> out;
   for (const auto& c : plan.cases()) out.push_back(prepare_case(c, topo));
   return out;

@@ -40,8 +40,9 @@ struct PreparedCase {
   placement::Placement placement;
 };
 
-// Validates every case of `plan` on `topo`; index i of the result is
-// plan.cases(i). Throws PlanRejected.
+// Validates every case of `plan` on `topo`, and its length (at most
+// kMaxScheduleSlots slots); index i of the result is plan.cases(i). Throws
+// PlanRejected.
 std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
                                         const topology::Topology& topo);
 

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "common/labels.h"
+#include "common/plan/schedule.h"
 #include "common/sample_rate.h"
 
 namespace schedrig {
@@ -182,6 +184,20 @@ v1::StarvationRule parse_starvation(const Reader& r, const YAML::Node& node) {
   return rule;
 }
 
+// `labels: {K: V}` within the API's bounds (common/labels.h).
+void parse_labels(const Reader& r, const YAML::Node& node,
+                  google::protobuf::Map<std::string, std::string>* out) {
+  r.string_map(node, "labels", out);
+  if (out->size() > kMaxLabels) {
+    r.fail(node, "labels", fmt::format("has {} labels; at most {}", out->size(), kMaxLabels));
+  }
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    if (!label_fits(key, kv.second.Scalar()))
+      r.fail(kv.first, "labels." + key, label_bounds_text());
+  }
+}
+
 // Parses a list of named items, checking that names are unique.
 template <typename Item, typename Parse>
 void parse_list(const Reader& r, const YAML::Node& node, const std::string& key,
@@ -226,13 +242,17 @@ Plan parse_root(const Reader& r, const YAML::Node& root) {
   }
   *plan.mutable_quiet() = parse_quiet(r, root["quiet"]);
   *plan.mutable_starvation() = parse_starvation(r, root["starvation"]);
-  if (root["labels"]) r.string_map(root["labels"], "labels", plan.mutable_labels());
+  if (root["labels"]) parse_labels(r, root["labels"], plan.mutable_labels());
   if (!root["cases"]) r.fail(root, "cases", "is required");
   parse_list(r, root["cases"], "cases", plan.mutable_cases(), parse_case);
   if (root["variants"]) {
     parse_list(r, root["variants"], "variants", plan.mutable_variants(), parse_variant);
   } else {
     plan.add_variants()->set_name("baseline");
+  }
+  const std::string too_long = schedule_size_problem(plan);
+  if (!too_long.empty()) {
+    r.fail(root["iterations"] ? root["iterations"] : root["cases"], "iterations", too_long);
   }
   return plan;
 }

@@ -1,7 +1,11 @@
 #include "common/plan/schedule.h"
 
+#include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace schedrig {
 namespace {
@@ -48,7 +52,22 @@ std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+std::uint64_t schedule_slots(const v1::Plan& plan) {
+  return static_cast<std::uint64_t>(plan.cases_size()) *
+         static_cast<std::uint64_t>(std::max(1, plan.variants_size())) * plan.iterations();
+}
+
+std::string schedule_size_problem(const v1::Plan& plan) {
+  const std::uint64_t slots = schedule_slots(plan);
+  if (slots <= kMaxScheduleSlots) return "";
+  return fmt::format("cases x variants x iterations = {} x {} x {} = {} slots; at most {}",
+                     plan.cases_size(), std::max(1, plan.variants_size()), plan.iterations(), slots,
+                     kMaxScheduleSlots);
+}
+
 std::vector<Slot> make_schedule(const v1::Plan& plan) {
+  const std::string problem = schedule_size_problem(plan);
+  if (!problem.empty()) throw std::length_error("schedule: " + problem);
   const int cases = plan.cases_size();
   const int variants = std::max(1, plan.variants_size());
   switch (plan.order()) {

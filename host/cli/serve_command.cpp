@@ -174,9 +174,9 @@ void add_serve_command(CLI::App& app, int& exit_code) {
                   "open connections at most (default 4096); more are closed at once")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
   cmd->add_option("--max-pending-per-peer", o->max_pending_per_peer,
-                  "connections from one address that have not sent an accepted token yet, at "
-                  "most (default 64; 1024 from all addresses); more are closed at once. Agents "
-                  "past their upgrade do not count")
+                  "connections from one address (IPv6: one /64) that have not sent an accepted "
+                  "token yet, at most (default 64); more are closed at once. Over 1024 from all "
+                  "addresses the oldest is closed. Agents past their upgrade do not count")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
   cmd->add_flag("--insecure", o->insecure,
                 "serve plain TCP on a non-loopback address (tokens are still required)");

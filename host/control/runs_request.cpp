@@ -56,10 +56,9 @@ std::map<std::string, std::string> parse_labels(const json& j) {
     bad(fmt::format("labels: {} labels; at most {}", j.size(), kMaxLabels));
   std::map<std::string, std::string> out;
   for (const auto& [key, value] : j.items()) {
-    if (key.empty() || key.size() > kMaxLabelKeyBytes || !value.is_string() ||
-        value.get<std::string>().size() > kMaxLabelValueBytes) {
-      bad(fmt::format("labels: '{}': want a key of 1..{} bytes and a string value of at most {}",
-                      printable(key), kMaxLabelKeyBytes, kMaxLabelValueBytes));
+    if (!value.is_string()) bad(fmt::format("labels: '{}': want a string", printable(key)));
+    if (!label_fits(key, value.get<std::string>())) {
+      bad(fmt::format("labels: '{}': {}", printable(key.substr(0, 200)), label_bounds_text()));
     }
     out[key] = value.get<std::string>();
   }

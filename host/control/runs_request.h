@@ -9,15 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/labels.h"
 #include "common/plan/plan_yaml.h"
 #include "schedrig/v1/plan.pb.h"
 
 namespace schedrig::control {
 
 inline constexpr std::size_t kMaxAgentsPerSubmit = 1024;
-inline constexpr std::size_t kMaxLabels = 64;
-inline constexpr std::size_t kMaxLabelKeyBytes = 128;
-inline constexpr std::size_t kMaxLabelValueBytes = 1024;
 inline constexpr std::size_t kMaxPlanNameBytes = 256;
 
 // What to queue: one run of `plan` per target agent.

@@ -70,6 +70,7 @@ Connection<Stream>::Connection(asio::ip::tcp::socket&& socket,
 template <class Stream>
 void Connection<Stream>::run() {
   slot_.attach(this->shared_from_this());
+  pending_.attach(this->shared_from_this());  // evicted while pending: stopped
   asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
     if constexpr (kIsTls<Stream>) {
       beast::get_lowest_layer(self->stream_).expires_at(self->auth_deadline_);
@@ -174,6 +175,13 @@ void Connection<Stream>::handle_header() {
   if (!auth.principal) return refuse(auth);
   authorized_ = true;
   pending_.release();
+  if (header.count(http::field::transfer_encoding) != 0) {
+    // Chunk extensions and trailers are not counted by the body limit: no
+    // chunked uploads at all (curl -d and our client send Content-Length).
+    spdlog::info("{}: request with Transfer-Encoding: refused (411)", peer_);
+    return answer(http::status::length_required,
+                  "Transfer-Encoding is not accepted: send the body with Content-Length", false);
+  }
   const std::uint64_t limit = context_->options.body_limit;
   if (parser_->content_length().value_or(0) > limit) {
     return on_read_error(http::error::body_limit);
@@ -201,7 +209,7 @@ void Connection<Stream>::read_body(auth::Principal principal) {
 
 template <class Stream>
 void Connection<Stream>::read_body_now(auth::Principal principal) {
-  parser_->body_limit(context_->options.body_limit);  // a chunked body counts as it comes
+  parser_->body_limit(context_->options.body_limit);
   beast::get_lowest_layer(stream_).expires_after(context_->options.body_timeout);
   http::async_read(stream_, buffer_, *parser_,
                    [self = this->shared_from_this(), principal = std::move(principal)](

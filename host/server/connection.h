@@ -1,8 +1,9 @@
 // One accepted socket (docs/architecture.md "Server"): an optional TLS
 // handshake, then HTTP requests. Each request's headers are read first (with
 // the header limit), routed and authenticated from them alone: 404, 401,
-// 403 and 413 (a Content-Length over the body limit) are answered without
-// reading the body, and then the connection closes if a body was announced.
+// 403, 413 (a Content-Length over the body limit) and 411 (any
+// Transfer-Encoding: no chunked bodies) are answered without reading the
+// body, and then the connection closes if a body was announced.
 // Only an authorized request's body is read. Then a WebSocket upgrade on
 // /agent goes to the AgentEndpoint with the stream, /api/v1/... to the
 // ApiHandler (keep-alive: the next request is read once the handler's
@@ -89,7 +90,7 @@ class Connection : public Stoppable, public std::enable_shared_from_this<Connect
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   std::shared_ptr<const ServerContext> context_;
   ConnectionSlot slot_;
-  PendingTicket pending_;  // released by the first authorized request
+  PendingTicket pending_;  // released by the first authorized request; eviction stops this
   std::string peer_;
   std::chrono::steady_clock::time_point auth_deadline_;
   bool authorized_ = false;  // a request on it passed the token check

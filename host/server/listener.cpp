@@ -7,6 +7,8 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/strand.hpp>
 
+#include "host/server/peer_group.h"
+
 namespace schedrig::server {
 
 namespace asio = boost::asio;
@@ -129,18 +131,18 @@ void Listener::start_connection(tcp::socket socket) {
 PendingTicket Listener::pending_ticket(const tcp::socket& socket) {
   boost::system::error_code ec;
   const tcp::endpoint peer = socket.remote_endpoint(ec);
-  const std::string address = ec ? std::string("unknown") : peer.address().to_string();
-  PendingRefusal refusal = PendingRefusal::kNone;
-  PendingTicket ticket = pending_->try_enter(address, refusal);
-  if (refusal == PendingRefusal::kPeerFull) {
+  const std::string group = ec ? std::string("unknown") : peer_group(peer.address());
+  PendingAdmission admission = pending_->try_enter(group);
+  if (admission.peer_full) {
     pending_refusals_.warn(fmt::format(
         "{}: refused: {} connections from {} not authorized yet (--max-pending-per-peer)",
-        peer_name(socket), pending_->per_peer_limit(), address));
-  } else if (refusal == PendingRefusal::kTotalFull) {
-    pending_refusals_.warn(fmt::format("{}: refused: {} connections not authorized yet in all",
-                                       peer_name(socket), pending_->total_limit()));
+        peer_name(socket), pending_->per_peer_limit(), group));
+  } else if (!admission.evicted.empty()) {
+    pending_evictions_.warn(
+        fmt::format("{}: {} connections not authorized yet in all: closed the oldest (from {})",
+                    peer_name(socket), pending_->total_limit(), admission.evicted));
   }
-  return ticket;
+  return std::move(admission.ticket);
 }
 
 void Listener::stop() {

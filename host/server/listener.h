@@ -1,10 +1,12 @@
 // The server's TCP acceptor (docs/architecture.md "Server"): one port for
 // agents (/agent) and operators (/api/v1/...), plain or TLS. Each accepted
 // socket gets its own strand and a Connection. At max_connections, or when
-// its peer address already has max_pending_per_peer connections not yet
-// authorized (or the server max_pending in all), a new socket is accepted
-// and closed at once (the client sees the close now rather than hanging in
-// the kernel's backlog), with a rate-limited warning.
+// its peer group (an IPv4 address or IPv6 /64) already has
+// max_pending_per_peer connections not yet authorized, a new socket is
+// accepted and closed at once (the client sees the close now rather than
+// hanging in the kernel's backlog), with a rate-limited warning. At
+// max_pending in all, the oldest pending connection is closed instead to
+// make room for the new one (rate-limited warning too).
 // When accept fails for lack of descriptors or memory (EMFILE, ENFILE,
 // ENOBUFS, ENOMEM) it waits 100 ms, doubling up to 1 s, before trying again
 // (never a busy loop), logging at most one line per 5 s with a count.
@@ -63,13 +65,14 @@ class Listener {
   std::size_t accept_error_lines() const { return accept_errors_.lines(); }
   std::size_t over_limit_lines() const { return over_limit_.lines(); }
   std::size_t pending_refusal_lines() const { return pending_refusals_.lines(); }
+  std::size_t pending_eviction_lines() const { return pending_evictions_.lines(); }
 
  private:
   void do_accept();
   void on_accept(boost::system::error_code ec, boost::asio::ip::tcp::socket socket);
   void on_accept_error(boost::system::error_code ec);
   void start_connection(boost::asio::ip::tcp::socket socket);
-  // A ticket for `socket`'s peer, or empty after logging the refusal.
+  // A ticket for `socket`'s peer group, or empty after logging the refusal.
   PendingTicket pending_ticket(const boost::asio::ip::tcp::socket& socket);
 
   boost::asio::io_context& ioc_;
@@ -82,6 +85,7 @@ class Listener {
   RateLimitedLog accept_errors_;
   RateLimitedLog over_limit_;
   RateLimitedLog pending_refusals_;
+  RateLimitedLog pending_evictions_;
 };
 
 // True for accept errors that mean the process or system is out of a

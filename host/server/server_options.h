@@ -30,8 +30,9 @@ struct ServerOptions {
   ApiHandler* api = nullptr;                       // null: /api/v1/... answers 404
   AgentEndpoint* agents = nullptr;                 // null: /agent answers 404
   std::size_t max_connections = 4096;              // over it: accepted and closed at once
-  // Connections not authorized yet (pending_peers.h): from one address, and
-  // in all; over either, accepted and closed at once.
+  // Connections not authorized yet (pending_peers.h): from one peer group
+  // (an IPv4 address, an IPv6 /64), over it accepted and closed at once; in
+  // all, over it the oldest pending connection is closed.
   std::size_t max_pending_per_peer = 64;
   std::size_t max_pending = 1024;
   SessionTiming timing;

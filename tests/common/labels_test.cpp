@@ -32,5 +32,20 @@ TEST(Labels, BadItemsAreNamed) {
   EXPECT_EQ(error_of({"a=1", "a=2"}), "--label 'a=2': key given twice");
 }
 
+TEST(Labels, TheApiBoundsApply) {
+  EXPECT_EQ(error_of({std::string(129, 'k') + "=v"}),
+            "--label '" + std::string(40, 'k') +
+                "...': want a key of 1..128 bytes and a value of at most 1024 bytes");
+  EXPECT_NE(error_of({"k=" + std::string(1025, 'v')}).find("at most 1024 bytes"),
+            std::string::npos);
+  std::vector<std::string> many;
+  for (int i = 0; i < 65; ++i)
+    many.push_back(std::string(1, 'k').append(std::to_string(i)).append("=v"));
+  EXPECT_EQ(error_of(many), "--label: 65 labels; at most 64");
+  many.resize(63);
+  many.push_back(std::string(128, 'k') + "=" + std::string(1024, 'v'));
+  EXPECT_EQ(parse_labels(many).size(), 64u) << "at the bounds";
+}
+
 }  // namespace
 }  // namespace schedrig

@@ -276,6 +276,42 @@ TEST(PlanYaml, WrongTypes) {
                "variants", {"list"});
 }
 
+// cases x variants x iterations over 1,000,000 slots: refused at parse
+// time, at the line of `iterations`, naming the product and the limit.
+TEST(PlanYaml, AScheduleOverAMillionSlotsIsRefused) {
+  auto plan_of = [](std::size_t cases, std::size_t variants, const std::string& iterations) {
+    std::string text = "duration_s: 1\ncases:\n";
+    for (std::size_t c = 0; c < cases; ++c)
+      text += fmt::format("  - {{name: c{}, workload: a}}\n", c);
+    text += "variants:\n";
+    for (std::size_t v = 0; v < variants; ++v) text += fmt::format("  - {{name: v{}}}\n", v);
+    return text + iterations;
+  };
+  const std::string what = error_of(plan_of(1024, 1024, "iterations: 100000\n"));
+  expect_names(what, 2 + 1024 + 1 + 1024 + 1, "iterations",
+               {"1024 x 1024 x 100000 = 104857600000 slots", "at most 1000000"});
+  EXPECT_EQ(parse_plan_yaml(plan_of(100, 100, "iterations: 100\n"), "t.yaml").iterations(), 100u)
+      << "exactly 1000000 slots is allowed";
+  // Without `iterations` (5 by default) the error points at the cases.
+  expect_names(error_of(plan_of(1000, 201, "")), 3, "iterations",
+               {"1000 x 201 x 5 = 1005000 slots"});
+}
+
+// Plan labels have the API's bounds (common/labels.h).
+TEST(PlanYaml, LabelsHaveTheApiBounds) {
+  const std::string head = "duration_s: 1\ncases: [{workload: a}]\nlabels:\n";
+  std::string many = head;
+  for (int i = 0; i < 65; ++i) many += fmt::format("  k{}: v\n", i);
+  expect_names(error_of(many), 4, "labels", {"65 labels", "at most 64"});
+  expect_names(error_of(head + "  ok: 1\n  " + std::string(129, 'k') + ": v\n"), 5,
+               "labels." + std::string(129, 'k'), {"1..128 bytes"});
+  expect_names(error_of(head + "  big: " + std::string(1025, 'v') + "\n"), 4, "labels.big",
+               {"at most 1024 bytes"});
+  std::string fits = head + "  " + std::string(128, 'k') + ": " + std::string(1024, 'v') + "\n";
+  for (int i = 0; i < 63; ++i) fits += fmt::format("  k{}: v\n", i);
+  EXPECT_EQ(parse_plan_yaml(fits, "t.yaml").labels().size(), 64u) << "at the bounds";
+}
+
 TEST(PlanYaml, NonScalarKeysArePlanErrors) {
   // yaml-cpp throws its own BadConversion for these unless the parser checks.
   expect_names(error_of("duration_s: 1\ncases:\n  - ? [a, b]\n    : 1\n"), 3, "cases[0]",
@@ -455,7 +491,6 @@ TEST(PlanYaml, ShippedDefaultPlanParses) {
   EXPECT_GE(p.variants_size(), 1);
   EXPECT_EQ(p.variants(0).name(), "baseline");
 }
-
 
 // An alias bomb: one big params map named by many cases. Each map and list
 // is bounded where it is read, so the parser refuses it before expanding it.

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -153,6 +154,22 @@ TEST(Schedule, Splitmix64Seed0) {
 TEST(Schedule, Splitmix64Seed1234567) {
   std::uint64_t state = 1234567;
   EXPECT_EQ(splitmix64(state), 0x599ed017fb08fc85ULL);
+}
+
+// 1024 x 1024 x 100000 slots would be 10^11 Slot values (a bad_alloc on
+// the agent): counted in 64 bits and refused before anything is built.
+TEST(Schedule, AScheduleOverTheBoundIsRefusedNotBuilt) {
+  const v1::Plan huge = plan(1024, 1024, 100000, v1::ORDER_SHUFFLED);
+  EXPECT_EQ(schedule_slots(huge), 104'857'600'000ULL);
+  EXPECT_EQ(schedule_size_problem(huge),
+            "cases x variants x iterations = 1024 x 1024 x 100000 = 104857600000 slots; at most "
+            "1000000");
+  EXPECT_THROW(make_schedule(huge), std::length_error);
+  const v1::Plan at_bound = plan(10, 10, 10000, v1::ORDER_BLOCKED);
+  EXPECT_EQ(schedule_size_problem(at_bound), "");
+  EXPECT_EQ(make_schedule(at_bound).size(), kMaxScheduleSlots);
+  EXPECT_NE(schedule_size_problem(plan(10, 10, 10001, v1::ORDER_BLOCKED)), "");
+  EXPECT_EQ(schedule_slots(plan(3, 0, 2, v1::ORDER_BLOCKED)), 6u) << "no variants run as one";
 }
 
 }  // namespace

@@ -55,6 +55,24 @@ TEST(Prepare, RefusesPlacementOutsideTheMachine) {
   EXPECT_NE(msg.find("99"), std::string::npos) << msg;
 }
 
+// A plan from the wire is not parsed here: the agent checks its length
+// itself and never builds more than kMaxScheduleSlots slots.
+TEST(Prepare, RefusesAPlanOverTheScheduleBound) {
+  v1::Plan plan = parse_plan_yaml("duration_s: 1\ncases: [{workload: fork}]\n", "test.yaml");
+  for (int c = 1; c < 1024; ++c) *plan.add_cases() = plan.cases(0);
+  for (int v = 1; v < 1024; ++v)
+    plan.add_variants()->set_name(std::string(1, 'v').append(std::to_string(v)));
+  plan.set_iterations(100000);
+  try {
+    prepare_cases(plan, machine());
+    FAIL() << "expected PlanRejected";
+  } catch (const PlanRejected& e) {
+    EXPECT_EQ(e.code(), schedrig::v1::ERROR_BAD_PLAN);
+    EXPECT_NE(std::string(e.what()).find("104857600000 slots; at most 1000000"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Prepare, BadKnobInAVariantIsBadInput) {
   schedrig::testing::TempDir dir;
   knobs::KnobController k(procfs::Root::under(dir.path()), dir.file("state"));

@@ -246,6 +246,30 @@ TEST(ServerPreauth, ABodyIsNotReadBeforeTheTokenIsAccepted) {
   EXPECT_EQ(api.calls(), 0);
 }
 
+// Chunk extensions and trailers escape the body limit: a chunked request is
+// answered 411 at once, its body never read (here: one endless chunk
+// extension), and the connection closes.
+TEST(ServerPreauth, AChunkedBodyIsRefusedWithLengthRequiredUnread) {
+  CountingApi api;
+  TestServer server({.api = &api});
+  PlainPeer peer(server.port());
+  ASSERT_TRUE(
+      peer.send("POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + kAliceToken +
+                "\r\nTransfer-Encoding: chunked\r\n\r\n1;ext=" + std::string(64 * 1024, 'e')));
+  const auto t0 = Clock::now();
+  const auto res = peer.response(3s);
+  EXPECT_EQ(res.result_int(), 411u);
+  EXPECT_NE(res.body().find("Content-Length"), std::string::npos) << res.body();
+  EXPECT_LT(Clock::now() - t0, 2s);
+  EXPECT_FALSE(res.keep_alive());
+  EXPECT_TRUE(peer.closed_within(3s));
+  EXPECT_EQ(api.calls(), 0);
+  PlainPeer stranger(server.port());  // without a token: 401 still, nothing else told
+  ASSERT_TRUE(
+      stranger.send("POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"));
+  EXPECT_EQ(stranger.response(3s).result_int(), 401u);
+}
+
 TEST(ServerPreauth, AnAuthorizedBodyUpToTheLimitIsReadWhole) {
   CountingApi api;
   TestServer server({.api = &api});
@@ -318,6 +342,28 @@ TEST(ServerPreauth, APeerHasAtMost64PendingConnectionsAndAgentsDoNotCount) {
   AgentClient late(server.port(), kBox2Token);
   EXPECT_FALSE(late.error()) << late.error().message();
   EXPECT_EQ(server.listener().open_connections(), 70u + 63u + 1u);
+}
+
+// At the total cap a new connection evicts the oldest pending one instead of
+// being refused: a flood of idle sockets cannot lock a client out.
+TEST(ServerPreauth, AtTheTotalCapTheOldestPendingConnectionIsEvicted) {
+  CountingApi api;
+  TestServer server({.api = &api, .adjust = [](ServerOptions& o) { o.max_pending = 4; }});
+  std::vector<std::unique_ptr<PlainPeer>> flood;
+  for (int i = 0; i < 4; ++i) {
+    flood.push_back(std::make_unique<PlainPeer>(server.port()));
+    ASSERT_TRUE(
+        eventually([&] { return server.listener().pending_connections() == flood.size(); }));
+  }
+  PlainPeer alice(server.port());
+  EXPECT_TRUE(flood[0]->closed_within(2s)) << "the oldest pending connection is evicted";
+  EXPECT_FALSE(flood[1]->closed_within(100ms)) << "only the oldest";
+  ASSERT_TRUE(alice.send("GET /api/v1/agents HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                         kAliceToken + "\r\n\r\n"));
+  EXPECT_EQ(alice.response(2s).result_int(), 200u) << "the newcomer is served";
+  EXPECT_EQ(api.calls(), 1);
+  ASSERT_TRUE(eventually([&] { return server.listener().pending_connections() == 3; }));
+  EXPECT_EQ(server.listener().pending_eviction_lines(), 1u);
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // The server's pieces without sockets: routes, token checks, the
-// rate-limited log, accept backoff, the connection tracker, listen addresses.
+// rate-limited log, accept backoff, the connection tracker, pending
+// connections and peer groups, listen addresses.
 #include <gtest/gtest.h>
 
 #include "host/server/connection_tracker.h"
 #include "host/server/listen_address.h"
 #include "host/server/listener.h"
+#include "host/server/peer_group.h"
 #include "host/server/pending_peers.h"
 #include "host/server/rate_limited_log.h"
 #include "host/server/routing.h"
@@ -88,30 +90,50 @@ TEST(ConnectionTracker, CountsUpToTheLimitAndStopsOwners) {
   EXPECT_EQ(late->stops, 1);
 }
 
-TEST(PendingPeers, CapsEachPeerAndTheTotal) {
+TEST(PendingPeers, CapsEachPeerAndEvictsTheOldestAtTheTotal) {
   auto peers = std::make_shared<PendingPeers>(2, 3);
-  PendingRefusal why = PendingRefusal::kNone;
-  PendingTicket a1 = peers->try_enter("10.0.0.1", why);
-  PendingTicket a2 = peers->try_enter("10.0.0.1", why);
-  EXPECT_EQ(why, PendingRefusal::kNone);
-  EXPECT_TRUE(peers->try_enter("10.0.0.1", why).empty());
-  EXPECT_EQ(why, PendingRefusal::kPeerFull);
-  PendingTicket b1 = peers->try_enter("10.0.0.2", why);
+  PendingTicket a1 = peers->try_enter("10.0.0.1").ticket;
+  PendingTicket a2 = peers->try_enter("10.0.0.1").ticket;
+  EXPECT_FALSE(a1.empty() || a2.empty());
+  PendingAdmission third = peers->try_enter("10.0.0.1");
+  EXPECT_TRUE(third.ticket.empty());
+  EXPECT_TRUE(third.peer_full);
+  auto oldest = std::make_shared<CountingStop>();
+  a1.attach(oldest);
+  PendingTicket b1 = peers->try_enter("10.0.0.2").ticket;
   EXPECT_FALSE(b1.empty());
-  EXPECT_TRUE(peers->try_enter("10.0.0.3", why).empty());
-  EXPECT_EQ(why, PendingRefusal::kTotalFull);
   EXPECT_EQ(peers->pending(), 3u);
-  EXPECT_EQ(peers->pending("10.0.0.1"), 2u);
-  a1.release();
-  a1.release();  // once only
-  PendingTicket moved = std::move(a2);
-  EXPECT_TRUE(a2.empty());
+  PendingAdmission c1 = peers->try_enter("10.0.0.3");  // at the total: a1 goes
+  EXPECT_FALSE(c1.ticket.empty());
+  EXPECT_FALSE(c1.peer_full);
+  EXPECT_EQ(c1.evicted, "10.0.0.1");
+  EXPECT_EQ(oldest->stops, 1);
+  EXPECT_EQ(peers->pending(), 3u);
   EXPECT_EQ(peers->pending("10.0.0.1"), 1u);
-  PendingTicket c1 = peers->try_enter("10.0.0.3", why);
-  EXPECT_FALSE(c1.empty());
-  { PendingTicket gone = std::move(c1); }
-  EXPECT_EQ(peers->pending("10.0.0.3"), 0u);
+  a1.release();  // evicted: uncounted once only
+  EXPECT_EQ(peers->pending("10.0.0.1"), 1u);
+  EXPECT_EQ(peers->pending(), 3u);
+  PendingAdmission d1 = peers->try_enter("10.0.0.4");  // a2 goes, before it had an owner
+  EXPECT_EQ(d1.evicted, "10.0.0.1");
+  auto late = std::make_shared<CountingStop>();
+  a2.attach(late);
+  EXPECT_EQ(late->stops, 1) << "evicted before attach: stopped at once";
+  PendingTicket moved = std::move(b1);
+  EXPECT_TRUE(b1.empty());
+  { PendingTicket gone = std::move(moved); }
+  EXPECT_EQ(peers->pending("10.0.0.2"), 0u);
   EXPECT_EQ(peers->pending(), 2u);
+  EXPECT_EQ(peers->try_enter("10.0.0.5").evicted, "") << "room again: nothing evicted";
+}
+
+TEST(PeerGroup, IPv4AloneIPv6By64) {
+  auto group = [](const char* text) { return peer_group(asio::ip::make_address(text)); };
+  EXPECT_EQ(group("10.1.2.3"), "10.1.2.3");
+  EXPECT_EQ(group("::ffff:10.1.2.3"), "10.1.2.3") << "IPv4-mapped counts as its IPv4 address";
+  EXPECT_EQ(group("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+  EXPECT_EQ(group("2001:db8:1:2:ffff:ffff:ffff:ffff"), "2001:db8:1:2::/64");
+  EXPECT_EQ(group("2001:db8:1:3::1"), "2001:db8:1:3::/64");
+  EXPECT_EQ(group("::1"), "::/64");
 }
 
 TEST(ListenAddress, ParsesAndRefuses) {
