@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
@@ -64,13 +65,15 @@ class WsConnection final : public Connection {
  public:
   static constexpr bool kTls = std::is_same_v<Ws, TlsWs>;
 
-  WsConnection(LinkState& state, std::shared_ptr<ssl::context> tls)
-      : state_(state), tls_(std::move(tls)) {
+  WsConnection(LinkState& state, std::shared_ptr<ssl::context> tls,
+               std::chrono::milliseconds silence_limit)
+      : state_(state), tls_(std::move(tls)), silence_limit_(silence_limit) {
     if constexpr (kTls) {
       ws_.emplace(asio::make_strand(ioc_), *tls_);
     } else {
       ws_.emplace(asio::make_strand(ioc_));
     }
+    silence_timer_.emplace(ws_->get_executor());
   }
 
   ~WsConnection() override { close(); }
@@ -179,7 +182,10 @@ class WsConnection final : public Connection {
     t.idle_timeout = websocket::stream_base::none();
     t.keep_alive_pings = false;
     ws_->set_option(t);
+    ws_->control_callback([this](websocket::frame_type, beast::string_view) { heard(); });
     ioc_.restart();
+    heard();
+    watch_silence();
     do_read();
     io_thread_ = std::thread([this] { ioc_.run(); });
   }
@@ -188,8 +194,28 @@ class WsConnection final : public Connection {
     ws_->async_read(buffer_, [this](beast::error_code ec, std::size_t) { on_read(ec); });
   }
 
+  // Something came from the host (a message, ping, pong or close frame).
+  void heard() { last_heard_ = std::chrono::steady_clock::now(); }
+
+  // Beast's idle timeout without keep-alive pings fires however busy the
+  // link is (Boost 1.74), so the agent keeps its own: wake at the silence
+  // limit after the last thing heard; still silent -> lost.
+  void watch_silence() {
+    silence_timer_->expires_at(last_heard_ + silence_limit_);
+    silence_timer_->async_wait([this](beast::error_code ec) {
+      if (ec || closing_) return;
+      if (std::chrono::steady_clock::now() < last_heard_ + silence_limit_) return watch_silence();
+      state_.mark_closed(fmt::format("nothing from the host for {:.3g} s",
+                                     static_cast<double>(silence_limit_.count()) / 1000.0),
+                         LinkEnd::kLost);
+      beast::error_code ignored;
+      beast::get_lowest_layer(*ws_).socket().close(ignored);
+    });
+  }
+
   void on_read(beast::error_code ec) {
     if (ec) return fail("read", ec);
+    heard();
     std::string bytes = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
     handle(bytes);
@@ -231,6 +257,7 @@ class WsConnection final : public Connection {
 
   void do_close() {
     closing_ = true;
+    silence_timer_->cancel();
     if (!ws_->is_open()) return;
     ws_->async_close(websocket::close_code::normal, [this](beast::error_code) {
       beast::error_code ignored;
@@ -251,6 +278,7 @@ class WsConnection final : public Connection {
                            printable(text));
     }
     state_.mark_closed(reason, link_end(closed, why.code));
+    silence_timer_->cancel();
     beast::error_code ignored;
     beast::get_lowest_layer(*ws_).socket().close(ignored);
   }
@@ -267,6 +295,9 @@ class WsConnection final : public Connection {
   beast::flat_buffer buffer_;
   std::deque<std::string> write_queue_;  // touched only on the strand
   bool closing_ = false;                 // the agent sent its close; strand only
+  std::chrono::milliseconds silence_limit_;
+  std::optional<asio::steady_timer> silence_timer_;   // on the strand
+  std::chrono::steady_clock::time_point last_heard_;  // strand only
   std::thread io_thread_;
 };
 
@@ -281,8 +312,9 @@ std::shared_ptr<ssl::context> client_context(const std::string& ca_file) {
 template <class Ws>
 std::unique_ptr<Connection> dial(LinkState& state, std::shared_ptr<ssl::context> tls,
                                  const WsUrl& url, const std::string& token,
-                                 std::chrono::milliseconds timeout) {
-  auto c = std::make_unique<WsConnection<Ws>>(state, std::move(tls));
+                                 std::chrono::milliseconds timeout,
+                                 std::chrono::milliseconds silence_limit) {
+  auto c = std::make_unique<WsConnection<Ws>>(state, std::move(tls), silence_limit);
   c->connect(url, token, timeout);
   return c;
 }
@@ -291,9 +323,11 @@ std::unique_ptr<Connection> dial(LinkState& state, std::shared_ptr<ssl::context>
 
 std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
                                             const LinkSecurity& security,
-                                            std::chrono::milliseconds timeout) {
-  if (!url.tls) return dial<PlainWs>(state, nullptr, url, security.token, timeout);
-  return dial<TlsWs>(state, client_context(security.ca_file), url, security.token, timeout);
+                                            std::chrono::milliseconds timeout,
+                                            std::chrono::milliseconds silence_limit) {
+  if (!url.tls) return dial<PlainWs>(state, nullptr, url, security.token, timeout, silence_limit);
+  return dial<TlsWs>(state, client_context(security.ca_file), url, security.token, timeout,
+                     silence_limit);
 }
 
 }  // namespace schedrig::link
