@@ -18,6 +18,7 @@
 
 #include "common/envelope_codec.h"
 #include "common/printable.h"
+#include "common/tls/scheme_hint.h"
 #include "common/tls/server_check.h"
 #include "common/tls/tls_context.h"
 
@@ -42,19 +43,31 @@ LinkEnd link_end(bool closed, std::uint16_t code) {
   return code == websocket::close_code::policy_error ? LinkEnd::kRefused : LinkEnd::kLost;
 }
 
-// A 401 or 403 on the upgrade: the host was reached and refused the token,
-// a configuration error (exit 2), not an unreachable host.
+// A 401 or 403 on the upgrade: the host was reached and refused the token.
 bool token_refused(const websocket::response_type& res) {
   return res.result_int() == 401 || res.result_int() == 403;
 }
 
-// Why the upgrade failed: the host's refusal of the token, another HTTP
-// answer, or Beast's reason.
-std::string upgrade_failure(const websocket::response_type& res, beast::error_code ec) {
+// The host was reached and its answer says the agent is configured wrong (a
+// refused token, or a 404: no WebSocket at the URL's path): exit 2, not an
+// unreachable host.
+bool configuration_refused(const websocket::response_type& res) {
+  return token_refused(res) || res.result_int() == 404;
+}
+
+// Why the upgrade failed: the host's refusal of the token, a 404 for the
+// path, another HTTP answer, or Beast's reason (no answer read: status 0).
+std::string upgrade_failure(const websocket::response_type& res, const std::string& path,
+                            beast::error_code ec) {
   const unsigned status = res.result_int();
   const auto reason = http::obsolete_reason(res.result());
   if (token_refused(res))
     return fmt::format("refused the agent's token ({} {})", status, std::string(reason));
+  if (status == 404)
+    return fmt::format(
+        "has no WebSocket endpoint at {} (HTTP 404 Not Found): check the URL's path "
+        "(agents connect to /agent)",
+        printable(path));
   if (status != 0 && status != 101)
     return fmt::format("WebSocket handshake: HTTP {} {}", status, std::string(reason));
   return "WebSocket handshake: " + ec.message();
@@ -92,7 +105,9 @@ class WsConnection final : public Connection {
                             });
     ioc_.run_for(timeout);
     if (!failure_) give_up(timeout);
-    if (token_refused(response_)) {
+    if (!kTls && upgrade_unanswered_ && tls::speaks_tls(u.host, u.port))
+      failure_ = tls::speaks_tls_hint(fmt::format("wss://{}{}", host_header(u), u.path));
+    if (configuration_refused(response_)) {
       throw LinkError(ErrorKind::kUsage, fmt::format("host at {} {}", state_.url(), *failure_));
     }
     if (!failure_->empty())
@@ -147,14 +162,23 @@ class WsConnection final : public Connection {
     }
   }
 
+  // A handshake the server answered with plain HTTP (or not at all) gets the
+  // CLI's hint (common/tls/scheme_hint.h): use ws://.
   std::string tls_failure(beast::error_code ec) const {
+    if (verify_failure_.empty() && tls::not_tls_answer(ec))
+      return "TLS handshake: " +
+             tls::not_tls_hint(fmt::format("ws://{}{}", host_header(url_), url_.path));
     if (verify_failure_.empty()) return "TLS handshake: " + ec.message();
     return "TLS handshake: certificate verify failed: " + verify_failure_;
   }
 
+  // response_ starts at status 0: Beast leaves it as it was when no answer
+  // could be read (its default, 200, once read as "HTTP 200 OK").
   void upgrade() {
+    response_.result(0u);
     ws_->async_handshake(response_, host_header(url_), url_.path, [this](beast::error_code ec) {
-      end(ec ? upgrade_failure(response_, ec) : "");
+      upgrade_unanswered_ = ec && response_.result_int() == 0;
+      end(ec ? upgrade_failure(response_, url_.path, ec) : "");
     });
   }
 
@@ -292,6 +316,7 @@ class WsConnection final : public Connection {
   websocket::response_type response_;   // the upgrade's answer
   std::optional<std::string> failure_;  // set when the connect chain ends; "" = connected
   std::string verify_failure_;          // why the host's certificate was refused
+  bool upgrade_unanswered_ = false;     // the upgrade failed with no HTTP answer read
   beast::flat_buffer buffer_;
   std::deque<std::string> write_queue_;  // touched only on the strand
   bool closing_ = false;                 // the agent sent its close; strand only
