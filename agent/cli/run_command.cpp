@@ -29,11 +29,11 @@ struct RunOptions {
   StateOptions state;
 };
 
-v1::StartRun start_run(const RunOptions& o) {
+v1::StartRun start_run(const RunOptions& o, PlanLines& lines) {
   v1::StartRun start;
   start.set_run_id(make_uuid_v4());
   try {
-    *start.mutable_plan() = load_plan_file(o.plan);
+    *start.mutable_plan() = load_plan_file(o.plan, &lines);
     if (o.sample_hz >= 0) start.mutable_plan()->set_sample_hz(o.sample_hz);
   } catch (const PlanError& e) {
     throw CliError(ErrorKind::kUsage, e.what());
@@ -43,9 +43,11 @@ v1::StartRun start_run(const RunOptions& o) {
 }
 
 void run_command(const RunOptions& o, int& exit_code) {
-  const v1::StartRun start = start_run(o);
+  PlanLines lines;
+  const v1::StartRun start = start_run(o, lines);
   const v1::RunFinished done =
-      run_offline(start, OfflineOptions{o.out, o.id, o.state}, install_stop_signals(), std::cout);
+      run_offline(start, OfflineOptions{o.out, o.id, o.state, o.plan, std::move(lines)},
+                  install_stop_signals(), std::cout);
   std::cout << fmt::format("run {}: {} ({} iterations){}\n", start.run_id(),
                            status_name(done.status()), done.completed_iterations(),
                            o.out.empty() ? "" : "; load it with: schedrig import " + o.out);

@@ -18,11 +18,37 @@ namespace schedrig::knobs {
 
 namespace {
 
-// The pid the holder wrote in the lock file; "?" when there is none.
+// How long a wait goes untold while the lock file names no holder yet (a
+// holder between its flock and its pwrite), so the first report can name it.
+constexpr std::chrono::milliseconds kUnknownHolderGrace{500};
+
+// The pid the holder wrote in the lock file (a fixed-width record, see
+// write_holder); "?" when there is none.
 std::string holder_pid(int fd) {
   char holder[32] = {};
   const ssize_t n = ::pread(fd, holder, sizeof holder - 1, 0);
-  return n > 0 ? std::string(holder, strcspn(holder, "\n")) : "?";
+  if (n <= 0) return "?";
+  std::string pid(holder, std::strcspn(holder, "\n"));
+  pid.erase(pid.find_last_not_of(' ') + 1);
+  return pid.empty() ? "?" : pid;
+}
+
+// Records this process as the holder: its pid left-aligned in a fixed
+// 10-character field and a newline, written at offset 0 in one pwrite and
+// without truncating first, so a waiter reading the file at any moment sees
+// either the previous holder's record or this one, never an empty file.
+void write_holder(int fd) {
+  const std::string record = fmt::format("{:<10}\n", ::getpid());
+  (void)!::pwrite(fd, record.data(), record.size(), 0);
+}
+
+// True when a wait should be told (again): the holder read now differs from
+// the one told, unless it is unknown and a report may still name it.
+bool tell_holder(const std::string& now, const std::string& told,
+                 std::chrono::steady_clock::duration waited) {
+  if (now == told) return false;
+  if (now != "?") return true;
+  return told.empty() && waited >= kUnknownHolderGrace;
 }
 
 }  // namespace
@@ -43,12 +69,14 @@ KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
       fd_ = -1;
       throw KnobError(fmt::format("cannot lock {}: {}", path, std::strerror(err)));
     }
-    if (waiting.holder.empty()) {
-      waiting.holder = holder_pid(fd_);
+    const auto waited = std::chrono::steady_clock::now() - start;
+    const std::string holder = holder_pid(fd_);
+    if (tell_holder(holder, waiting.holder, waited)) {
+      waiting.holder = holder;
+      waiting.waited = std::chrono::duration_cast<std::chrono::milliseconds>(waited);
       if (on_wait) on_wait(waiting);
     }
-    if (std::chrono::steady_clock::now() >= start + wait) {
-      const std::string holder = holder_pid(fd_);
+    if (waited >= wait) {
       ::close(fd_);
       fd_ = -1;
       // Held by someone else: the knob cannot be reached now (exit 3).
@@ -64,8 +92,7 @@ KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
         std::chrono::steady_clock::now() - start);
     on_wait(waiting);
   }
-  std::string pid = fmt::format("{}\n", ::getpid());
-  if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, pid.data(), pid.size(), 0);
+  write_holder(fd_);
 }
 
 KnobLock::~KnobLock() {

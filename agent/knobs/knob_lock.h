@@ -15,21 +15,26 @@ namespace schedrig::knobs {
 // A wait for the lock, as it starts and as it ends.
 struct LockWait {
   std::string path;                     // the lock file
-  std::string holder;                   // the pid recorded in it ("?" when unreadable)
+  std::string holder;                   // the pid recorded in it now ("?" when unreadable)
   bool taken = false;                   // false: the wait starts; true: the lock was taken after it
-  std::chrono::milliseconds waited{0};  // so far (0 as it starts)
+  std::chrono::milliseconds waited{0};  // so far (about 0 as it starts)
   std::chrono::milliseconds limit{0};   // how long the wait may last
 };
 
-// Told of a wait: once when the lock is found held, once more when it is
-// taken (a wait that runs out throws instead). Called on the waiting thread.
+// Told of a wait: when the lock is found held (once the lock file names the
+// holder, or after 0.5 s naming "?"), again whenever the recorded holder
+// changes during the wait (the lock passed to another process), and once
+// more when it is taken (a wait that runs out throws instead). Called on the
+// waiting thread.
 using LockWaitObserver = std::function<void(const LockWait&)>;
 
 class KnobLock {
  public:
   // Takes the lock, waiting up to `wait` and telling `on_wait` (if set) when
-  // it has to. Throws KnobError naming the lock file and the pid recorded
-  // in it when another process holds it.
+  // it has to, then records this pid in the lock file (a fixed-width record
+  // "PID<spaces>\n" of 11 bytes, one pwrite, no truncation). Throws
+  // KnobError naming the lock file and the pid recorded in it at the end of
+  // the wait when another process holds it.
   KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
            const LockWaitObserver& on_wait = {});
   ~KnobLock();

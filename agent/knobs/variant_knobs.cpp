@@ -5,22 +5,31 @@
 #include <fmt/format.h>
 
 namespace schedrig::knobs {
-namespace {
 
-// name -> setting for one variant, parsed with the console syntax.
-std::map<std::string, KnobSetting> settings_of(const schedrig::v1::Variant& v) {
-  std::map<std::string, KnobSetting> out;
-  auto add = [&](const std::string& text) {
+std::vector<WrittenKnob> settings_as_written(const schedrig::v1::Plan& plan, int index) {
+  const schedrig::v1::Variant& v = plan.variants(index);
+  const std::string key = fmt::format("variants[{}]", index);
+  std::vector<WrittenKnob> out;
+  auto add = [&](const std::string& text, std::string at, std::string written) {
     try {
-      KnobSetting s = parse_knob(text, true);
-      out[s.name] = s;
+      out.push_back({parse_knob(text, true), std::move(at), std::move(written)});
     } catch (const KnobError& e) {
       throw KnobError(fmt::format("variant '{}': {}", v.name(), e.what()));
     }
   };
-  for (const auto& f : v.features()) add(f);
-  for (const auto& [k, val] : v.sysctl()) add(k + "=" + val);
-  for (const auto& [k, val] : v.debugfs()) add(k + "=" + val);
+  for (int j = 0; j < v.features_size(); ++j)
+    add(v.features(j), fmt::format("{}.features[{}]", key, j), v.features(j));
+  for (const auto& [k, val] : v.sysctl()) add(k + "=" + val, key + ".sysctl." + k, val);
+  for (const auto& [k, val] : v.debugfs()) add(k + "=" + val, key + ".debugfs." + k, val);
+  return out;
+}
+
+namespace {
+
+// name -> setting for plan.variants(index).
+std::map<std::string, KnobSetting> settings_of(const schedrig::v1::Plan& plan, int index) {
+  std::map<std::string, KnobSetting> out;
+  for (auto& k : settings_as_written(plan, index)) out[k.setting.name] = k.setting;
   return out;
 }
 
@@ -28,12 +37,11 @@ std::map<std::string, KnobSetting> settings_of(const schedrig::v1::Variant& v) {
 
 std::vector<KnobSetting> variant_settings(const schedrig::v1::Plan& plan, int index) {
   std::map<std::pair<int, std::string>, KnobSetting> all;  // (kind, name) keeps a fixed order
-  for (const auto& v : plan.variants()) {
-    for (auto& [name, s] : settings_of(v))
+  for (int i = 0; i < plan.variants_size(); ++i) {
+    for (auto& [name, s] : settings_of(plan, i))
       all[{static_cast<int>(s.kind), name}] = {s.kind, name, ""};
   }
-  for (auto& [name, s] : settings_of(plan.variants(index)))
-    all[{static_cast<int>(s.kind), name}] = s;
+  for (auto& [name, s] : settings_of(plan, index)) all[{static_cast<int>(s.kind), name}] = s;
   std::vector<KnobSetting> out;
   for (auto& [key, s] : all) out.push_back(s);
   return out;

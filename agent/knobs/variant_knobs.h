@@ -3,6 +3,7 @@
 // a variant leaves out gets its original (value "").
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "agent/knobs/knob.h"
@@ -14,5 +15,18 @@ namespace schedrig::knobs {
 // knobs in a fixed order (features, sysctls, tunables; by name). Throws
 // KnobError for a malformed name or value, naming the variant.
 std::vector<KnobSetting> variant_settings(const schedrig::v1::Plan& plan, int index);
+
+// One knob as a variant writes it.
+struct WrittenKnob {
+  KnobSetting setting;  // a feature "NO_X" as X = "off"
+  std::string key;      // its plan key, as PlanLines names it: "variants[1].features[0]",
+                        // "variants[1].sysctl.kernel.numa_balancing", "variants[1].debugfs.NAME"
+  std::string text;     // as written: "NO_X", or the sysctl's or tunable's value
+};
+
+// The knobs plan.variants(index) itself names, in plan order, so a
+// refusal can quote the plan's token and key. Throws KnobError for a
+// malformed name or value, naming the variant.
+std::vector<WrittenKnob> settings_as_written(const schedrig::v1::Plan& plan, int index);
 
 }  // namespace schedrig::knobs

@@ -27,7 +27,7 @@ HostLink::HostLink(AgentIdentity identity) : impl_(std::make_unique<Impl>(std::m
 HostLink::~HostLink() = default;
 
 void HostLink::connect(const std::string& url, std::chrono::milliseconds timeout,
-                       const LinkSecurity& security) {
+                       const LinkSecurity& security, std::chrono::milliseconds silence_limit) {
   impl_->state.set_url(url);
   WsUrl u;
   try {
@@ -35,7 +35,7 @@ void HostLink::connect(const std::string& url, std::chrono::milliseconds timeout
   } catch (const std::invalid_argument& e) {
     throw LinkError(ErrorKind::kUsage, e.what());
   }
-  impl_->connection = open_connection(impl_->state, u, security, timeout);
+  impl_->connection = open_connection(impl_->state, u, security, timeout, silence_limit);
 }
 
 std::uint64_t HostLink::send(Envelope env) {

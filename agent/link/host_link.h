@@ -31,6 +31,11 @@ class LinkError : public schedrig::Error {
 
 using schedrig::AgentIdentity;
 
+// How long the link waits without hearing anything from the host (a message,
+// a ping, a pong) before it closes as lost: the host pings every 15 s, so
+// three missed pings mean a silent host (a black-hole proxy, a dead box).
+constexpr std::chrono::seconds kHostSilenceLimit{45};
+
 // How the agent proves who it is and whom it trusts.
 struct LinkSecurity {
   std::string token;    // sent as "Authorization: Bearer TOKEN" on the upgrade; "" = none
@@ -51,8 +56,11 @@ class HostLink {
   // LinkError: kUsage for a malformed URL, an unusable CA file or a
   // token the host refuses (a 401/403 on the upgrade: "host at URL refused
   // the agent's token (401 Unauthorized)"), kUnreachable otherwise.
+  // Once connected, `silence_limit` without anything from the host closes
+  // the link as lost ("nothing from the host for 45 s").
   void connect(const std::string& url, std::chrono::milliseconds timeout,
-               const LinkSecurity& security = {});
+               const LinkSecurity& security = {},
+               std::chrono::milliseconds silence_limit = kHostSilenceLimit);
 
   // Stamps protocol_version, the identity, the next seq (from 1, strictly
   // increasing) and sent_at_ns, and queues `env`. Thread-safe. Returns the

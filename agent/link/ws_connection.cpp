@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
@@ -17,6 +18,7 @@
 
 #include "common/envelope_codec.h"
 #include "common/printable.h"
+#include "common/tls/scheme_hint.h"
 #include "common/tls/server_check.h"
 #include "common/tls/tls_context.h"
 
@@ -41,19 +43,31 @@ LinkEnd link_end(bool closed, std::uint16_t code) {
   return code == websocket::close_code::policy_error ? LinkEnd::kRefused : LinkEnd::kLost;
 }
 
-// A 401 or 403 on the upgrade: the host was reached and refused the token,
-// a configuration error (exit 2), not an unreachable host.
+// A 401 or 403 on the upgrade: the host was reached and refused the token.
 bool token_refused(const websocket::response_type& res) {
   return res.result_int() == 401 || res.result_int() == 403;
 }
 
-// Why the upgrade failed: the host's refusal of the token, another HTTP
-// answer, or Beast's reason.
-std::string upgrade_failure(const websocket::response_type& res, beast::error_code ec) {
+// The host was reached and its answer says the agent is configured wrong (a
+// refused token, or a 404: no WebSocket at the URL's path): exit 2, not an
+// unreachable host.
+bool configuration_refused(const websocket::response_type& res) {
+  return token_refused(res) || res.result_int() == 404;
+}
+
+// Why the upgrade failed: the host's refusal of the token, a 404 for the
+// path, another HTTP answer, or Beast's reason (no answer read: status 0).
+std::string upgrade_failure(const websocket::response_type& res, const std::string& path,
+                            beast::error_code ec) {
   const unsigned status = res.result_int();
   const auto reason = http::obsolete_reason(res.result());
   if (token_refused(res))
     return fmt::format("refused the agent's token ({} {})", status, std::string(reason));
+  if (status == 404)
+    return fmt::format(
+        "has no WebSocket endpoint at {} (HTTP 404 Not Found): check the URL's path "
+        "(agents connect to /agent)",
+        printable(path));
   if (status != 0 && status != 101)
     return fmt::format("WebSocket handshake: HTTP {} {}", status, std::string(reason));
   return "WebSocket handshake: " + ec.message();
@@ -64,13 +78,15 @@ class WsConnection final : public Connection {
  public:
   static constexpr bool kTls = std::is_same_v<Ws, TlsWs>;
 
-  WsConnection(LinkState& state, std::shared_ptr<ssl::context> tls)
-      : state_(state), tls_(std::move(tls)) {
+  WsConnection(LinkState& state, std::shared_ptr<ssl::context> tls,
+               std::chrono::milliseconds silence_limit)
+      : state_(state), tls_(std::move(tls)), silence_limit_(silence_limit) {
     if constexpr (kTls) {
       ws_.emplace(asio::make_strand(ioc_), *tls_);
     } else {
       ws_.emplace(asio::make_strand(ioc_));
     }
+    silence_timer_.emplace(ws_->get_executor());
   }
 
   ~WsConnection() override { close(); }
@@ -89,7 +105,9 @@ class WsConnection final : public Connection {
                             });
     ioc_.run_for(timeout);
     if (!failure_) give_up(timeout);
-    if (token_refused(response_)) {
+    if (!kTls && upgrade_unanswered_ && tls::speaks_tls(u.host, u.port))
+      failure_ = tls::speaks_tls_hint(fmt::format("wss://{}{}", host_header(u), u.path));
+    if (configuration_refused(response_)) {
       throw LinkError(ErrorKind::kUsage, fmt::format("host at {} {}", state_.url(), *failure_));
     }
     if (!failure_->empty())
@@ -144,14 +162,23 @@ class WsConnection final : public Connection {
     }
   }
 
+  // A handshake the server answered with plain HTTP (or not at all) gets the
+  // CLI's hint (common/tls/scheme_hint.h): use ws://.
   std::string tls_failure(beast::error_code ec) const {
+    if (verify_failure_.empty() && tls::not_tls_answer(ec))
+      return "TLS handshake: " +
+             tls::not_tls_hint(fmt::format("ws://{}{}", host_header(url_), url_.path));
     if (verify_failure_.empty()) return "TLS handshake: " + ec.message();
     return "TLS handshake: certificate verify failed: " + verify_failure_;
   }
 
+  // response_ starts at status 0: Beast leaves it as it was when no answer
+  // could be read (its default, 200, once read as "HTTP 200 OK").
   void upgrade() {
+    response_.result(0u);
     ws_->async_handshake(response_, host_header(url_), url_.path, [this](beast::error_code ec) {
-      end(ec ? upgrade_failure(response_, ec) : "");
+      upgrade_unanswered_ = ec && response_.result_int() == 0;
+      end(ec ? upgrade_failure(response_, url_.path, ec) : "");
     });
   }
 
@@ -179,7 +206,10 @@ class WsConnection final : public Connection {
     t.idle_timeout = websocket::stream_base::none();
     t.keep_alive_pings = false;
     ws_->set_option(t);
+    ws_->control_callback([this](websocket::frame_type, beast::string_view) { heard(); });
     ioc_.restart();
+    heard();
+    watch_silence();
     do_read();
     io_thread_ = std::thread([this] { ioc_.run(); });
   }
@@ -188,8 +218,28 @@ class WsConnection final : public Connection {
     ws_->async_read(buffer_, [this](beast::error_code ec, std::size_t) { on_read(ec); });
   }
 
+  // Something came from the host (a message, ping, pong or close frame).
+  void heard() { last_heard_ = std::chrono::steady_clock::now(); }
+
+  // Beast's idle timeout without keep-alive pings fires however busy the
+  // link is (Boost 1.74), so the agent keeps its own: wake at the silence
+  // limit after the last thing heard; still silent -> lost.
+  void watch_silence() {
+    silence_timer_->expires_at(last_heard_ + silence_limit_);
+    silence_timer_->async_wait([this](beast::error_code ec) {
+      if (ec || closing_) return;
+      if (std::chrono::steady_clock::now() < last_heard_ + silence_limit_) return watch_silence();
+      state_.mark_closed(fmt::format("nothing from the host for {:.3g} s",
+                                     static_cast<double>(silence_limit_.count()) / 1000.0),
+                         LinkEnd::kLost);
+      beast::error_code ignored;
+      beast::get_lowest_layer(*ws_).socket().close(ignored);
+    });
+  }
+
   void on_read(beast::error_code ec) {
     if (ec) return fail("read", ec);
+    heard();
     std::string bytes = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
     handle(bytes);
@@ -231,6 +281,7 @@ class WsConnection final : public Connection {
 
   void do_close() {
     closing_ = true;
+    silence_timer_->cancel();
     if (!ws_->is_open()) return;
     ws_->async_close(websocket::close_code::normal, [this](beast::error_code) {
       beast::error_code ignored;
@@ -251,6 +302,7 @@ class WsConnection final : public Connection {
                            printable(text));
     }
     state_.mark_closed(reason, link_end(closed, why.code));
+    silence_timer_->cancel();
     beast::error_code ignored;
     beast::get_lowest_layer(*ws_).socket().close(ignored);
   }
@@ -264,9 +316,13 @@ class WsConnection final : public Connection {
   websocket::response_type response_;   // the upgrade's answer
   std::optional<std::string> failure_;  // set when the connect chain ends; "" = connected
   std::string verify_failure_;          // why the host's certificate was refused
+  bool upgrade_unanswered_ = false;     // the upgrade failed with no HTTP answer read
   beast::flat_buffer buffer_;
   std::deque<std::string> write_queue_;  // touched only on the strand
   bool closing_ = false;                 // the agent sent its close; strand only
+  std::chrono::milliseconds silence_limit_;
+  std::optional<asio::steady_timer> silence_timer_;   // on the strand
+  std::chrono::steady_clock::time_point last_heard_;  // strand only
   std::thread io_thread_;
 };
 
@@ -281,8 +337,9 @@ std::shared_ptr<ssl::context> client_context(const std::string& ca_file) {
 template <class Ws>
 std::unique_ptr<Connection> dial(LinkState& state, std::shared_ptr<ssl::context> tls,
                                  const WsUrl& url, const std::string& token,
-                                 std::chrono::milliseconds timeout) {
-  auto c = std::make_unique<WsConnection<Ws>>(state, std::move(tls));
+                                 std::chrono::milliseconds timeout,
+                                 std::chrono::milliseconds silence_limit) {
+  auto c = std::make_unique<WsConnection<Ws>>(state, std::move(tls), silence_limit);
   c->connect(url, token, timeout);
   return c;
 }
@@ -291,9 +348,11 @@ std::unique_ptr<Connection> dial(LinkState& state, std::shared_ptr<ssl::context>
 
 std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
                                             const LinkSecurity& security,
-                                            std::chrono::milliseconds timeout) {
-  if (!url.tls) return dial<PlainWs>(state, nullptr, url, security.token, timeout);
-  return dial<TlsWs>(state, client_context(security.ca_file), url, security.token, timeout);
+                                            std::chrono::milliseconds timeout,
+                                            std::chrono::milliseconds silence_limit) {
+  if (!url.tls) return dial<PlainWs>(state, nullptr, url, security.token, timeout, silence_limit);
+  return dial<TlsWs>(state, client_context(security.ca_file), url, security.token, timeout,
+                     silence_limit);
 }
 
 }  // namespace schedrig::link

@@ -35,9 +35,11 @@ class Connection {
 // kUnreachable naming the URL and the reason ("cannot reach URL: TLS
 // handshake: certificate verify failed: ..."), kUsage for an unusable CA
 // file or a 401/403 answer ("host at URL refused the agent's token (401
-// Unauthorized)").
+// Unauthorized)"). Once connected, `silence_limit` without a message, ping or
+// pong from the host marks the link lost and closes the socket.
 std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
                                             const LinkSecurity& security,
-                                            std::chrono::milliseconds timeout);
+                                            std::chrono::milliseconds timeout,
+                                            std::chrono::milliseconds silence_limit);
 
 }  // namespace schedrig::link

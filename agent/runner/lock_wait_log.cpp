@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "common/printable.h"
+
 namespace schedrig::runner {
 
 namespace {
@@ -28,8 +30,8 @@ LockWaitReporter::LockWaitReporter(knobs::KnobController& knobs, RunSink& sink, 
     : knobs_(knobs) {
   knobs_.set_lock_wait_observer([&sink, run_id = std::move(run_id)](const knobs::LockWait& w) {
     const schedrig::v1::Log log = lock_wait_log(run_id, w);
-    spdlog::log(w.taken ? spdlog::level::info : spdlog::level::warn, "run {}: {}", run_id,
-                log.message());
+    spdlog::log(w.taken ? spdlog::level::info : spdlog::level::warn, "run {}: {}",
+                printable(run_id), printable(log.message()));
     sink.log(log);
   });
 }

@@ -41,10 +41,19 @@ std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
 
 void check_variants(const schedrig::v1::Plan& plan, const knobs::KnobController& knobs) {
   try {
-    for (int i = 1; i < plan.variants_size(); ++i) knobs::variant_settings(plan, i);  // validates
-    if (plan.variants_size() > 0) knobs.check(knobs::variant_settings(plan, 0));      // the union
-  } catch (const knobs::KnobUnavailable& e) {
-    throw PlanRejected(e.what(), schedrig::v1::ERROR_FACILITY_UNAVAILABLE);
+    // Each variant's own knobs as it wrote them (together: the union), so a
+    // refusal quotes the plan's token ("feature NO_X", not the original it
+    // would restore) and its key.
+    for (int i = 0; i < plan.variants_size(); ++i) {
+      for (const knobs::WrittenKnob& k : knobs::settings_as_written(plan, i)) {
+        try {
+          knobs.check({k.setting});
+        } catch (const knobs::KnobUnavailable& e) {
+          throw PlanRejected(fmt::format("variant '{}': {}", plan.variants(i).name(), e.what()),
+                             schedrig::v1::ERROR_FACILITY_UNAVAILABLE, k.key, k.text);
+        }
+      }
+    }
   } catch (const knobs::KnobError& e) {
     throw PlanRejected(e.what());
   }

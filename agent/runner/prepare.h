@@ -19,15 +19,23 @@ namespace schedrig::runner {
 // the reason ("case 'fork-all': fork: parameter 'fork_max' = '0': ...").
 // code() is ERROR_BAD_PLAN for bad input (exit 2) or
 // ERROR_FACILITY_UNAVAILABLE when a knob cannot be changed here (exit 3).
+// key() and value() name the plan entry at fault when known
+// ("variants[1].features[0]", "NO_NI_RANDOM"), so a caller holding the
+// plan's lines can give its file and line.
 class PlanRejected : public std::runtime_error {
  public:
   explicit PlanRejected(const std::string& message,
-                        schedrig::v1::ErrorCode code = schedrig::v1::ERROR_BAD_PLAN)
-      : std::runtime_error(message), code_(code) {}
+                        schedrig::v1::ErrorCode code = schedrig::v1::ERROR_BAD_PLAN,
+                        std::string key = "", std::string value = "")
+      : std::runtime_error(message), code_(code), key_(std::move(key)), value_(std::move(value)) {}
   schedrig::v1::ErrorCode code() const { return code_; }
+  const std::string& key() const { return key_; }      // "" = not known
+  const std::string& value() const { return value_; }  // as the plan wrote it
 
  private:
   schedrig::v1::ErrorCode code_;
+  std::string key_;
+  std::string value_;
 };
 
 // A case ready to run: its workload, full parameters, and PUs.

@@ -18,6 +18,7 @@
 #include "common/cpulist.h"
 #include "common/ids.h"
 #include "common/plan/schedule.h"
+#include "common/printable.h"
 
 namespace schedrig::runner {
 namespace {
@@ -181,7 +182,7 @@ void restore_knobs(knobs::KnobController& knob_control, v1::RunFinished& done) {
   try {
     knob_control.restore();
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", printable(e.what()));
     done.set_status(v1::STATUS_FAILED);
     done.set_reason(fmt::format("knobs not restored: {}", e.what()));
   }
@@ -223,8 +224,8 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
       break;
     }
     if (r.status() != v1::STATUS_OK) {
-      spdlog::warn("iteration {} of case '{}' failed: {}", r.iteration(), r.case_name(),
-                   r.reason());
+      spdlog::warn("iteration {} of case '{}' variant '{}' failed: {}", r.iteration(),
+                   printable(r.case_name()), printable(r.variant()), printable(r.reason()));
       done.set_status(v1::STATUS_FAILED);
       done.set_reason(r.reason());
     }

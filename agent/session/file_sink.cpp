@@ -8,6 +8,7 @@
 
 #include "common/envelope_codec.h"
 #include "common/offline_file.h"
+#include "common/printable.h"
 #include "common/progress_line.h"
 
 namespace schedrig::agent {
@@ -33,8 +34,8 @@ void FileSink::write(schedrig::v1::Envelope env) {
 
 void FileSink::run_started(const schedrig::v1::RunStarted& msg) {
   planned_ = msg.planned_iterations();
-  progress_ << fmt::format("run {} starts: plan '{}', {} iterations{}\n", msg.run_id(),
-                           msg.plan().name(), planned_,
+  progress_ << fmt::format("run {} starts: plan '{}', {} iterations{}\n", printable(msg.run_id()),
+                           printable(msg.plan().name()), planned_,
                            path_.empty() ? "" : ", envelopes to " + path_)
             << std::flush;
   schedrig::v1::Envelope env;
@@ -56,7 +57,8 @@ void FileSink::run_finished(const schedrig::v1::RunFinished& msg) {
 }
 
 void FileSink::log(const schedrig::v1::Log& msg) {
-  progress_ << fmt::format("run {}: {}\n", msg.run_id(), msg.message()) << std::flush;
+  progress_ << fmt::format("run {}: {}\n", printable(msg.run_id()), printable(msg.message()))
+            << std::flush;
   schedrig::v1::Envelope env;
   *env.mutable_log() = msg;
   write(std::move(env));

@@ -25,6 +25,13 @@ std::unique_ptr<FileSink> open_sink(const OfflineOptions& o, std::ostream& progr
   }
 }
 
+// The refusal, with the plan's file and line in front when the entry at
+// fault is known (as the host's plan check gives them).
+std::string rejection_text(const runner::PlanRejected& e, const OfflineOptions& o) {
+  if (e.key().empty() || o.plan_file.empty()) return e.what();
+  return PlanError(o.plan_file, o.plan_lines.line_of(e.key()), e.key(), e.value(), e.what()).what();
+}
+
 }  // namespace
 
 v1::RunFinished run_offline(const v1::StartRun& start, const OfflineOptions& o,
@@ -39,7 +46,7 @@ v1::RunFinished run_offline(const v1::StartRun& start, const OfflineOptions& o,
   } catch (const runner::PlanRejected& e) {
     throw CliError(
         e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,
-        e.what());
+        rejection_text(e, o));
   }
 }
 

@@ -9,14 +9,17 @@
 #include <string>
 
 #include "agent/session/agent_state.h"
+#include "common/plan/plan_yaml.h"
 #include "schedrig/v1/envelope.pb.h"
 
 namespace schedrig::agent {
 
 struct OfflineOptions {
-  std::string out;     // the offline file; "" = progress lines only
-  std::string id;      // agent id; "" = the hostname
-  StateOptions state;  // knob root and journal
+  std::string out;        // the offline file; "" = progress lines only
+  std::string id;         // agent id; "" = the hostname
+  StateOptions state;     // knob root and journal
+  std::string plan_file;  // where the plan came from, for refusals; "" = unknown
+  PlanLines plan_lines;   // its keys' lines (plan_yaml.h)
 };
 
 // Runs `start` on this machine's live topology until it ends or `stop` is

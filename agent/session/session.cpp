@@ -13,6 +13,7 @@
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
+#include "common/printable.h"
 #include "common/wire_names.h"
 
 namespace schedrig::agent {
@@ -40,17 +41,18 @@ void wait_for_ack(link::HostLink& link, std::uint64_t last_seq) {
 }
 
 void run_one(const Session& s, const v1::StartRun& start) {
-  spdlog::info("run {}: plan '{}' starts", start.run_id(), start.plan().name());
+  spdlog::info("run {}: plan '{}' starts", printable(start.run_id()),
+               printable(start.plan().name()));
   s.link.abort_flag() = s.stop.load();
   const StopRelay relay(s.stop, s.link.abort_flag());  // SIGINT/SIGTERM abort the run
   LinkSink sink(s.link);
   try {
     v1::RunFinished done = runner::run_plan(start, s.topo, sink, s.knob_control,
                                             s.link.abort_flag(), run_options(s.knob_control));
-    spdlog::info("run {}: {} after {} iterations", start.run_id(), status_name(done.status()),
-                 done.completed_iterations());
+    spdlog::info("run {}: {} after {} iterations", printable(start.run_id()),
+                 status_name(done.status()), done.completed_iterations());
   } catch (const runner::PlanRejected& e) {
-    spdlog::error("run {}: plan rejected: {}", start.run_id(), e.what());
+    spdlog::error("run {}: plan rejected: {}", printable(start.run_id()), printable(e.what()));
     s.link.send(error_envelope(e.code(), e.what(), start.run_id()));
   }
   wait_for_ack(s.link, sink.last_seq());

@@ -16,10 +16,10 @@
 #include "common/error.h"
 #include "common/printable.h"
 #include "common/stop_signal.h"
+#include "common/tls/scheme_hint.h"
 #include "common/tls/server_check.h"
 #include "common/tls/tls_context.h"
 #include "host/client/api_error.h"
-#include "host/client/tls_probe.h"
 #include "host/client/transport_error.h"
 
 namespace schedrig::client {
@@ -162,7 +162,7 @@ class ApiClient::Impl {
   Error failure(Step step, boost::system::error_code ec, std::chrono::milliseconds timeout) const {
     TransportFailure f{step, ec, timeout, verify_failure_, ca_file_};
     f.server_speaks_tls = !url_.tls && step == Step::kExchange && ec != beast::error::timeout &&
-                          ec != http::error::body_limit && speaks_tls(url_);
+                          ec != http::error::body_limit && tls::speaks_tls(url_.host, url_.port);
     return transport_error(url_, f);
   }
 

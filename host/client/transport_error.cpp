@@ -1,21 +1,15 @@
 #include "host/client/transport_error.h"
 
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-
 #include <fmt/format.h>
-#include <boost/asio/error.hpp>
-#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 
 #include "common/printable.h"
+#include "common/tls/scheme_hint.h"
 #include "host/client/api_client.h"
 
 namespace schedrig::client {
 namespace {
-
-namespace asio = boost::asio;
 
 // What the certificate was checked against, for a refusal.
 std::string trusted(const std::string& ca_file) {
@@ -32,11 +26,10 @@ Error tls_error(const ServerUrl& url, const TransportFailure& f) {
                  fmt::format("TLS handshake with {} failed: certificate verify failed: {} ({})",
                              origin, printable(f.verify_failure), trusted(f.ca_file)));
   }
-  if (not_tls_answer(f.ec)) {
+  if (tls::not_tls_answer(f.ec)) {
     return Error(ErrorKind::kUnreachable,
-                 fmt::format("TLS handshake with {} failed: the server did not answer TLS: is it "
-                             "serving plain HTTP? (then use http://{})",
-                             origin, url.authority()));
+                 fmt::format("TLS handshake with {} failed: {}", origin,
+                             tls::not_tls_hint("http://" + url.authority())));
   }
   return Error(ErrorKind::kUnreachable,
                fmt::format("TLS handshake with {} failed: {}", origin, f.ec.message()));
@@ -45,26 +38,14 @@ Error tls_error(const ServerUrl& url, const TransportFailure& f) {
 Error exchange_error(const ServerUrl& url, const TransportFailure& f) {
   if (f.server_speaks_tls) {
     return Error(ErrorKind::kUnreachable,
-                 fmt::format("server {} closed the connection without an answer: the server "
-                             "speaks TLS: use https://{}",
-                             url.origin(), url.authority()));
+                 fmt::format("server {} closed the connection without an answer: {}", url.origin(),
+                             tls::speaks_tls_hint("https://" + url.authority())));
   }
   return Error(ErrorKind::kUnreachable,
                fmt::format("lost the connection to server {}: {}", url.origin(), f.ec.message()));
 }
 
 }  // namespace
-
-bool not_tls_answer(const boost::system::error_code& ec) {
-  if (ec == asio::ssl::error::stream_truncated || ec == asio::error::eof ||
-      ec == asio::error::connection_reset) {
-    return true;
-  }
-  if (ec.category() != asio::error::get_ssl_category()) return false;
-  const int reason = ERR_GET_REASON(static_cast<unsigned long>(ec.value()));
-  return reason == SSL_R_WRONG_VERSION_NUMBER || reason == SSL_R_PACKET_LENGTH_TOO_LONG ||
-         reason == SSL_R_UNEXPECTED_EOF_WHILE_READING;
-}
 
 Error transport_error(const ServerUrl& url, const TransportFailure& f) {
   if (f.ec == boost::beast::http::error::body_limit) {

@@ -29,12 +29,6 @@ struct TransportFailure {
   bool server_speaks_tls = false;  // http://: a TLS handshake with the server succeeded
 };
 
-// True when `ec`, ending a TLS handshake whose certificate was not refused,
-// says the server answered something other than TLS (plain HTTP's answer
-// read as a record: "wrong version number", "packet length too long") or
-// closed without answering it.
-bool not_tls_answer(const boost::system::error_code& ec);
-
 // Error(kPeerLimit) for an answer over the body limit; else Error(kUnreachable):
 // "server URL: no answer within S s"; "cannot reach server URL: WHY";
 // "TLS handshake with URL failed: certificate verify failed: WHY (checked

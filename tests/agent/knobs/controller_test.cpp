@@ -3,7 +3,9 @@
 // per-root lock and path-escape refusals.
 #include "agent/knobs/knob_controller.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -221,6 +223,80 @@ TEST(KnobController, AWaitForTheLockIsToldAsItStartsAndEnds) {
   EXPECT_GE(told[1].waited, 250ms);
   EXPECT_LT(told[1].waited, 5s);
   b.restore();
+}
+
+// Another process's hold on the lock: its own open file and flock, and the
+// holder record it writes (as KnobLock does: fixed width, no truncation).
+class ForeignHolder {
+ public:
+  explicit ForeignHolder(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    EXPECT_GE(fd_, 0);
+    EXPECT_EQ(::flock(fd_, LOCK_EX | LOCK_NB), 0);
+  }
+  ~ForeignHolder() { ::close(fd_); }
+  void record(const std::string& pid) {
+    const std::string r = pid + std::string(10 - pid.size(), ' ') + "\n";
+    EXPECT_EQ(::pwrite(fd_, r.data(), r.size(), 0), static_cast<ssize_t>(r.size()));
+  }
+
+ private:
+  int fd_;
+};
+
+// The holder is read again while waiting: a lock passed to another process
+// is told with the new pid, and the final failure names the holder at the
+// end, not the one found first.
+TEST(KnobController, AWaitRereadsTheHolderAndTheFailureNamesTheCurrentOne) {
+  FakeRoot root;
+  std::filesystem::create_directories(root.path("run/lock"));
+  ForeignHolder foreign(root.path("run/lock/schedrig-knobs.lock"));
+  foreign.record("111111");
+  std::vector<std::string> told;
+  std::thread pass([&] {
+    std::this_thread::sleep_for(300ms);
+    foreign.record("222222");
+  });
+  try {
+    KnobLock lock(root.root(), 800ms, [&](const LockWait& w) { told.push_back(w.holder); });
+    ADD_FAILURE() << "expected the lock to be held";
+  } catch (const KnobError& e) {
+    EXPECT_NE(std::string(e.what()).find("(pid 222222)"), std::string::npos) << e.what();
+  }
+  pass.join();
+  EXPECT_EQ(told, (std::vector<std::string>{"111111", "222222"}));
+}
+
+// A lock file without a holder record yet (a fresh file) is not told as
+// "held by pid ?" at once: the record is waited for, up to a grace period.
+TEST(KnobController, AnUnrecordedHolderIsToldOnceItsRecordArrives) {
+  FakeRoot root;
+  std::filesystem::create_directories(root.path("run/lock"));
+  ForeignHolder foreign(root.path("run/lock/schedrig-knobs.lock"));
+  std::vector<std::string> told;
+  std::thread write([&] {
+    std::this_thread::sleep_for(200ms);
+    foreign.record("333333");
+  });
+  EXPECT_THROW(KnobLock(root.root(), 500ms, [&](const LockWait& w) { told.push_back(w.holder); }),
+               KnobError);
+  write.join();
+  EXPECT_EQ(told, std::vector<std::string>{"333333"});
+}
+
+// The holder's record is written in place, fixed width: a longer earlier
+// content is overwritten up to the newline, never truncated to empty first.
+TEST(KnobController, TheHolderRecordIsFixedWidthAndWrittenInPlace) {
+  FakeRoot root;
+  std::filesystem::create_directories(root.path("run/lock"));
+  const std::string path = root.path("run/lock/schedrig-knobs.lock");
+  std::ofstream(path) << "9999999999999999\n";
+  const KnobLock lock(root.root(), 100ms);
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  const std::string pid = std::to_string(::getpid());
+  EXPECT_EQ(first, pid + std::string(10 - pid.size(), ' '));
 }
 
 // ROOT/run/lock is world-writable on a real box: a link planted at the lock

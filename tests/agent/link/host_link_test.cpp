@@ -42,6 +42,7 @@ class FakeHost {
     ws_->accept(req);
   }
   void send_raw(const std::string& bytes) { ws_->write(asio::buffer(bytes)); }
+  void ping() { ws_->ping({}); }
   // Sends a close frame with `code` and waits for the client's answer.
   void close_with(websocket::close_code code) {
     beast::error_code ec;
@@ -173,6 +174,49 @@ TEST(HostLink, CloseDoesNotHangOnAHostThatNeverAnswers) {
   link.close();
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 8s);
   EXPECT_TRUE(link.closed());
+}
+
+// Waits up to `limit` for the link to close; true when it did.
+bool closes_within(const HostLink& link, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!link.closed() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(10ms);
+  return link.closed();
+}
+
+// A host that goes silent (a black-hole proxy): after the silence limit the
+// link closes as lost, naming the silence, and the runner's abort flag rises.
+TEST(HostLink, ASilentHostIsLostAfterTheSilenceLimit) {
+  FakeHost host;
+  std::thread server([&] { host.accept(); });
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  const auto t0 = std::chrono::steady_clock::now();
+  link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s, {}, 300ms);
+  server.join();
+  EXPECT_FALSE(closes_within(link, 200ms));
+  ASSERT_TRUE(closes_within(link, 3s));
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, 300ms);
+  EXPECT_EQ(link.close_reason(), "nothing from the host for 0.3 s");
+  EXPECT_FALSE(link.closed_cleanly());
+  EXPECT_FALSE(link.refused());
+  EXPECT_TRUE(link.abort_flag().load());
+}
+
+// Pings alone keep the link up (an idle host between runs); once they stop
+// the silence limit counts from the last one.
+TEST(HostLink, PingsFromTheHostKeepTheLinkUp) {
+  FakeHost host;
+  std::thread server([&] { host.accept(); });
+  HostLink link(AgentIdentity{"box", "boot", "inst"});
+  link.connect("ws://127.0.0.1:" + std::to_string(host.port()) + "/agent", 5s, {}, 400ms);
+  server.join();
+  for (int i = 0; i < 12; ++i) {
+    host.ping();
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_FALSE(link.closed()) << link.close_reason();
+  ASSERT_TRUE(closes_within(link, 3s));
+  EXPECT_EQ(link.close_reason(), "nothing from the host for 0.4 s");
 }
 
 // LinkError carries its kind (common/error.h), so exit codes never read

@@ -156,6 +156,67 @@ TEST(HostLinkTls, ARefusedTokenSaysSo) {
   }
 }
 
+// ws:// to the TLS port: the plain upgrade gets no HTTP answer (never
+// "HTTP 200 OK"), and a probing TLS handshake says the server speaks TLS.
+TEST(HostLinkTls, PlainWsToATlsPortSaysUseWss) {
+  const TempDir dir;
+  const TestPki pki = make_test_pki(dir.path());
+  TlsHost host(pki);
+  std::thread server([&] {
+    host.accept();  // the agent's plain upgrade: not TLS
+    host.accept();  // the probe: a TLS handshake, then nothing
+  });
+  const std::string url = "ws://127.0.0.1:" + std::to_string(host.port()) + "/agent";
+  const LinkError e = connect_error(url, {"t", ""});
+  server.join();
+  EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+  EXPECT_EQ(std::string(e.what()), "cannot reach " + url + ": the server speaks TLS: use " +
+                                       wss("127.0.0.1", host.port()));
+}
+
+// wss:// to a plain HTTP port: the handshake is answered with HTTP, and the
+// message says so and which URL to use.
+TEST(HostLinkTls, WssToAPlainPortSaysUseWs) {
+  asio::io_context ioc;
+  tcp::acceptor acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  const unsigned short port = acceptor.local_endpoint().port();
+  std::thread server([&] {
+    tcp::socket s = acceptor.accept();
+    char hello[512];
+    beast::error_code ec;
+    s.read_some(asio::buffer(hello), ec);
+    asio::write(
+        s, asio::buffer(std::string("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")), ec);
+    s.shutdown(tcp::socket::shutdown_both, ec);
+  });
+  const TempDir dir;
+  const TestPki pki = make_test_pki(dir.path());
+  const LinkError e = connect_error(wss("127.0.0.1", port), {"t", pki.ca_cert});
+  server.join();
+  EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+  EXPECT_EQ(std::string(e.what()),
+            "cannot reach " + wss("127.0.0.1", port) +
+                ": TLS handshake: the server did not answer TLS: is it serving plain HTTP? (then "
+                "use ws://127.0.0.1:" +
+                std::to_string(port) + "/agent)");
+}
+
+// A 404 on the upgrade is a wrong path: bad configuration (exit 2).
+TEST(HostLinkTls, A404OnTheUpgradeIsBadUsage) {
+  const TempDir dir;
+  const TestPki pki = make_test_pki(dir.path());
+  TlsHost host(pki);
+  std::thread server([&] { host.accept(http::status::not_found); });
+  const std::string url = "wss://127.0.0.1:" + std::to_string(host.port()) + "/agnet";
+  const LinkError e = connect_error(url, {"t", pki.ca_cert});
+  server.join();
+  EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+  EXPECT_EQ(std::string(e.what()),
+            "host at " + url +
+                " has no WebSocket endpoint at /agnet (HTTP 404 Not Found): check the URL's path "
+                "(agents connect to /agent)");
+}
+
 TEST(HostLinkTls, AnUnusableCaFileIsBadUsage) {
   const TempDir dir;
   const LinkError e = connect_error("wss://127.0.0.1:1/agent", {"t", dir.file("missing.pem")});

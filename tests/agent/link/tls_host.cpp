@@ -24,6 +24,7 @@ TlsHost::TlsHost(const TestPki& pki, const std::string& address)
 
 std::optional<tcp::socket> TlsHost::accept_within_deadline() {
   std::optional<tcp::socket> socket;
+  ioc_.restart();  // a run that ran out of work stops the context: accept() may come again
   acceptor_.async_accept([&](beast::error_code ec, tcp::socket s) {
     if (!ec) socket.emplace(std::move(s));
   });

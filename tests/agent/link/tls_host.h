@@ -25,7 +25,7 @@ class TlsHost {
   // Waits up to 20 s for one client: TLS handshake, the upgrade request (its
   // Authorization and SNI name remembered), then a WebSocket, or `refuse`
   // (with WWW-Authenticate: Bearer) as the answer. Failures land in
-  // `handshake_error`.
+  // `handshake_error`. May be called again for the next client.
   void accept(boost::beast::http::status refuse = boost::beast::http::status::switching_protocols);
   // The accepted WebSocket (after accept() without a refusal).
   void send(schedrig::v1::Envelope env);  // stamps protocol_version

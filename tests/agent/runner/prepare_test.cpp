@@ -89,5 +89,28 @@ TEST(Prepare, BadKnobInAVariantIsBadInput) {
   }
 }
 
+// A feature the box cannot change (no features file here) is refused as the
+// plan wrote it, NO_ prefix included, naming the variant that asks for it
+// and its key.
+TEST(Prepare, AnUnavailableFeatureIsQuotedAsThePlanWroteIt) {
+  schedrig::testing::TempDir dir;
+  knobs::KnobController k(procfs::Root::under(dir.path()), dir.file("state"));
+  auto plan = parse_plan_yaml(
+      "duration_s: 1\ncases: [{workload: fork}]\nvariants: [{name: base}, {name: nr, features: "
+      "[NO_NI_RANDOMM]}]\n",
+      "test.yaml");
+  try {
+    check_variants(plan, k);
+    FAIL() << "expected PlanRejected";
+  } catch (const PlanRejected& e) {
+    EXPECT_EQ(e.code(), schedrig::v1::ERROR_FACILITY_UNAVAILABLE);
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("variant 'nr': feature NO_NI_RANDOMM cannot be changed here: ", 0), 0u)
+        << msg;
+    EXPECT_EQ(e.key(), "variants[1].features[0]");  // for the plan's file and line
+    EXPECT_EQ(e.value(), "NO_NI_RANDOMM");
+  }
+}
+
 }  // namespace
 }  // namespace schedrig::runner
