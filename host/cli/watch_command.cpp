@@ -81,6 +81,14 @@ std::string find_run_id(const store::Store& s, const WatchOptions& o) {
   return o.run.empty() ? ids.back() : match_run_id(ids, o.run);
 }
 
+// Why the stored run `run_id` failed or was aborted; "" when ok.
+std::string run_reason(const store::Store& s, const std::string& run_id) {
+  for (const store::RunRecord& r : s.runs(run_id, {.sample_summaries = false})) {
+    if (r.run_id == run_id) return r.reason;
+  }
+  return "";
+}
+
 int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_signals) {
   const std::string run_id = find_run_id(s, o);
   long long last_sample = 0, last_iteration = 0;
@@ -97,7 +105,7 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
     printer->print(p);
     for (const auto& x : p.samples) last_sample = std::max(last_sample, x.id);
     for (const auto& x : p.iterations) last_iteration = std::max(last_iteration, x.id);
-    if (p.status != "running") printer->finish(p.status);
+    if (p.status != "running") printer->finish(p.status, run_reason(s, run_id));
     std::cout << std::flush;
     if (p.status != "running") return kExitOk;
     if (!p.samples.empty() || !p.iterations.empty()) {

@@ -413,6 +413,78 @@ TEST(ServerCliWaiting, QueueAgentsAndWatchShowAKnobLockWait) {
       << watch.output;
 }
 
+// Run A as the server holds it once the host failed it (its agent killed
+// after 4 results): no run_finished event, the reason only in GET runs/ID.
+class FailedRunCli : public ::testing::Test {
+ protected:
+  static constexpr const char* kReason = "agent box1 disconnected: closed\x1b[2J";
+
+  void SetUp() override { std::ofstream(dir_.file("plan.yaml")) << kPlanYaml; }
+
+  store::RunRecord failed_run() const {
+    store::RunRecord run = store::Store(db_, store::Store::Mode::kReadOnly).runs(kRunA).front();
+    run.iterations.resize(4);
+    run.status = "failed";
+    run.reason = kReason;
+    return run;
+  }
+
+  FakeAnswer handle(const FakeRequest& r) const {
+    if (r.method == "POST") {
+      return {201, R"({"runs":[{"run_id":")" + std::string(kRunA) +
+                       R"(","agent_id":"box1","queue_position":0}]})"};
+    }
+    if (r.target == std::string("/api/v1/runs/") + kRunA) {
+      return {200, report::results_json({run_}).dump()};
+    }
+    nlohmann::json list = nlohmann::json::array();
+    if (r.target.find("after=0&") != std::string::npos) {
+      for (const auto& it : run_.iterations) {
+        list.push_back({{"id", list.size() + 1},
+                        {"kind", "iteration_result"},
+                        {"body", report::iteration_json(it)}});
+      }
+    }
+    return {
+        200,
+        nlohmann::json{{"run_id", kRunA}, {"state", "failed"}, {"events", list}, {"next_after", 4}}
+            .dump()};
+  }
+
+  testing::CommandResult schedrig(const std::string& args) {
+    return run_command(bin("schedrig") + " " + args + " --server " + api_.url() + " --token-file " +
+                       token_);
+  }
+
+  TempDir dir_;
+  std::string db_ = make_store(dir_);
+  std::string token_ = testing::write_token_file(dir_.file("operator.token"));
+  store::RunRecord run_ = failed_run();
+  FakeApi api_{[this](const FakeRequest& r) { return handle(r); }};
+};
+
+TEST_F(FailedRunCli, RunWaitAndWatchSayWhyTheRunFailed) {
+  const auto wait = schedrig("run --agent box1 --plan " + dir_.file("plan.yaml") + " --wait");
+  EXPECT_EQ(wait.exit_code, 1) << wait.output;
+  EXPECT_NE(wait.output.find(std::string("[ 4/30] fork-all / ")), std::string::npos) << wait.output;
+  EXPECT_NE(wait.output.find(std::string("run ") + kRunA +
+                             " failed: agent box1 disconnected: closed\\e[2J\n"),
+            std::string::npos)
+      << wait.output;
+  const auto watch = schedrig(std::string("watch ") + kRunA);
+  EXPECT_EQ(watch.exit_code, 0) << watch.output;
+  EXPECT_NE(watch.output.find(std::string("run ") + kRunA +
+                              " failed: agent box1 disconnected: closed\\e[2J (4 iteration "
+                              "results)\n"),
+            std::string::npos)
+      << watch.output;
+  EXPECT_EQ(watch.output.find('\x1b'), std::string::npos);
+  const auto json = schedrig(std::string("watch ") + kRunA + " --json");
+  EXPECT_NE(json.output.find(R"("reason":"agent box1 disconnected: closed\u001b[2J")"),
+            std::string::npos)
+      << json.output;
+}
+
 TEST(ServerCliErrors, RefusedTokenIsExit2) {
   TempDir dir;
   const std::string token = testing::write_token_file(dir.file("t"));
