@@ -485,6 +485,25 @@ TEST_F(FailedRunCli, RunWaitAndWatchSayWhyTheRunFailed) {
       << json.output;
 }
 
+// A CI gate must not pass on a run that did not finish: compare says the
+// run's status, and --fail-on regression exits 1 for it.
+TEST_F(FailedRunCli, CompareShowsTheStatusAndFailOnRegressionFailsTheGate) {
+  const std::string note = std::string("run ") + kRunA +
+                           " failed: agent box1 disconnected: closed\\e[2J (4 of 30 iterations ok)";
+  const auto r = schedrig(std::string("compare ") + kRunA);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(note), std::string::npos) << r.output;
+  const auto gate = schedrig(std::string("compare ") + kRunA + " --fail-on regression");
+  EXPECT_EQ(gate.exit_code, 1) << gate.output;
+  EXPECT_NE(gate.output.find("--fail-on regression: a compared run did not finish ok"),
+            std::string::npos)
+      << gate.output;
+  const auto wait = schedrig("run --agent box1 --plan " + dir_.file("plan.yaml") +
+                             " --wait --fail-on regression");
+  EXPECT_EQ(wait.exit_code, 1) << wait.output;
+  EXPECT_NE(wait.output.find(note), std::string::npos) << wait.output;
+}
+
 TEST(ServerCliErrors, RefusedTokenIsExit2) {
   TempDir dir;
   const std::string token = testing::write_token_file(dir.file("t"));
