@@ -156,10 +156,15 @@ class ServerCli : public ::testing::Test {
     const auto body = nlohmann::json::parse(r.body);
     nlohmann::json queued = nlohmann::json::array();
     if (body.value("all", false)) {
-      queued = {{{"run_id", kRunA}, {"agent_id", "box1"}, {"queue_position", 0}},
-                {{"run_id", kRunB}, {"agent_id", "box2"}, {"queue_position", 2}}};
+      queued = {
+          {{"run_id", kRunA}, {"agent_id", "box1"}, {"queue_position", 0}},
+          {{"run_id", kRunB}, {"agent_id", "box2"}, {"queue_position", 2}, {"connected", false}}};
     } else {
-      queued = {{{"run_id", kRunA}, {"agent_id", body.at("agents").at(0)}, {"queue_position", 0}}};
+      const std::string agent = body.at("agents").at(0);
+      queued = {{{"run_id", kRunA},
+                 {"agent_id", agent},
+                 {"queue_position", 0},
+                 {"connected", agent != "box2"}}};
     }
     return json(201, {{"runs", queued}});
   }
@@ -264,7 +269,9 @@ TEST_F(ServerCli, RunWaitFollowsTheRunToItsComparison) {
 TEST_F(ServerCli, RunAllPrefixesEachLineWithItsAgent) {
   const auto r = schedrig(api_, "run --all --plan " + dir_.file("plan.yaml") + " --wait");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find(std::string("run ") + kRunB + " on box2: queued, 2 runs ahead"),
+  EXPECT_NE(r.output.find(std::string("run ") + kRunB +
+                          " on box2: box2 is not connected, 2 runs ahead; the run waits in its "
+                          "queue until it is\n"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("box1: [ 1/30] fork-all / baseline / iteration 1: "), std::string::npos)
@@ -280,6 +287,14 @@ TEST_F(ServerCli, RunWithoutWaitPrintsTheQueuedRuns) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(nlohmann::json::parse(r.output)["runs"][0]["run_id"], kRunA);
   EXPECT_EQ(api_.requests().size(), 1u);
+}
+
+TEST_F(ServerCli, RunForAnOfflineAgentSaysItIsNotConnected) {
+  const auto r = schedrig(api_, "run --agent box2 --plan " + dir_.file("plan.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, std::string("run ") + kRunA +
+                          " on box2: box2 is not connected; the run waits in its queue until it "
+                          "is\n");
 }
 
 TEST_F(ServerCli, BadPlanFailsHereBeforeAnyRequest) {
