@@ -49,12 +49,12 @@ std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
   const std::chrono::milliseconds timeout = std::chrono::seconds(wait_s) + kDefaultTimeout;
   const nlohmann::json answer = client_.get_json(events_path(run_id_, after_, wait_s), timeout);
   std::vector<RunEvent> events = reading("events", [&] {
-    std::vector<RunEvent> events;
+    std::vector<RunEvent> read;
     for (const auto& e : answer.at("events")) {
       std::optional<RunEvent> event = event_of(e);
       if (!event) continue;
-      events.push_back(std::move(*event));
-      if (const auto* end = std::get_if<RunEnd>(&events.back())) {
+      read.push_back(std::move(*event));
+      if (const auto* end = std::get_if<RunEnd>(&read.back())) {
         state_ = end->status;
         reason_ = end->reason;
         ended_ = true;
@@ -62,7 +62,7 @@ std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
     }
     after_ = std::max(after_, answer.at("next_after").get<long long>());
     if (!ended_) state_ = answer.at("state").get<std::string>();
-    return events;
+    return read;
   });
   if (!ended_ && events.empty() && run_state_ended(state_)) {
     RunEnd end = stored_end();

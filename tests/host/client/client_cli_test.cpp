@@ -452,6 +452,12 @@ class FailedRunCli : public ::testing::Test {
     if (r.target == std::string("/api/v1/runs/") + kRunA) {
       return {200, report::results_json({run_}).dump()};
     }
+    if (r.target == "/api/v1/runs") {
+      return {200, nlohmann::json{{"runs",
+                                   {queue_row(kRunB, "box1", "ok", -1),
+                                    queue_row(kRunA, "box1", "failed", -1)}}}
+                       .dump()};
+    }
     nlohmann::json list = nlohmann::json::array();
     if (r.target.find("after=0&") != std::string::npos) {
       for (const auto& it : run_.iterations) {
@@ -498,6 +504,14 @@ TEST_F(FailedRunCli, RunWaitAndWatchSayWhyTheRunFailed) {
   EXPECT_NE(json.output.find(R"("reason":"agent box1 disconnected: closed\u001b[2J")"),
             std::string::npos)
       << json.output;
+}
+
+TEST_F(FailedRunCli, WatchWithoutRunFollowsTheRunLastSubmitted) {
+  const auto watch = schedrig("watch");
+  EXPECT_EQ(watch.exit_code, 0) << watch.output;
+  EXPECT_EQ(
+      watch.output.rfind(std::string("run ") + kRunA + " (failed, 30 iterations planned)\n", 0), 0u)
+      << watch.output;
 }
 
 // A CI gate must not pass on a run that did not finish: compare says the
