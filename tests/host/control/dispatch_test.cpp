@@ -190,6 +190,24 @@ TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
   EXPECT_EQ(box.channel->started(), StringList{r2});
 }
 
+// SIGTERM to serve: the run in progress fails as "serve stopped" (not as
+// its agent's disconnect that follows) and the next queued run stays queued.
+TEST_F(ControlTest, StoppingFailsTheRunningRunAsServeStoppedAndStartsNoOther) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(r1);
+  deliver(started);
+  control_->stopping("serve stopped");
+  disconnect(box, "closed by the host");
+  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(store_.queued_run(r1)->reason, "serve stopped");
+  EXPECT_EQ(store_.runs(r1).at(0).reason, "serve stopped");
+  EXPECT_EQ(state_of(r2), "queued");
+  EXPECT_EQ(box.channel->started(), StringList{r1});
+}
+
 TEST_F(ControlTest, CloseOfAReplacedConnectionChangesNothing) {
   Agent box{"box1"};
   connect(box);
