@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/cli_error.h"
+#include "common/printable.h"
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
 #include "host/cli/run_match.h"
@@ -16,6 +17,7 @@
 #include "host/compare/compare_table.h"
 #include "host/report/compare_json.h"
 #include "host/report/compare_text.h"
+#include "host/report/run_status_text.h"
 #include "host/store/store.h"
 
 namespace schedrig::host {
@@ -60,9 +62,33 @@ std::pair<store::RunRecord, std::optional<store::RunRecord>> runs_to_compare(
   return {std::move(run), find_run(against_runs, o.against)};
 }
 
+// Says on stderr which of the compared runs did not end ok (its status,
+// reason and results); true when one did not.
+bool note_runs_not_ok(const store::RunRecord& run, const std::optional<store::RunRecord>& against) {
+  bool not_ok = false;
+  for (const store::RunRecord* r : {&run, against ? &*against : nullptr}) {
+    if (!r || r->status == "ok") continue;
+    std::cerr << printable(report::run_status_note(*r)) << "\n";
+    not_ok = true;
+  }
+  return not_ok;
+}
+
+// The exit code under --fail-on regression: kExitFailed, saying why, when a
+// compared run did not end ok (its verdicts mean nothing) or a row regressed.
+int gate(const CompareCliOptions& o, bool not_ok, const compare::Table* table) {
+  if (o.fail_on.empty()) return kExitOk;
+  if (not_ok) {
+    std::cerr << "--fail-on regression: a compared run did not finish ok\n";
+    return kExitFailed;
+  }
+  return table && compare::has_regression(*table) ? kExitFailed : kExitOk;
+}
+
 int run_compare(const CompareCliOptions& o) {
   if (o.run.empty()) throw CliError(ErrorKind::kUsage, "compare: RUN must not be empty");
   const auto [run, against] = runs_to_compare(o);
+  const bool not_ok = note_runs_not_ok(run, against);
   compare::CompareOptions options;
   options.baseline_variant = o.baseline;
   options.method = *analysis::parse_method(o.method);  // CLI11 checked the word
@@ -72,6 +98,7 @@ int run_compare(const CompareCliOptions& o) {
     table = against ? compare::compare_runs(run, *against, options)
                     : compare::compare_variants(run, options);
   } catch (const compare::CompareError& e) {
+    if (not_ok && !o.fail_on.empty()) return gate(o, not_ok, nullptr);
     throw CliError(ErrorKind::kUsage, e.what());
   }
   if (o.json) {
@@ -81,7 +108,7 @@ int run_compare(const CompareCliOptions& o) {
   } else {
     report::print_compare_table(table, std::cout);
   }
-  return !o.fail_on.empty() && compare::has_regression(table) ? kExitFailed : kExitOk;
+  return gate(o, not_ok, &table);
 }
 
 }  // namespace
@@ -106,7 +133,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--threshold", o->threshold,
                   "percent; smaller changes are never marked (I)/(R) (default 0)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--fail-on", o->fail_on, "exit 1 when any row is a regression")
+  cmd->add_option("--fail-on", o->fail_on,
+                  "exit 1 when any row is a regression, or when a compared run did not finish ok "
+                  "(failed, aborted, never started, still running)")
       ->check(CLI::IsMember({"regression"}));
   auto* json = cmd->add_flag("--json", o->json, "JSON: rows with both sides' statistics");
   cmd->add_flag("--csv", o->csv, "CSV, one line per case, metric and variant")->excludes(json);

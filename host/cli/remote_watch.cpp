@@ -37,7 +37,7 @@ int follow(client::ApiClient& client, const std::string& run, bool json) {
     for (const auto& event : follower.poll(kLongPollS)) show(printer, event, r.run_id);
     std::cout << std::flush;
   }
-  printer.finish(follower.state());
+  printer.finish(follower.state(), follower.reason());
   return kExitOk;
 }
 

@@ -15,6 +15,7 @@
 #include "host/compare/compare_table.h"
 #include "host/report/compare_text.h"
 #include "host/report/results_json.h"
+#include "host/report/run_status_text.h"
 
 namespace schedrig::host {
 namespace {
@@ -112,7 +113,8 @@ bool has_regression(const store::RunRecord& run, std::ostream* out) {
   }
 }
 
-// Fetches every run whole and shows it; the exit code.
+// Fetches every run whole and shows it, then says which did not end ok; the
+// exit code (kExitFailed for a run not ok, with or without --fail-on).
 int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& runs,
                  const WaitOptions& o) {
   std::vector<store::RunRecord> records;
@@ -123,6 +125,11 @@ int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& run
     regression = has_regression(run, o.json ? nullptr : &std::cout) || regression;
   }
   if (o.json) std::cout << report::results_json(records).dump(2) << "\n";
+  std::cout << std::flush;
+  // Under the tables, so the last lines say why the exit code is 1.
+  for (const auto& run : records) {
+    if (run.status != "ok") std::cerr << printable(report::run_status_note(run)) << "\n";
+  }
   if (!ok) return kExitFailed;
   return o.fail_on_regression && regression ? kExitFailed : kExitOk;
 }

@@ -14,6 +14,7 @@ namespace schedrig::host {
 struct QueuedRunRef {
   std::string run_id, agent_id;
   int queue_position = 0;
+  bool connected = true;  // its agent is connected to the server now
 };
 
 struct WaitOptions {

@@ -124,6 +124,7 @@ void run_serve(const ServeSettings& s) {
     spdlog::info("signal {}: closing {} connection(s), then stopping", sig,
                  listener->open_connections());
     give_up = std::chrono::steady_clock::now() + kCloseGrace;
+    control.stopping("serve stopped");
     listener->stop();
     wait_for_closes();
   });

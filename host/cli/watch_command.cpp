@@ -18,6 +18,7 @@
 #include "host/cli/run_match.h"
 #include "host/cli/server_options.h"
 #include "host/cli/watch_printer.h"
+#include "host/client/remote_runs.h"
 #include "host/report/report.h"
 #include "host/store/store.h"
 #include "host/store/store_error.h"
@@ -81,6 +82,14 @@ std::string find_run_id(const store::Store& s, const WatchOptions& o) {
   return o.run.empty() ? ids.back() : match_run_id(ids, o.run);
 }
 
+// Why the stored run `run_id` failed or was aborted; "" when ok.
+std::string run_reason(const store::Store& s, const std::string& run_id) {
+  for (const store::RunRecord& r : s.runs(run_id, {.sample_summaries = false})) {
+    if (r.run_id == run_id) return r.reason;
+  }
+  return "";
+}
+
 int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_signals) {
   const std::string run_id = find_run_id(s, o);
   long long last_sample = 0, last_iteration = 0;
@@ -97,7 +106,7 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
     printer->print(p);
     for (const auto& x : p.samples) last_sample = std::max(last_sample, x.id);
     for (const auto& x : p.iterations) last_iteration = std::max(last_iteration, x.id);
-    if (p.status != "running") printer->finish(p.status);
+    if (p.status != "running") printer->finish(p.status, run_reason(s, run_id));
     std::cout << std::flush;
     if (p.status != "running") return kExitOk;
     if (!p.samples.empty() || !p.iterations.empty()) {
@@ -152,8 +161,8 @@ int watch_when_there(const WatchOptions& o) {
 // else from the store.
 int run_watch(const WatchOptions& o) {
   if (!use_server(o.server, o.db)) return watch_when_there(o);
-  if (o.run.empty()) throw CliError(ErrorKind::kUsage, "watch --server: name the run (RUN)");
-  return watch_on_server(*make_api_client(o.server), o.run, o.json);
+  const auto api = make_api_client(o.server);
+  return watch_on_server(*api, o.run.empty() ? client::newest_run_id(*api) : o.run, o.json);
 }
 
 }  // namespace
@@ -168,14 +177,16 @@ void add_watch_command(CLI::App& app, int& exit_code) {
       "metric). Reads the store while `schedrig serve` or `schedrig lab` writes it; exits 0 "
       "once the run is no longer running (a finished run is shown whole), " +
           std::to_string(kExitInterrupted) + " on Ctrl-C");
-  cmd->add_option("run", o->run, "run_id or a unique prefix of it (default: the newest run)");
+  cmd->add_option("run", o->run,
+                  "run_id or a unique prefix of it (default: the newest run; with --server, the "
+                  "one last submitted)");
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
   cmd->add_option("--poll-ms", o->poll_ms, "how often to look for new rows, ms (default 500)")
       ->check(CLI::Range(10u, 60000u));
   cmd->add_flag("--json", o->json,
                 "NDJSON, one object per line: {\"event\":\"sample\", ...as results --samples} per "
                 "sample, {\"event\":\"iteration\", ...as results --json} per result, "
-                "{\"event\":\"run_finished\",\"run_id\",\"status\"} last");
+                "{\"event\":\"run_finished\",\"run_id\",\"status\"[,\"reason\"]} last");
   cmd->add_option("--wait-s", o->wait_s,
                   "how long to wait for the store and the run to appear (lab and serve create "
                   "them as they start), s (default 30)")

@@ -47,13 +47,17 @@ void WatchPrinter::iteration(const store::IterationRecord& it) {
   out_ << j.dump() << "\n";
 }
 
-void WatchPrinter::finish(const std::string& status) {
+void WatchPrinter::finish(const std::string& status, const std::string& reason) {
   if (json_) {
-    out_
-        << nlohmann::json{{"event", "run_finished"}, {"run_id", run_id_}, {"status", status}}.dump()
-        << "\n";
-  } else {
+    nlohmann::json j{{"event", "run_finished"}, {"run_id", run_id_}, {"status", status}};
+    if (!reason.empty()) j["reason"] = reason;
+    out_ << j.dump() << "\n";
+  } else if (reason.empty()) {
     out_ << printable(fmt::format("run {} {}: {} iteration results", run_id_, status, results_))
+         << "\n";
+  } else {
+    out_ << printable(fmt::format("run {} {}: {} ({} iteration results)", run_id_, status, reason,
+                                  results_))
          << "\n";
   }
 }

@@ -26,8 +26,10 @@ class WatchPrinter {
   void sample(const store::SampleRecord& s);
   // One result: a line, or {"event":"iteration", "run_id", "position", ...as results --json}.
   void iteration(const store::IterationRecord& it);
-  // "run ID STATUS: N iteration results", or {"event":"run_finished","run_id","status"}.
-  void finish(const std::string& status);
+  // "run ID STATUS: N iteration results" ("run ID STATUS: REASON (N
+  // iteration results)" when it failed or was aborted), or
+  // {"event":"run_finished","run_id","status"[,"reason"]}.
+  void finish(const std::string& status, const std::string& reason);
 
  private:
   std::ostream& out_;

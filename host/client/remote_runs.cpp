@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "common/printable.h"
 #include "host/client/api_paths.h"
+#include "host/client/api_views.h"
 #include "host/client/run_record_json.h"
 
 namespace schedrig::client {
@@ -17,6 +18,14 @@ store::RunRecord fetch_run(ApiClient& client, const std::string& run) {
                             runs.size(), printable(run)));
   }
   return std::move(runs.front());
+}
+
+std::string newest_run_id(ApiClient& client) {
+  const std::vector<report::QueueEntry> rows = queue_from_json(client.get_json(runs_path()));
+  if (rows.empty()) {
+    throw Error(ErrorKind::kUsage, fmt::format("server {} has no runs yet", client.url().origin()));
+  }
+  return rows.back().run_id;
 }
 
 }  // namespace schedrig::client

@@ -16,4 +16,8 @@ namespace schedrig::client {
 // Error(kFailed).
 store::RunRecord fetch_run(ApiClient& client, const std::string& run);
 
+// The run_id of the run last submitted to the server (GET /api/v1/runs: the
+// queue in FIFO order, ended runs too). Error(kUsage) when it has none.
+std::string newest_run_id(ApiClient& client);
+
 }  // namespace schedrig::client

@@ -1,7 +1,10 @@
 #include "host/client/run_events.h"
 
+#include <algorithm>
+
 #include "host/client/api_paths.h"
 #include "host/client/json_read.h"
+#include "host/client/remote_runs.h"
 #include "host/client/run_record_json.h"
 
 namespace schedrig::client {
@@ -33,26 +36,42 @@ std::optional<RunEvent> RunFollower::event_of(const nlohmann::json& e) {
   return std::nullopt;
 }
 
+RunEnd RunFollower::stored_end() {
+  const store::RunRecord run = fetch_run(client_, run_id_);
+  const auto ok = std::count_if(run.iterations.begin(), run.iterations.end(),
+                                [](const store::IterationRecord& it) { return it.status == "ok"; });
+  return RunEnd{run_state_ended(run.status) ? run.status : state_, run.reason,
+                static_cast<unsigned>(ok)};
+}
+
 std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
   // The server holds a long poll up to wait_s: allow that and a margin.
   const std::chrono::milliseconds timeout = std::chrono::seconds(wait_s) + kDefaultTimeout;
   const nlohmann::json answer = client_.get_json(events_path(run_id_, after_, wait_s), timeout);
-  return reading("events", [&] {
-    std::vector<RunEvent> events;
+  std::vector<RunEvent> events = reading("events", [&] {
+    std::vector<RunEvent> read;
     for (const auto& e : answer.at("events")) {
       std::optional<RunEvent> event = event_of(e);
       if (!event) continue;
-      events.push_back(std::move(*event));
-      if (const auto* end = std::get_if<RunEnd>(&events.back())) {
+      read.push_back(std::move(*event));
+      if (const auto* end = std::get_if<RunEnd>(&read.back())) {
         state_ = end->status;
+        reason_ = end->reason;
         ended_ = true;
       }
     }
     after_ = std::max(after_, answer.at("next_after").get<long long>());
     if (!ended_) state_ = answer.at("state").get<std::string>();
-    if (events.empty() && run_state_ended(state_)) ended_ = true;
-    return events;
+    return read;
   });
+  if (!ended_ && events.empty() && run_state_ended(state_)) {
+    RunEnd end = stored_end();
+    state_ = end.status;
+    reason_ = end.reason;
+    ended_ = true;
+    events.push_back(std::move(end));
+  }
+  return events;
 }
 
 }  // namespace schedrig::client

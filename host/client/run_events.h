@@ -40,15 +40,18 @@ using RunEvent = std::variant<RunStartedEvent, store::SampleRecord, store::Itera
 
 // One run's events, read in order. Iteration results whose body has no
 // "position" get the count of results before them (the agent runs slots in
-// schedule order).
+// schedule order). A run that ended without a run_finished event (the host
+// failed it: its agent disconnected; or it was aborted before it started)
+// ends with a RunEnd made from GET runs/ID: its status and reason.
 class RunFollower {
  public:
   RunFollower(ApiClient& client, std::string run_id)
       : client_(client), run_id_(std::move(run_id)) {}
 
   // One long poll of up to `wait_s` seconds: the events since the last poll,
-  // in the server's order. Errors as ApiClient::get; a malformed answer is
-  // Error(kFailed). Events of an unknown kind are skipped.
+  // in the server's order, the last a RunEnd once the run has ended. Errors
+  // as ApiClient::get; a malformed answer is Error(kFailed). Events of an
+  // unknown kind are skipped.
   std::vector<RunEvent> poll(unsigned wait_s);
 
   // True once run_finished came, or a poll found the run ended ("ok",
@@ -56,16 +59,19 @@ class RunFollower {
   bool ended() const { return ended_; }
   // The run's state as the last poll said it; the run_finished status once it came.
   const std::string& state() const { return state_; }
+  // Why the run failed or was aborted, once ended(); "" when ok.
+  const std::string& reason() const { return reason_; }
   const std::string& run_id() const { return run_id_; }
 
  private:
   std::optional<RunEvent> event_of(const nlohmann::json& e);  // nullopt: unknown kind
+  RunEnd stored_end();  // the run's end as GET runs/ID tells it
 
   ApiClient& client_;
   std::string run_id_;
   long long after_ = 0;
   unsigned results_ = 0;
-  std::string state_;
+  std::string state_, reason_;
   bool ended_ = false;
 };
 

@@ -93,9 +93,13 @@ ApiResponse Control::get_agents() const {
 ApiResponse Control::post_runs(const server::ApiRequest& r) {
   const Submission submission = parse_runs_request(r.body);
   json runs = json::array();
-  for (const SubmittedRun& s : submit(submission, r.principal.name)) {
-    runs.push_back(
-        {{"run_id", s.run_id}, {"agent_id", s.agent_id}, {"queue_position", s.queue_position}});
+  const std::vector<SubmittedRun> submitted = submit(submission, r.principal.name);
+  const std::map<std::string, LiveAgent> live = dispatcher_.live();
+  for (const SubmittedRun& s : submitted) {
+    runs.push_back({{"run_id", s.run_id},
+                    {"agent_id", s.agent_id},
+                    {"queue_position", s.queue_position},
+                    {"connected", live.count(s.agent_id) > 0}});
   }
   return json_response(201, {{"runs", runs}});
 }

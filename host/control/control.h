@@ -53,6 +53,10 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   void on_closed(const collector::AgentChannel& channel, const std::string& agent_id,
                  const std::string& reason) override;
 
+  // The server stops (SIGINT/SIGTERM): the runs in progress fail with
+  // `reason` and none starts (Dispatcher::stopping). Call before closing the agents.
+  void stopping(const std::string& reason) { dispatcher_.stopping(reason); }
+
   // The HTTP API; answers {"error": ...} with 400/404/405/409/500 on failure.
   void handle(server::ApiRequest request, std::function<void(server::ApiResponse)> done) override;
 

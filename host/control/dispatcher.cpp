@@ -69,6 +69,7 @@ void Dispatcher::closed(const collector::AgentChannel& channel, const std::strin
 
 void Dispatcher::dispatch(const std::string& agent_id) {
   std::lock_guard queue_lock(queue_mu_);
+  if (stopping_) return;
   std::shared_ptr<collector::AgentChannel> channel;
   {
     std::lock_guard lock(mu_);
@@ -128,6 +129,19 @@ AbortOutcome Dispatcher::abort(const store::QueuedRun& run, const std::string& b
   env.mutable_abort()->set_reason("aborted by " + by);
   channel->send(std::move(env));
   return {"aborting"};
+}
+
+void Dispatcher::stopping(const std::string& reason) {
+  std::vector<std::string> running;
+  {
+    std::lock_guard queue_lock(queue_mu_);
+    stopping_ = true;
+    std::lock_guard lock(mu_);
+    for (const auto& [id, agent] : agents_.all()) {
+      if (!agent.run_id.empty()) running.push_back(agent.run_id);
+    }
+  }
+  for (const std::string& run_id : running) fail_run(run_id, reason);
 }
 
 std::map<std::string, LiveAgent> Dispatcher::live() const {

@@ -57,6 +57,11 @@ class Dispatcher {
   // agent sent an Abort. Throws ApiError 409 for a run that has finished.
   AbortOutcome abort(const store::QueuedRun& run, const std::string& by);
 
+  // The server is stopping: every run a live agent is running fails with
+  // `reason` ("serve stopped"; before the closes would say "disconnected")
+  // and no run starts from now on.
+  void stopping(const std::string& reason);
+
   // A copy of the live agents (for the API), by agent_id.
   std::map<std::string, LiveAgent> live() const;
   // The live agent's Hello and Topology, if it is live and has sent both.
@@ -79,6 +84,7 @@ class Dispatcher {
   std::mutex queue_mu_;    // dispatch and abort: read a queue row, then change it
   LiveAgents agents_;
   bool own_runs_only_;
+  bool stopping_ = false;           // guarded by queue_mu_
   std::set<std::string> own_runs_;  // guarded by queue_mu_
 };
 

@@ -1,5 +1,7 @@
 #include "host/report/samples_report.h"
 
+#include "common/printable.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -216,7 +218,7 @@ void SampleLineWriter::iteration(const store::IterationRecord& it) {
       fmt::format("{:<{}}  [{}] {} / {} / iteration {}: {}", format_utc_ms(it.finished_at_ns),
                   sample_columns()[0].live_width, pos_text(it.position, planned_), it.case_name,
                   it.variant, it.iteration, primary_metric_text(it));
-  out_ << line
+  out_ << printable(line)
        << iteration_flags(it.quiet_gave_up, it.quiet_wait_s, it.sample_summary.starved_intervals)
        << '\n';
 }

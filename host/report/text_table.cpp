@@ -8,7 +8,9 @@
 
 namespace schedrig::report {
 
-TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
+TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {
+  for (auto& col : columns_) col.header = printable(col.header);  // variant names are remote
+}
 
 void TextTable::add_row(std::vector<std::string> cells) {
   if (cells.size() > columns_.size()) {

@@ -16,6 +16,8 @@ class TextTable {
     Align align = Align::kLeft;
   };
 
+  // Headers are escaped (common/printable.h): they may name remote strings
+  // (a plan's variants).
   explicit TextTable(std::vector<Column> columns);
 
   // Adds a row; missing cells are blank, extra cells are an error

@@ -156,10 +156,15 @@ class ServerCli : public ::testing::Test {
     const auto body = nlohmann::json::parse(r.body);
     nlohmann::json queued = nlohmann::json::array();
     if (body.value("all", false)) {
-      queued = {{{"run_id", kRunA}, {"agent_id", "box1"}, {"queue_position", 0}},
-                {{"run_id", kRunB}, {"agent_id", "box2"}, {"queue_position", 2}}};
+      queued = {
+          {{"run_id", kRunA}, {"agent_id", "box1"}, {"queue_position", 0}},
+          {{"run_id", kRunB}, {"agent_id", "box2"}, {"queue_position", 2}, {"connected", false}}};
     } else {
-      queued = {{{"run_id", kRunA}, {"agent_id", body.at("agents").at(0)}, {"queue_position", 0}}};
+      const std::string agent = body.at("agents").at(0);
+      queued = {{{"run_id", kRunA},
+                 {"agent_id", agent},
+                 {"queue_position", 0},
+                 {"connected", agent != "box2"}}};
     }
     return json(201, {{"runs", queued}});
   }
@@ -264,7 +269,9 @@ TEST_F(ServerCli, RunWaitFollowsTheRunToItsComparison) {
 TEST_F(ServerCli, RunAllPrefixesEachLineWithItsAgent) {
   const auto r = schedrig(api_, "run --all --plan " + dir_.file("plan.yaml") + " --wait");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find(std::string("run ") + kRunB + " on box2: queued, 2 runs ahead"),
+  EXPECT_NE(r.output.find(std::string("run ") + kRunB +
+                          " on box2: box2 is not connected, 2 runs ahead; the run waits in its "
+                          "queue until it is\n"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("box1: [ 1/30] fork-all / baseline / iteration 1: "), std::string::npos)
@@ -280,6 +287,14 @@ TEST_F(ServerCli, RunWithoutWaitPrintsTheQueuedRuns) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(nlohmann::json::parse(r.output)["runs"][0]["run_id"], kRunA);
   EXPECT_EQ(api_.requests().size(), 1u);
+}
+
+TEST_F(ServerCli, RunForAnOfflineAgentSaysItIsNotConnected) {
+  const auto r = schedrig(api_, "run --agent box2 --plan " + dir_.file("plan.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, std::string("run ") + kRunA +
+                          " on box2: box2 is not connected; the run waits in its queue until it "
+                          "is\n");
 }
 
 TEST_F(ServerCli, BadPlanFailsHereBeforeAnyRequest) {
@@ -411,6 +426,111 @@ TEST(ServerCliWaiting, QueueAgentsAndWatchShowAKnobLockWait) {
   ASSERT_EQ(watch.exit_code, 0) << watch.output;
   EXPECT_NE(watch.output.find("run " + run + ": agent: " + why + "\n"), std::string::npos)
       << watch.output;
+}
+
+// Run A as the server holds it once the host failed it (its agent killed
+// after 4 results): no run_finished event, the reason only in GET runs/ID.
+class FailedRunCli : public ::testing::Test {
+ protected:
+  static constexpr const char* kReason = "agent box1 disconnected: closed\x1b[2J";
+
+  void SetUp() override { std::ofstream(dir_.file("plan.yaml")) << kPlanYaml; }
+
+  store::RunRecord failed_run() const {
+    store::RunRecord run = store::Store(db_, store::Store::Mode::kReadOnly).runs(kRunA).front();
+    run.iterations.resize(4);
+    run.status = "failed";
+    run.reason = kReason;
+    return run;
+  }
+
+  FakeAnswer handle(const FakeRequest& r) const {
+    if (r.method == "POST") {
+      return {201, R"({"runs":[{"run_id":")" + std::string(kRunA) +
+                       R"(","agent_id":"box1","queue_position":0}]})"};
+    }
+    if (r.target == std::string("/api/v1/runs/") + kRunA) {
+      return {200, report::results_json({run_}).dump()};
+    }
+    if (r.target == "/api/v1/runs") {
+      return {200, nlohmann::json{{"runs",
+                                   {queue_row(kRunB, "box1", "ok", -1),
+                                    queue_row(kRunA, "box1", "failed", -1)}}}
+                       .dump()};
+    }
+    nlohmann::json list = nlohmann::json::array();
+    if (r.target.find("after=0&") != std::string::npos) {
+      for (const auto& it : run_.iterations) {
+        list.push_back({{"id", list.size() + 1},
+                        {"kind", "iteration_result"},
+                        {"body", report::iteration_json(it)}});
+      }
+    }
+    return {
+        200,
+        nlohmann::json{{"run_id", kRunA}, {"state", "failed"}, {"events", list}, {"next_after", 4}}
+            .dump()};
+  }
+
+  testing::CommandResult schedrig(const std::string& args) {
+    return run_command(bin("schedrig") + " " + args + " --server " + api_.url() + " --token-file " +
+                       token_);
+  }
+
+  TempDir dir_;
+  std::string db_ = make_store(dir_);
+  std::string token_ = testing::write_token_file(dir_.file("operator.token"));
+  store::RunRecord run_ = failed_run();
+  FakeApi api_{[this](const FakeRequest& r) { return handle(r); }};
+};
+
+TEST_F(FailedRunCli, RunWaitAndWatchSayWhyTheRunFailed) {
+  const auto wait = schedrig("run --agent box1 --plan " + dir_.file("plan.yaml") + " --wait");
+  EXPECT_EQ(wait.exit_code, 1) << wait.output;
+  EXPECT_NE(wait.output.find(std::string("[ 4/30] fork-all / ")), std::string::npos) << wait.output;
+  EXPECT_NE(wait.output.find(std::string("run ") + kRunA +
+                             " failed: agent box1 disconnected: closed\\e[2J\n"),
+            std::string::npos)
+      << wait.output;
+  const auto watch = schedrig(std::string("watch ") + kRunA);
+  EXPECT_EQ(watch.exit_code, 0) << watch.output;
+  EXPECT_NE(watch.output.find(std::string("run ") + kRunA +
+                              " failed: agent box1 disconnected: closed\\e[2J (4 iteration "
+                              "results)\n"),
+            std::string::npos)
+      << watch.output;
+  EXPECT_EQ(watch.output.find('\x1b'), std::string::npos);
+  const auto json = schedrig(std::string("watch ") + kRunA + " --json");
+  EXPECT_NE(json.output.find(R"("reason":"agent box1 disconnected: closed\u001b[2J")"),
+            std::string::npos)
+      << json.output;
+}
+
+TEST_F(FailedRunCli, WatchWithoutRunFollowsTheRunLastSubmitted) {
+  const auto watch = schedrig("watch");
+  EXPECT_EQ(watch.exit_code, 0) << watch.output;
+  EXPECT_EQ(
+      watch.output.rfind(std::string("run ") + kRunA + " (failed, 30 iterations planned)\n", 0), 0u)
+      << watch.output;
+}
+
+// A CI gate must not pass on a run that did not finish: compare says the
+// run's status, and --fail-on regression exits 1 for it.
+TEST_F(FailedRunCli, CompareShowsTheStatusAndFailOnRegressionFailsTheGate) {
+  const std::string note = std::string("run ") + kRunA +
+                           " failed: agent box1 disconnected: closed\\e[2J (4 of 30 iterations ok)";
+  const auto r = schedrig(std::string("compare ") + kRunA);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(note), std::string::npos) << r.output;
+  const auto gate = schedrig(std::string("compare ") + kRunA + " --fail-on regression");
+  EXPECT_EQ(gate.exit_code, 1) << gate.output;
+  EXPECT_NE(gate.output.find("--fail-on regression: a compared run did not finish ok"),
+            std::string::npos)
+      << gate.output;
+  const auto wait = schedrig("run --agent box1 --plan " + dir_.file("plan.yaml") +
+                             " --wait --fail-on regression");
+  EXPECT_EQ(wait.exit_code, 1) << wait.output;
+  EXPECT_NE(wait.output.find(note), std::string::npos) << wait.output;
 }
 
 TEST(ServerCliErrors, RefusedTokenIsExit2) {

@@ -331,8 +331,13 @@ TEST(RunFollower, FollowsEventsToTheEnd) {
   EXPECT_EQ(requests[1].target, events_path(run.run_id, 7, 5));
 }
 
-TEST(RunFollower, AnAbortedQueuedRunEndsWithoutEvents) {
-  FakeApi api([](const FakeRequest&) {
+TEST(RunFollower, ARunEndedWithoutRunFinishedEndsWithItsStoredReason) {
+  store::RunRecord run;
+  run.run_id = "r1";
+  run.status = "aborted";
+  run.reason = "aborted by operator 'ann' before it started";
+  FakeApi api([&](const FakeRequest& r) {
+    if (r.target == "/api/v1/runs/r1") return answer(200, report::results_json({run}));
     return answer(200, {{"run_id", "r1"},
                         {"state", "aborted"},
                         {"events", nlohmann::json::array()},
@@ -340,9 +345,13 @@ TEST(RunFollower, AnAbortedQueuedRunEndsWithoutEvents) {
   });
   ApiClient client(target_for(api));
   RunFollower follower(client, "r1");
-  EXPECT_TRUE(follower.poll(5).empty());
+  const auto events = follower.poll(5);
+  ASSERT_EQ(events.size(), 1u);  // the end, from GET runs/r1
+  EXPECT_EQ(std::get<RunEnd>(events[0]).status, "aborted");
+  EXPECT_EQ(std::get<RunEnd>(events[0]).reason, run.reason);
   EXPECT_TRUE(follower.ended());
   EXPECT_EQ(follower.state(), "aborted");
+  EXPECT_EQ(follower.reason(), run.reason);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ TEST_F(ControlTest, TwoRunsOnOneAgentRunInOrderOneAtATime) {
   EXPECT_EQ(first["runs"][0]["agent_id"], "box1");
   EXPECT_EQ(first["runs"][0]["queue_position"], 0);
   EXPECT_EQ(second["runs"][0]["queue_position"], 1);
+  EXPECT_EQ(first["runs"][0]["connected"], true);
 
   EXPECT_EQ(box.channel->started(), StringList{r1});  // r2 waits for r1
   EXPECT_EQ(state_of(r1), "running");
@@ -52,7 +53,10 @@ TEST_F(ControlTest, RunForAnOfflineAgentWaitsAndStartsOnItsHello) {
   Agent box{"box1"};
   connect(box);
   disconnect(box, "closed by the agent (1000)");
-  const std::string run = submit({"box1"}).at(0);
+  nlohmann::json body = {{"agents", {"box1"}}, {"plan_yaml", kPlanYaml}};
+  const nlohmann::json answer = call_json("POST", "/api/v1/runs", 201, body.dump());
+  EXPECT_EQ(answer["runs"][0]["connected"], false);
+  const std::string run = answer["runs"][0]["run_id"];
   EXPECT_EQ(state_of(run), "queued");
   EXPECT_TRUE(box.channel->sent().empty());
 
@@ -184,6 +188,24 @@ TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
   EXPECT_EQ(state_of(r2), "queued");
   connect(box);
   EXPECT_EQ(box.channel->started(), StringList{r2});
+}
+
+// SIGTERM to serve: the run in progress fails as "serve stopped" (not as
+// its agent's disconnect that follows) and the next queued run stays queued.
+TEST_F(ControlTest, StoppingFailsTheRunningRunAsServeStoppedAndStartsNoOther) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(r1);
+  deliver(started);
+  control_->stopping("serve stopped");
+  disconnect(box, "closed by the host");
+  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(store_.queued_run(r1)->reason, "serve stopped");
+  EXPECT_EQ(store_.runs(r1).at(0).reason, "serve stopped");
+  EXPECT_EQ(state_of(r2), "queued");
+  EXPECT_EQ(box.channel->started(), StringList{r1});
 }
 
 TEST_F(ControlTest, CloseOfAReplacedConnectionChangesNothing) {

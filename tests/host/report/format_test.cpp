@@ -1,9 +1,11 @@
 // format_number / format_utc / format_labels.
 #include <limits>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "host/report/format.h"
+#include "host/report/text_table.h"
 
 namespace schedrig::report {
 namespace {
@@ -38,6 +40,16 @@ TEST(ReportFormat, LabelsInKeyOrder) {
   EXPECT_EQ(format_labels({{"tag", "nightly"}, {"kernel", "6.19-rc3"}}),
             "kernel=6.19-rc3,tag=nightly");
   EXPECT_EQ(format_labels({}), "");
+}
+
+// A column header may be a plan's variant name (compare): escaped, and
+// the column as wide as the escaped text.
+TEST(TextTable, HeadersAreEscapedAndColumnsFitThem) {
+  TextTable t({{"CASE"}, {"slow\x1b[2J", TextTable::Align::kRight}, {"n"}});
+  t.add_row({"fork", "1", "5"});
+  std::ostringstream out;
+  t.print(out);
+  EXPECT_EQ(out.str(), "CASE  slow\\e[2J  n\nfork          1  5\n");
 }
 
 }  // namespace

@@ -129,6 +129,22 @@ TEST(SamplesReport, LiveLinesLineUpWithoutKnowingLaterRows) {
             "(box not quiet after 3.5 s; ran anyway); 1 starved interval");
 }
 
+// An operator's plan names and an agent's reason reach the terminal escaped.
+TEST(SamplesReport, LiveIterationLineEscapesRemoteStrings) {
+  store::IterationRecord it = schedrig::testing::stored_sampled_runs()[0].iterations[2];
+  it.case_name = "fork\x1b[2J";
+  it.variant = "base\nline";
+  it.reason = "died\x07";
+  std::ostringstream out;
+  SampleLineWriter(out, 3).iteration(it);
+  EXPECT_EQ(out.str().find('\x1b'), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find('\x07'), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("[3/3] fork\\e[2J / base\\nline / iteration 3: FAILED: died\\x07"),
+            std::string::npos)
+      << out.str();
+  EXPECT_EQ(lines(out.str()).size(), 1u);
+}
+
 TEST(SamplesReport, SampleValueFindsPresentValuesOnly) {
   const auto samples = stored_samples();
   EXPECT_EQ(sample_value(samples[0], "ctxt_per_s"), 1234567.0);

@@ -1,0 +1,18 @@
+// A run's status in words, for commands that gate on it (`compare
+// --fail-on regression`, `run --wait`): a run that did not finish ok has no
+// verdict to trust, whatever its comparison shows.
+#pragma once
+
+#include <string>
+
+#include "host/store/records.h"
+
+namespace schedrig::report {
+
+// "" when the run ended ok; else "run ID STATUS: REASON (N of M iterations
+// ok)" (": REASON" only when it has one; "never started" for a run with no
+// RunStarted and no results). Not escaped: the caller prints it
+// through printable().
+std::string run_status_note(const store::RunRecord& run);
+
+}  // namespace schedrig::report
