@@ -1,13 +1,16 @@
 // The per-root writer lock (docs/architecture.md "Knobs"): flock(2) on
-// ROOT/run/lock/schedrig-knobs.lock, held by any process that writes knobs,
-// so two runs, or a run and a console `knobs set`, never interleave. The
-// kernel drops it when the holder dies, so a crash never leaves it stuck.
+// ROOT/run/lock/schedrig-knobs.lock (a common/lock_file.h LockFile), held by
+// any process that writes knobs, so two runs, or a run and a console `knobs
+// set`, never interleave. The kernel drops it when the holder dies, so a
+// crash never leaves it stuck.
 #pragma once
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "common/lock_file.h"
 #include "common/procfs/root.h"
 
 namespace schedrig::knobs {
@@ -37,7 +40,7 @@ class KnobLock {
   KnobLock& operator=(const KnobLock&) = delete;
 
  private:
-  int fd_ = -1;
+  std::unique_ptr<LockFile> lock_;
 };
 
 }  // namespace schedrig::knobs

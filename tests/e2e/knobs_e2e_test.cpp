@@ -126,9 +126,42 @@ TEST(KnobsE2E, TruncatedOfflineFileKeepsWhatCameBefore) {
             0);
   std::filesystem::resize_file(out, std::filesystem::file_size(out) - 3);
   auto imp = run_command(bin("schedrig") + " import " + out + " --db " + db);
-  EXPECT_EQ(imp.exit_code, 2) << imp.output;
-  EXPECT_NE(imp.output.find("record 7"), std::string::npos) << imp.output;
+  EXPECT_EQ(imp.exit_code, 1) << imp.output;
+  EXPECT_NE(imp.output.find(out + ": record 7 at byte "), std::string::npos) << imp.output;
+  EXPECT_NE(imp.output.find("truncated record"), std::string::npos) << imp.output;
   EXPECT_NE(imp.output.find("6 envelopes stored before it"), std::string::npos) << imp.output;
+  EXPECT_NE(imp.output.find("is incomplete: " + out + " holds no RunFinished"), std::string::npos)
+      << imp.output;
+  auto j =
+      nlohmann::json::parse(run_command(bin("schedrig") + " results --json --db " + db).output);
+  ASSERT_EQ(j["runs"].size(), 1u);
+  EXPECT_EQ(j["runs"][0]["status"], "incomplete");
+  EXPECT_EQ(j["runs"][0]["iterations"].size(), 3u);
+  auto text = run_command(bin("schedrig") + " results --db " + db);
+  EXPECT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("incomplete"), std::string::npos) << text.output;
+}
+
+// A plan the agent rejects (a sysctl this root lacks) never touches an
+// existing --out file, and leaves no temporary file beside it.
+TEST(KnobsE2E, RejectedPlanLeavesAnExistingOutUntouched) {
+  FakeTree t;
+  const std::string out = t.dir.file("run.schedrig");
+  std::ofstream(out) << "an earlier run";
+  std::ofstream(t.dir.file("bad.yaml"))
+      << "duration_s: 0.05\ncases: [{workload: fork, params: {workers: 1}}]\n"
+         "variants: [{name: on, sysctl: {kernel.numa_balancing: 1}}]\n";
+  auto run = run_command(bin("schedrig-agent") + " run --plan " + t.dir.file("bad.yaml") +
+                         " --out " + out + " --root " + t.root() + " --state-dir " + t.state());
+  EXPECT_EQ(run.exit_code, 3) << run.output;
+  EXPECT_NE(run.output.find("kernel.numa_balancing=1 cannot be changed here"), std::string::npos)
+      << run.output;
+  std::ifstream in(out);
+  std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, "an earlier run");
+  for (const auto& e : std::filesystem::directory_iterator(t.dir.path())) {
+    EXPECT_NE(e.path().filename().string().rfind(".run.schedrig.", 0), 0u) << e.path();
+  }
 }
 
 pid_t spawn_run(const FakeTree& t) {
@@ -156,6 +189,28 @@ TEST(KnobsE2E, SigtermMidRunRestores) {
   EXPECT_TRUE(WIFEXITED(st)) << st;
   EXPECT_EQ(t.value(), "1");
   EXPECT_FALSE(std::filesystem::exists(t.state() + "/knobs-journal.json"));
+}
+
+// One agent per state dir: a second `run` on it exits 3 naming the dir and
+// the first one's pid, and changes nothing.
+TEST(KnobsE2E, SecondAgentOnTheSameStateDirExits3) {
+  FakeTree t;
+  pid_t pid = spawn_run(t);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(wait_for_value(t, "0")) << "the variant was never applied";
+  auto second = run_command(bin("schedrig-agent") + " run --plan " + t.plan(0.05) + " --root " +
+                            t.root() + " --state-dir " + t.state());
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_EQ(second.exit_code, 3) << second.output;
+  EXPECT_NE(second.output.find("state dir " + t.state() +
+                               " is in use by another schedrig-agent "
+                               "(pid " +
+                               std::to_string(pid) + ";"),
+            std::string::npos)
+      << second.output;
+  EXPECT_EQ(t.value(), "1");  // the first restored its knob; the second never touched it
 }
 
 TEST(KnobsE2E, SigkillMidRunThenNextStartRestores) {
