@@ -5,6 +5,7 @@
 // tree, so no real knob is touched there).
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/offline_file.h"
 #include "tests/support/run_command.h"
 
 extern char** environ;
@@ -211,6 +213,56 @@ TEST(KnobsE2E, SecondAgentOnTheSameStateDirExits3) {
             std::string::npos)
       << second.output;
   EXPECT_EQ(t.value(), "1");  // the first restored its knob; the second never touched it
+}
+
+// `connect` takes the same lock before it dials: exit 3 naming the dir, not
+// a host that cannot be reached.
+TEST(KnobsE2E, ConnectOnAStateDirInUseExits3) {
+  FakeTree t;
+  pid_t pid = spawn_run(t);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(wait_for_value(t, "0")) << "the variant was never applied";
+  const std::string token = t.dir.file("agent.token");
+  std::ofstream(token) << "e2e-token\n";
+  ::chmod(token.c_str(), 0600);
+  auto connect =
+      run_command(bin("schedrig-agent") + " connect ws://127.0.0.1:9/agent --token-file " + token +
+                  " --root " + t.root() + " --state-dir " + t.state());
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_EQ(connect.exit_code, 3) << connect.output;
+  EXPECT_NE(connect.output.find("state dir " + t.state() + " is in use"), std::string::npos)
+      << connect.output;
+}
+
+// A version 1 file (varint lengths, no CRC) still imports, with a note.
+TEST(KnobsE2E, VersionOneOfflineFileImportsWithANote) {
+  FakeTree t;
+  const std::string out = t.dir.file("run.schedrig"), v1 = t.dir.file("run-v1.schedrig");
+  ASSERT_EQ(run_command(bin("schedrig-agent") + " run --plan " + t.plan(0.05) + " --out " + out +
+                        " --root " + t.root() + " --state-dir " + t.state())
+                .exit_code,
+            0);
+  {
+    std::ifstream in(out, std::ios::binary);
+    OfflineReader reader(in);
+    std::ofstream old(v1, std::ios::binary);
+    write_offline_header(old, kOfflineVarintVersion);
+    while (auto bytes = reader.next()) {
+      write_varint(old, bytes->size());
+      old << *bytes;
+    }
+  }
+  auto imp = run_command(bin("schedrig") + " import " + v1 + " --db " + t.dir.file("db"));
+  EXPECT_EQ(imp.exit_code, 0) << imp.output;
+  EXPECT_NE(imp.output.find("note: " + v1 +
+                            " is a version 1 offline file: its records carry no "
+                            "checksums"),
+            std::string::npos)
+      << imp.output;
+  EXPECT_NE(imp.output.find("7 envelopes stored, 0 already there"), std::string::npos)
+      << imp.output;
 }
 
 TEST(KnobsE2E, SigkillMidRunThenNextStartRestores) {
