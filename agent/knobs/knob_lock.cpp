@@ -1,11 +1,6 @@
 #include "agent/knobs/knob_lock.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -13,6 +8,7 @@
 
 #include "agent/knobs/knob.h"
 #include "agent/knobs/knob_paths.h"
+#include "common/lock_file.h"
 
 namespace schedrig::knobs {
 
@@ -22,24 +18,23 @@ namespace {
 // holder between its flock and its pwrite), so the first report can name it.
 constexpr std::chrono::milliseconds kUnknownHolderGrace{500};
 
-// The pid the holder wrote in the lock file (a fixed-width record, see
-// write_holder); "?" when there is none.
-std::string holder_pid(int fd) {
-  char holder[32] = {};
-  const ssize_t n = ::pread(fd, holder, sizeof holder - 1, 0);
-  if (n <= 0) return "?";
-  std::string pid(holder, std::strcspn(holder, "\n"));
-  pid.erase(pid.find_last_not_of(' ') + 1);
-  return pid.empty() ? "?" : pid;
+std::unique_ptr<LockFile> open_lock(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  try {
+    return std::make_unique<LockFile>(path, 0644);
+  } catch (const std::runtime_error& e) {
+    throw KnobError(e.what());
+  }
 }
 
-// Records this process as the holder: its pid left-aligned in a fixed
-// 10-character field and a newline, written at offset 0 in one pwrite and
-// without truncating first, so a waiter reading the file at any moment sees
-// either the previous holder's record or this one, never an empty file.
-void write_holder(int fd) {
-  const std::string record = fmt::format("{:<10}\n", ::getpid());
-  (void)!::pwrite(fd, record.data(), record.size(), 0);
+// One try; a failure other than "held" is a KnobError.
+bool try_lock(LockFile& lock) {
+  try {
+    return lock.try_lock();
+  } catch (const std::runtime_error& e) {
+    throw KnobError(e.what());
+  }
 }
 
 // True when a wait should be told (again): the holder read now differs from
@@ -54,34 +49,23 @@ bool tell_holder(const std::string& now, const std::string& told,
 }  // namespace
 
 KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
-                   const LockWaitObserver& on_wait) {
-  const std::string path = lock_path(root);
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd_ < 0) throw KnobError(fmt::format("cannot open lock {}: {}", path, std::strerror(errno)));
+                   const LockWaitObserver& on_wait)
+    : lock_(open_lock(lock_path(root))) {
   const auto start = std::chrono::steady_clock::now();
-  LockWait waiting{path, "", false, {}, wait};
-  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK) {
-      const int err = errno;
-      ::close(fd_);
-      fd_ = -1;
-      throw KnobError(fmt::format("cannot lock {}: {}", path, std::strerror(err)));
-    }
+  LockWait waiting{lock_->path(), "", false, {}, wait};
+  while (!try_lock(*lock_)) {
     const auto waited = std::chrono::steady_clock::now() - start;
-    const std::string holder = holder_pid(fd_);
+    const std::string holder = lock_->holder();
     if (tell_holder(holder, waiting.holder, waited)) {
       waiting.holder = holder;
       waiting.waited = std::chrono::duration_cast<std::chrono::milliseconds>(waited);
       if (on_wait) on_wait(waiting);
     }
     if (waited >= wait) {
-      ::close(fd_);
-      fd_ = -1;
       // Held by someone else: the knob cannot be reached now (exit 3).
       throw KnobUnavailable(
-          fmt::format("another schedrig process (pid {}) is changing knobs; lock {}", holder, path),
+          fmt::format("another schedrig process (pid {}) is changing knobs; lock {}", holder,
+                      lock_->path()),
           EWOULDBLOCK);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -92,11 +76,8 @@ KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
         std::chrono::steady_clock::now() - start);
     on_wait(waiting);
   }
-  write_holder(fd_);
 }
 
-KnobLock::~KnobLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing drops the flock
-}
+KnobLock::~KnobLock() = default;
 
 }  // namespace schedrig::knobs

@@ -1,13 +1,16 @@
 // The per-root writer lock (docs/architecture.md "Knobs"): flock(2) on
-// ROOT/run/lock/schedrig-knobs.lock, held by any process that writes knobs,
-// so two runs, or a run and a console `knobs set`, never interleave. The
-// kernel drops it when the holder dies, so a crash never leaves it stuck.
+// ROOT/run/lock/schedrig-knobs.lock (a common/lock_file.h LockFile), held by
+// any process that writes knobs, so two runs, or a run and a console `knobs
+// set`, never interleave. The kernel drops it when the holder dies, so a
+// crash never leaves it stuck.
 #pragma once
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "common/lock_file.h"
 #include "common/procfs/root.h"
 
 namespace schedrig::knobs {
@@ -31,8 +34,7 @@ using LockWaitObserver = std::function<void(const LockWait&)>;
 class KnobLock {
  public:
   // Takes the lock, waiting up to `wait` and telling `on_wait` (if set) when
-  // it has to, then records this pid in the lock file (a fixed-width record
-  // "PID<spaces>\n" of 11 bytes, one pwrite, no truncation). Throws
+  // it has to; the holder's pid is recorded as LockFile does. Throws
   // KnobError naming the lock file and the pid recorded in it at the end of
   // the wait when another process holds it.
   KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
@@ -42,7 +44,7 @@ class KnobLock {
   KnobLock& operator=(const KnobLock&) = delete;
 
  private:
-  int fd_ = -1;
+  std::unique_ptr<LockFile> lock_;
 };
 
 }  // namespace schedrig::knobs

@@ -9,9 +9,15 @@
 
 namespace schedrig::agent {
 
+std::string state_dir_of(const StateOptions& o) {
+  if (o.state_dir.empty()) return default_state_dir();
+  create_state_dir(o.state_dir);
+  return o.state_dir;
+}
+
 std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o) {
-  auto k = std::make_unique<knobs::KnobController>(
-      procfs::Root::from_flag(o.root), o.state_dir.empty() ? default_state_dir() : o.state_dir);
+  auto k =
+      std::make_unique<knobs::KnobController>(procfs::Root::from_flag(o.root), state_dir_of(o));
   try {
     auto restored = k->recover();
     if (!restored.empty()) {

@@ -18,6 +18,10 @@ struct StateOptions {
   std::string state_dir;  // "" = default_state_dir()
 };
 
+// The state dir `o` names (default_state_dir() when unset), created 0700 if
+// missing (common/state_dir.h). Throws CliError (exit 2) when it cannot be.
+std::string state_dir_of(const StateOptions& o);
+
 // A controller for `o`, after recover(): a journal of this boot is restored
 // and logged. Throws CliError (exit 3) when the restore fails.
 std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o);

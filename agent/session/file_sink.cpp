@@ -1,9 +1,5 @@
 #include "agent/session/file_sink.h"
 
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
 #include <fmt/format.h>
 
 #include "common/envelope_codec.h"
@@ -16,20 +12,14 @@ namespace schedrig::agent {
 FileSink::FileSink(const std::string& path, AgentIdentity id, std::ostream& progress)
     : path_(path), stamper_(std::move(id)), progress_(progress) {
   if (path_.empty()) return;
-  out_.open(path_, std::ios::binary | std::ios::trunc);
-  if (!out_)
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
-  write_offline_header(out_);
+  out_ = std::make_unique<PendingFile>(path_);
+  out_->write(offline_header());
 }
 
 void FileSink::write(schedrig::v1::Envelope env) {
   std::lock_guard lock(mu_);
   stamper_.stamp(env);
-  if (path_.empty()) return;
-  write_offline_record(out_, encode_envelope(env));
-  out_.flush();
-  if (!out_)
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+  if (out_) out_->write(offline_record(encode_envelope(env)));
 }
 
 void FileSink::run_started(const schedrig::v1::RunStarted& msg) {
@@ -41,6 +31,8 @@ void FileSink::run_started(const schedrig::v1::RunStarted& msg) {
   schedrig::v1::Envelope env;
   *env.mutable_run_started() = msg;
   write(std::move(env));
+  std::lock_guard lock(mu_);
+  if (out_) out_->commit();
 }
 
 void FileSink::iteration_done(const schedrig::v1::IterationResult& msg) {

@@ -6,6 +6,7 @@
 #include "agent/runner/runner.h"
 #include "agent/session/file_sink.h"
 #include "agent/session/hello.h"
+#include "agent/session/state_lock.h"
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
@@ -36,6 +37,7 @@ std::string rejection_text(const runner::PlanRejected& e, const OfflineOptions& 
 
 v1::RunFinished run_offline(const v1::StartRun& start, const OfflineOptions& o,
                             const std::atomic<bool>& stop, std::ostream& progress) {
+  const StateDirLock state_lock(state_dir_of(o.state));  // exit 3 when another agent has it
   auto knob_control = open_knobs(o.state);
   topology::Topology topo = topology::load_topology({});
   std::unique_ptr<FileSink> sink = open_sink(o, progress);

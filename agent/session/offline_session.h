@@ -25,9 +25,10 @@ struct OfflineOptions {
 // Runs `start` on this machine's live topology until it ends or `stop` is
 // set, printing a progress line per iteration to `progress`. Returns the
 // run's RunFinished. Throws schedrig::Error: kUsage when the file cannot be
-// written or the plan is rejected, kUnreachable when a knob journal cannot
-// be restored or the plan needs a facility this box lacks
-// (ERROR_FACILITY_UNAVAILABLE).
+// written or the plan is rejected, kUnreachable when another agent holds
+// the state dir (state_lock.h), a knob journal cannot be restored or the
+// plan needs a facility this box lacks (ERROR_FACILITY_UNAVAILABLE). The
+// file replaces `o.out` only once the run starts (file_sink.h).
 schedrig::v1::RunFinished run_offline(const schedrig::v1::StartRun& start, const OfflineOptions& o,
                                       const std::atomic<bool>& stop, std::ostream& progress);
 

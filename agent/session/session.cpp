@@ -9,6 +9,7 @@
 #include "agent/session/hello.h"
 #include "agent/session/host_commands.h"
 #include "agent/session/link_sink.h"
+#include "agent/session/state_lock.h"
 #include "agent/session/stop_relay.h"
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
@@ -97,6 +98,7 @@ void check_url(const std::string& url) {
 
 void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   check_url(o.url);
+  const StateDirLock state_lock(state_dir_of(o.state));  // exit 3 when another agent has it
   auto knob_control = open_knobs(o.state);
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};

@@ -29,7 +29,8 @@ struct SessionOptions {
 // schedrig::Error: kUsage for a malformed URL or when the host refuses this
 // agent (a 401/403 on the upgrade, or a close with 1008: "host refused this
 // agent: host closed the connection (1008 refused: ...)"), kUnreachable when
-// the host cannot be reached or a knob journal cannot be restored, kFailed
+// another agent holds the state dir (state_lock.h), the host cannot be
+// reached or a knob journal cannot be restored, kFailed
 // when the link is lost otherwise.
 void run_session(const SessionOptions& o, const std::atomic<bool>& stop);
 

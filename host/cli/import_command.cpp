@@ -1,17 +1,19 @@
 // `schedrig import F`: load an offline envelope file (`schedrig-agent run
-// --out F`) into the store exactly as if it had streamed: each envelope is
-// ingested on its own (a repeat is ignored), so a truncated file still
-// keeps every whole envelope before the damage.
+// --out F`) into the store exactly as if it had streamed
+// (host/store/offline_import.h). Exit 0 when every record was read and every
+// run in it finished; 1 when the import stopped at a bad record (what came
+// before it is stored) or a run has no RunFinished (stored `incomplete`);
+// 2 when F is not an offline file.
 #include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "common/cli_error.h"
-#include "common/envelope_codec.h"
 #include "common/offline_file.h"
 #include "host/cli/commands.h"
 #include "host/store/default_db_path.h"
+#include "host/store/offline_import.h"
 #include "host/store/store.h"
 #include "host/store/store_error.h"
 
@@ -23,79 +25,65 @@ struct ImportOptions {
   std::string db;
 };
 
-struct ImportCounts {
-  std::size_t stored = 0;
-  std::size_t duplicates = 0;
-};
-
-// A store that failed while importing (busy, a refused statement): said as
-// a store failure of the StoreError's own kind (exit 1), not a bad record.
-CliError store_failure(const store::StoreError& e, const std::string& file, std::size_t index,
-                       const ImportCounts& n) {
-  return CliError(e.kind(), fmt::format("{} (importing {} at record {}; {} envelopes stored "
-                                        "before it)",
-                                        e.what(), file, index, n.stored));
-}
-
-// A record that cannot be read, decoded or stored as given: bad input (exit 2).
-CliError bad_record(const std::string& why, const std::string& file, std::size_t index,
-                    const ImportCounts& n) {
-  return CliError(
-      ErrorKind::kUsage,
-      fmt::format("{}: record {}: {} ({} envelopes stored before it)", file, index, why, n.stored));
-}
-
-// Ingests every record; throws CliError naming the file and record number
-// at the first bad one (what came before stays stored).
-ImportCounts import_records(std::istream& in, const std::string& file, store::Store& store) {
-  ImportCounts n;
-  std::size_t index = 0;
+std::unique_ptr<store::Store> open_store(const std::string& db) {
   try {
-    read_offline_header(in);
-    for (;;) {
-      ++index;  // counts from 1, so a failed read names the record it is in
-      auto bytes = read_offline_record(in);
-      if (!bytes) break;
-      DecodeResult r = decode_envelope(*bytes);
-      if (!r.envelope) throw std::runtime_error(r.error);
-      if (store.ingest(*r.envelope, *bytes) == store::Store::Ingest::kStored) {
-        ++n.stored;
-      } else {
-        ++n.duplicates;
-      }
-    }
+    return std::make_unique<store::Store>(db.empty() ? store::default_db_path() : db);
   } catch (const store::StoreError& e) {
-    // An envelope without its ids is a bad record; anything else is the store.
-    if (e.reason() != store::StoreError::Reason::kBadContent)
-      throw store_failure(e, file, index, n);
-    throw bad_record(e.what(), file, index, n);
-  } catch (const std::runtime_error& e) {
-    throw bad_record(e.what(), file, index, n);
+    throw CliError(e.kind(), e.what());
   }
-  return n;
+}
+
+store::ImportReport import_file(std::istream& in, const std::string& file, store::Store& store) {
+  try {
+    return store::import_offline(in, file, store);
+  } catch (const OfflineFileError& e) {
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("{}: not a schedrig offline file: {}", file, e.what()));
+  }
+}
+
+// Why the import is a failure (exit 1); "" when it is not.
+std::string failure_of(const std::string& file, const store::ImportReport& r) {
+  std::string why;
+  if (!r.bad_record.empty()) {
+    why = fmt::format("{}: {}: import stopped there ({} envelopes stored before it)", file,
+                      r.bad_record, r.stored);
+  }
+  for (const std::string& run_id : r.incomplete_runs) {
+    if (!why.empty()) why += "; ";
+    why += fmt::format("run {} is incomplete: {} holds no RunFinished for it", run_id, file);
+  }
+  return why;
 }
 
 void run_import(const ImportOptions& o) {
   std::ifstream in(o.file, std::ios::binary);
   if (!in) throw CliError(ErrorKind::kUsage, fmt::format("cannot open {}", o.file));
-  std::unique_ptr<store::Store> store;
-  try {
-    store = std::make_unique<store::Store>(o.db.empty() ? store::default_db_path() : o.db);
-  } catch (const store::StoreError& e) {
-    throw CliError(e.kind(), e.what());
+  std::unique_ptr<store::Store> store = open_store(o.db);
+  const store::ImportReport r = import_file(in, o.file, *store);
+  if (r.version == kOfflineVarintVersion) {
+    std::cerr << fmt::format(
+        "note: {} is a version 1 offline file: its records carry no checksums, so damage "
+        "inside a record cannot be detected\n",
+        o.file);
   }
-  ImportCounts n = import_records(in, o.file, *store);
   std::cout << fmt::format("imported {}: {} envelopes stored, {} already there; into {}\n", o.file,
-                           n.stored, n.duplicates, store->path());
+                           r.stored, r.duplicates, store->path());
+  if (std::string why = failure_of(o.file, r); !why.empty()) {
+    throw CliError(ErrorKind::kFailed, why);
+  }
 }
 
 }  // namespace
 
 void add_import_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ImportOptions>();
-  auto* cmd = app.add_subcommand("import",
-                                 "load a `schedrig-agent run --out F` file into the store as if it "
-                                 "had streamed; repeats are ignored");
+  auto* cmd = app.add_subcommand(
+      "import",
+      "load a `schedrig-agent run --out F` file into the store as if it had streamed; repeats "
+      "are ignored. Exit 1 when the file is damaged (everything before the bad record is "
+      "stored; the record, its byte offset and why are named) or a run in it has no "
+      "RunFinished (stored as 'incomplete'); 2 when F is not a schedrig offline file");
   cmd->add_option("file", o->file, "offline envelope file")->required();
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
   cmd->callback([o, &exit_code] {

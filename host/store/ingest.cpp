@@ -202,13 +202,14 @@ std::string finished_reason(sqlite::Db& db, const Envelope& env) {
 }
 
 // A terminal status (ok, failed, aborted) is final: only a row still
-// running (a queue row queued or running) takes the agent's verdict.
+// running or incomplete (a queue row queued or running) takes the agent's
+// verdict.
 void on_run_finished(sqlite::Db& db, const Envelope& env) {
   const v1::RunFinished& r = env.run_finished();
   const std::string reason = finished_reason(db, env);
   sqlite::Statement& st = db.cached(R"sql(
       UPDATE runs SET status = ?2, reason = ?3, completed_iterations = ?4, finished_at_ns = ?5
-      WHERE run_id = ?1 AND agent_id = ?6 AND status = 'running')sql");
+      WHERE run_id = ?1 AND agent_id = ?6 AND status IN ('running', 'incomplete'))sql");
   st.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
       .bind_text(3, reason)

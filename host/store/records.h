@@ -82,7 +82,7 @@ struct RunsOptions {
 // One poll of a run for `schedrig watch`, read in one snapshot: what
 // arrived after the ids the caller has seen, and the run's status then.
 struct RunProgress {
-  std::string status;  // "running" | "ok" | "failed" | "aborted"; "" when the run is not stored
+  std::string status;  // "running" | "ok" | "failed" | "aborted" | "incomplete"; "" when not stored
   unsigned planned_iterations = 0;
   std::vector<IterationRecord> iterations;  // id > after_iteration_id, in position order
   std::vector<SampleRecord> samples;        // id > after_sample_id, in id order
@@ -95,8 +95,9 @@ struct RunRecord {
   unsigned pus = 0;                      // from the instance's Topology (else Hello's allowed_pus)
   std::map<std::string, std::string> labels;
   nlohmann::json plan;  // schedrig::plan_to_json of the run's plan
-  std::string status;   // "running" | "ok" | "failed" | "aborted"
-  std::string reason;   // why it failed or was aborted; empty otherwise
+  std::string status;   // "running" | "ok" | "failed" | "aborted" | "incomplete" (imported
+                        // without RunFinished, Store::mark_run_incomplete)
+  std::string reason;   // why it failed, was aborted or is incomplete; empty otherwise
   unsigned planned_iterations = 0;
   long long started_at_ns = 0;              // RunStarted's envelope sent_at_ns
   long long finished_at_ns = 0;             // RunFinished's envelope sent_at_ns; 0 while running

@@ -206,12 +206,37 @@ std::vector<AgentRecord> Store::agents() const {
   return out;
 }
 
+namespace {
+
+// A run still `running` -> `status` with `reason`.
+void end_running_run(sqlite::Db& db, const std::string& run_id, const char* status,
+                     const std::string& reason, long long finished_at_ns) {
+  sqlite::Statement st(db,
+                       "UPDATE runs SET status = ?4, reason = ?2, finished_at_ns = ?3 "
+                       "WHERE run_id = ?1 AND status = 'running'");
+  st.bind_text(1, run_id).bind_text(2, reason).bind_int(3, finished_at_ns).bind_text(4, status);
+  st.run();
+}
+
+}  // namespace
+
 void Store::fail_unfinished_run(const std::string& run_id, const std::string& reason) {
   std::lock_guard lock(impl_->mu);
-  sqlite::Statement st(impl_->db,
-                       "UPDATE runs SET status = 'failed', reason = ?2, finished_at_ns = ?3 "
-                       "WHERE run_id = ?1 AND status = 'running'");
-  st.bind_text(1, run_id).bind_text(2, reason).bind_int(3, wall_clock_ns()).run();
+  end_running_run(impl_->db, run_id, "failed", reason, wall_clock_ns());
+}
+
+std::string Store::mark_run_incomplete(const std::string& run_id, const std::string& reason) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  end_running_run(impl_->db, run_id, "incomplete", reason, 0);
+  std::string status;
+  {
+    sqlite::Statement st(impl_->db, "SELECT status FROM runs WHERE run_id = ?1");
+    st.bind_text(1, run_id);
+    if (st.step()) status = st.column_text(0);
+  }
+  tx.commit();
+  return status;
 }
 
 std::vector<std::string> Store::known_run_ids(const std::string& run_id_prefix) const {

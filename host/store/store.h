@@ -96,6 +96,14 @@ class Store {
   // changes neither status nor reason. Throws StoreError.
   void fail_unfinished_run(const std::string& run_id, const std::string& reason);
 
+  // An imported offline file that holds the run's RunStarted but not its
+  // RunFinished (docs/architecture.md "Wire protocol", offline files): a run
+  // still `running` becomes `incomplete` with `reason`. Not final: a
+  // RunFinished stored later (the whole file, a replay) still sets the run's
+  // status. Returns the run's status after the call ("" when it is not
+  // stored). Throws StoreError.
+  std::string mark_run_incomplete(const std::string& run_id, const std::string& reason);
+
   // Runs whose run_id starts with `run_id_prefix` ("" = all), oldest first
   // (by started_at_ns), each with its iterations in position order and their
   // metrics in the order the agent sent them, and (unless `options` says

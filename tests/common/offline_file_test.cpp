@@ -1,4 +1,5 @@
-// Offline envelope files: magic, version, varint-framed records.
+// Offline envelope files: magic, version, checked records (version 2) and
+// varint-framed ones (version 1, still read); the reader's record positions.
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -6,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "common/envelope_codec.h"
 #include "common/offline_file.h"
+#include "common/record/record_frame.h"
 
 namespace schedrig {
 namespace {
@@ -35,7 +38,10 @@ std::string varint_bytes(std::uint64_t v) {
 TEST(OfflineFile, HeaderIsMagicThenVersion) {
   std::ostringstream out;
   write_offline_header(out);
-  EXPECT_EQ(out.str(), std::string("SCHEDRIG\x01", 9));
+  EXPECT_EQ(out.str(), std::string("SCHEDRIG\x02", 9));
+  std::ostringstream v1;
+  write_offline_header(v1, kOfflineVarintVersion);
+  EXPECT_EQ(v1.str(), std::string("SCHEDRIG\x01", 9));
 }
 
 TEST(OfflineFile, HeaderAndRecordsRoundTrip) {
@@ -52,20 +58,23 @@ TEST(OfflineFile, HeaderAndRecordsRoundTrip) {
   write_offline_header(file);
   for (const auto& r : records) write_offline_record(file, r);
 
-  read_offline_header(file);
+  ASSERT_EQ(read_offline_header(file), 2);
   for (std::size_t i = 0; i < records.size(); ++i) {
-    auto got = read_offline_record(file);
+    auto got = read_offline_record(file, 2);
     ASSERT_TRUE(got.has_value()) << "record " << i;
-    EXPECT_EQ(*got, records[i]) << "record " << i;
+    EXPECT_EQ(got->payload, records[i]) << "record " << i;
+    EXPECT_EQ(got->file_bytes, 8 + records[i].size()) << "record " << i;
   }
-  EXPECT_EQ(read_offline_record(file), std::nullopt);
-  EXPECT_EQ(read_offline_record(file), std::nullopt);  // stays at EOF
+  EXPECT_FALSE(read_offline_record(file, 2).has_value());
+  EXPECT_FALSE(read_offline_record(file, 2).has_value());  // stays at EOF
 
   file.clear();
   file.seekg(0);
-  read_offline_header(file);
-  auto first = read_offline_record(file);
+  OfflineReader reader(file);
+  auto first = reader.next();
   ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(reader.index(), 1u);
+  EXPECT_EQ(reader.offset(), 9u);
   DecodeResult d = decode_envelope(*first);
   ASSERT_TRUE(d.envelope.has_value()) << d.error;
   EXPECT_EQ(d.envelope->agent_id(), "box");
@@ -73,11 +82,71 @@ TEST(OfflineFile, HeaderAndRecordsRoundTrip) {
   EXPECT_EQ(d.envelope->ping().sent_at_ns(), 123);
 }
 
-TEST(OfflineFile, RecordIsLengthThenBytes) {
+TEST(OfflineFile, RecordIsTheCheckedFrame) {
+  const std::string payload(300, 'x');
   std::ostringstream out;
-  write_offline_record(out, std::string(300, 'x'));
-  EXPECT_EQ(out.str().substr(0, 2), "\xAC\x02");  // 300 = 0b10'0101100
-  EXPECT_EQ(out.str().size(), 302u);
+  write_offline_record(out, payload);
+  EXPECT_EQ(out.str(), record::framed_record(payload));
+  EXPECT_EQ(out.str().substr(0, 4), std::string("\x2C\x01\x00\x00", 4));  // 300, little-endian
+  EXPECT_EQ(out.str().size(), 308u);
+}
+
+// A version 1 file: varint lengths, no CRC.
+std::string varint_file(const std::vector<std::string>& records) {
+  std::ostringstream out;
+  write_offline_header(out, kOfflineVarintVersion);
+  for (const auto& r : records) {
+    write_varint(out, r.size());
+    out << r;
+  }
+  return out.str();
+}
+
+TEST(OfflineFile, VersionOneRecordsStillRead) {
+  std::stringstream file(varint_file({"abc", std::string(200, 'z')}));
+  OfflineReader reader(file);
+  EXPECT_EQ(reader.version(), 1);
+  EXPECT_FALSE(reader.checksummed());
+  EXPECT_EQ(reader.next(), "abc");
+  EXPECT_EQ(reader.offset(), 9u);
+  EXPECT_EQ(reader.next(), std::string(200, 'z'));
+  EXPECT_EQ(reader.index(), 2u);
+  EXPECT_EQ(reader.offset(), 9u + 1 + 3);  // a one-byte varint, then "abc"
+  EXPECT_EQ(reader.next(), std::nullopt);
+  EXPECT_EQ(reader.index(), 2u);
+}
+
+TEST(OfflineFile, ReaderNamesTheBadRecordAndItsOffset) {
+  std::ostringstream out;
+  write_offline_header(out);
+  write_offline_record(out, "first");
+  write_offline_record(out, "second");
+  std::string bytes = out.str();
+  bytes[9 + 13 + 8 + 2] ^= 0x04;  // inside "second"
+  std::stringstream file(bytes);
+  OfflineReader reader(file);
+  EXPECT_TRUE(reader.checksummed());
+  EXPECT_EQ(reader.next(), "first");
+  try {
+    reader.next();
+    ADD_FAILURE() << "a flipped bit was read as good";
+  } catch (const OfflineFileError& e) {
+    EXPECT_EQ(e.record(), 2u);
+    EXPECT_EQ(e.offset(), 22u);
+    EXPECT_STREQ(e.what(),
+                 "record 2 at byte 22: bad CRC-32C over the record's 6 bytes (it is damaged)");
+  }
+}
+
+TEST(OfflineFile, ReaderRefusesABadHeaderAsRecordZero) {
+  std::stringstream file("SCHEDRIX\x02");
+  try {
+    OfflineReader reader(file);
+    ADD_FAILURE() << "a bad magic was accepted";
+  } catch (const OfflineFileError& e) {
+    EXPECT_EQ(e.record(), 0u);
+    EXPECT_STREQ(e.what(), "header: missing SCHEDRIG magic (not a schedrig file)");
+  }
 }
 
 TEST(OfflineFile, VarintEncodings) {
@@ -118,10 +187,12 @@ TEST(OfflineFile, VarintRoundTripsEdgeValues) {
 TEST(OfflineFile, CleanEofIsNullopt) {
   std::stringstream empty;
   EXPECT_EQ(read_varint(empty), std::nullopt);
-  std::stringstream header_only;
-  write_offline_header(header_only);
-  read_offline_header(header_only);
-  EXPECT_EQ(read_offline_record(header_only), std::nullopt);
+  for (std::uint8_t version : {kOfflineVarintVersion, kOfflineFormatVersion}) {
+    std::stringstream header_only;
+    write_offline_header(header_only, version);
+    EXPECT_EQ(read_offline_header(header_only), version);
+    EXPECT_FALSE(read_offline_record(header_only, version).has_value());
+  }
 }
 
 TEST(OfflineFile, TruncatedVarintThrows) {
@@ -130,7 +201,7 @@ TEST(OfflineFile, TruncatedVarintThrows) {
   EXPECT_NE(what.find("truncated varint"), std::string::npos) << what;
 
   std::stringstream rec(std::string("\x81", 1));
-  what = error_of([&] { read_offline_record(rec); });
+  what = error_of([&] { read_offline_record(rec, 1); });
   EXPECT_NE(what.find("truncated varint"), std::string::npos) << what;
 }
 
@@ -140,22 +211,23 @@ TEST(OfflineFile, OverLongVarintThrows) {
   EXPECT_NE(what.find("longer than 10 bytes"), std::string::npos) << what;
 }
 
-TEST(OfflineFile, TruncatedRecordThrows) {
-  std::stringstream s;
-  write_offline_record(s, "0123456789");
-  std::string cut = s.str().substr(0, 1 + 3);  // length byte + 3 of 10 bytes
-  std::stringstream in(cut);
-  std::string what = error_of([&] { read_offline_record(in); });
-  EXPECT_NE(what.find("truncated record"), std::string::npos) << what;
-  EXPECT_NE(what.find("3 of 10"), std::string::npos) << what;
+TEST(OfflineFile, TruncatedVersionOneRecordThrows) {
+  std::stringstream in(std::string("\x0A", 1) + "012");  // 3 of 10 bytes
+  std::string what = error_of([&] { read_offline_record(in, 1); });
+  EXPECT_NE(what.find("truncated record (3 of 10 bytes)"), std::string::npos) << what;
+}
 
-  std::stringstream no_body(std::string("\x05", 1));
-  what = error_of([&] { read_offline_record(no_body); });
-  EXPECT_NE(what.find("0 of 5"), std::string::npos) << what;
+TEST(OfflineFile, EveryTruncationOfACheckedRecordThrows) {
+  const std::string whole = offline_record("0123456789");
+  for (std::size_t size = 1; size < whole.size(); ++size) {
+    std::stringstream in(whole.substr(0, size));
+    std::string what = error_of([&] { read_offline_record(in, 2); });
+    EXPECT_EQ(what, "truncated record (the file ends inside it)") << size;
+  }
 }
 
 TEST(OfflineFile, WrongMagicThrows) {
-  std::stringstream s(std::string("SCHEDRIX\x01", 9));
+  std::stringstream s(std::string("SCHEDRIX\x02", 9));
   std::string what = error_of([&] { read_offline_header(s); });
   EXPECT_NE(what.find("SCHEDRIG magic"), std::string::npos) << what;
 
@@ -169,13 +241,14 @@ TEST(OfflineFile, WrongMagicThrows) {
 }
 
 TEST(OfflineFile, WrongVersionThrows) {
-  std::stringstream s(std::string("SCHEDRIG\x02", 9));
-  std::string what = error_of([&] { read_offline_header(s); });
-  EXPECT_NE(what.find("version 2"), std::string::npos) << what;
-  EXPECT_NE(what.find("want 1"), std::string::npos) << what;
-
+  for (char v : {'\x00', '\x03', '\x06'}) {
+    std::stringstream s(std::string("SCHEDRIG", 8) + v);
+    std::string what = error_of([&] { read_offline_header(s); });
+    EXPECT_NE(what.find(fmt::format("version {} is not", int{v})), std::string::npos) << what;
+    EXPECT_NE(what.find("want 1 or 2"), std::string::npos) << what;
+  }
   std::stringstream missing("SCHEDRIG");
-  what = error_of([&] { read_offline_header(missing); });
+  std::string what = error_of([&] { read_offline_header(missing); });
   EXPECT_NE(what.find("version"), std::string::npos) << what;
 }
 
@@ -185,18 +258,32 @@ TEST(OfflineFile, OversizeLengthThrows) {
     std::stringstream s;
     write_varint(s, len);
     s << "abc";
-    std::string what = error_of([&] { read_offline_record(s); });
+    std::string what = error_of([&] { read_offline_record(s, 1); });
     EXPECT_NE(what.find(std::to_string(len)), std::string::npos) << what;
     EXPECT_NE(what.find("limit"), std::string::npos) << what;
   }
+  std::string frame = offline_record("abc");
+  frame[2] = '\x7f';  // length 0x7f0003: over 4 MiB (the CRC is not reached)
+  std::stringstream s(frame);
+  std::string what = error_of([&] { read_offline_record(s, 2); });
+  EXPECT_NE(what.find("record of 8323075 bytes is over the 4194304-byte limit"), std::string::npos)
+      << what;
 }
 
 TEST(OfflineFile, RecordAtLimitIsAccepted) {
-  std::stringstream s;
-  write_offline_record(s, std::string(kMaxEnvelopeBytes, 'q'));
-  auto got = read_offline_record(s);
-  ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(got->size(), kMaxEnvelopeBytes);
+  for (std::uint8_t version : {kOfflineVarintVersion, kOfflineFormatVersion}) {
+    std::stringstream s;
+    const std::string big(kMaxEnvelopeBytes, 'q');
+    if (version == 1) {
+      write_varint(s, big.size());
+      s << big;
+    } else {
+      write_offline_record(s, big);
+    }
+    auto got = read_offline_record(s, version);
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(got->payload.size(), kMaxEnvelopeBytes);
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // tree, so no real knob is touched there).
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/offline_file.h"
 #include "tests/support/run_command.h"
 
 extern char** environ;
@@ -126,9 +128,42 @@ TEST(KnobsE2E, TruncatedOfflineFileKeepsWhatCameBefore) {
             0);
   std::filesystem::resize_file(out, std::filesystem::file_size(out) - 3);
   auto imp = run_command(bin("schedrig") + " import " + out + " --db " + db);
-  EXPECT_EQ(imp.exit_code, 2) << imp.output;
-  EXPECT_NE(imp.output.find("record 7"), std::string::npos) << imp.output;
+  EXPECT_EQ(imp.exit_code, 1) << imp.output;
+  EXPECT_NE(imp.output.find(out + ": record 7 at byte "), std::string::npos) << imp.output;
+  EXPECT_NE(imp.output.find("truncated record"), std::string::npos) << imp.output;
   EXPECT_NE(imp.output.find("6 envelopes stored before it"), std::string::npos) << imp.output;
+  EXPECT_NE(imp.output.find("is incomplete: " + out + " holds no RunFinished"), std::string::npos)
+      << imp.output;
+  auto j =
+      nlohmann::json::parse(run_command(bin("schedrig") + " results --json --db " + db).output);
+  ASSERT_EQ(j["runs"].size(), 1u);
+  EXPECT_EQ(j["runs"][0]["status"], "incomplete");
+  EXPECT_EQ(j["runs"][0]["iterations"].size(), 3u);
+  auto text = run_command(bin("schedrig") + " results --db " + db);
+  EXPECT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("incomplete"), std::string::npos) << text.output;
+}
+
+// A plan the agent rejects (a sysctl this root lacks) never touches an
+// existing --out file, and leaves no temporary file beside it.
+TEST(KnobsE2E, RejectedPlanLeavesAnExistingOutUntouched) {
+  FakeTree t;
+  const std::string out = t.dir.file("run.schedrig");
+  std::ofstream(out) << "an earlier run";
+  std::ofstream(t.dir.file("bad.yaml"))
+      << "duration_s: 0.05\ncases: [{workload: fork, params: {workers: 1}}]\n"
+         "variants: [{name: on, sysctl: {kernel.numa_balancing: 1}}]\n";
+  auto run = run_command(bin("schedrig-agent") + " run --plan " + t.dir.file("bad.yaml") +
+                         " --out " + out + " --root " + t.root() + " --state-dir " + t.state());
+  EXPECT_EQ(run.exit_code, 3) << run.output;
+  EXPECT_NE(run.output.find("kernel.numa_balancing=1 cannot be changed here"), std::string::npos)
+      << run.output;
+  std::ifstream in(out);
+  std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, "an earlier run");
+  for (const auto& e : std::filesystem::directory_iterator(t.dir.path())) {
+    EXPECT_NE(e.path().filename().string().rfind(".run.schedrig.", 0), 0u) << e.path();
+  }
 }
 
 pid_t spawn_run(const FakeTree& t) {
@@ -156,6 +191,78 @@ TEST(KnobsE2E, SigtermMidRunRestores) {
   EXPECT_TRUE(WIFEXITED(st)) << st;
   EXPECT_EQ(t.value(), "1");
   EXPECT_FALSE(std::filesystem::exists(t.state() + "/knobs-journal.json"));
+}
+
+// One agent per state dir: a second `run` on it exits 3 naming the dir and
+// the first one's pid, and changes nothing.
+TEST(KnobsE2E, SecondAgentOnTheSameStateDirExits3) {
+  FakeTree t;
+  pid_t pid = spawn_run(t);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(wait_for_value(t, "0")) << "the variant was never applied";
+  auto second = run_command(bin("schedrig-agent") + " run --plan " + t.plan(0.05) + " --root " +
+                            t.root() + " --state-dir " + t.state());
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_EQ(second.exit_code, 3) << second.output;
+  EXPECT_NE(second.output.find("state dir " + t.state() +
+                               " is in use by another schedrig-agent "
+                               "(pid " +
+                               std::to_string(pid) + ";"),
+            std::string::npos)
+      << second.output;
+  EXPECT_EQ(t.value(), "1");  // the first restored its knob; the second never touched it
+}
+
+// `connect` takes the same lock before it dials: exit 3 naming the dir, not
+// a host that cannot be reached.
+TEST(KnobsE2E, ConnectOnAStateDirInUseExits3) {
+  FakeTree t;
+  pid_t pid = spawn_run(t);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(wait_for_value(t, "0")) << "the variant was never applied";
+  const std::string token = t.dir.file("agent.token");
+  std::ofstream(token) << "e2e-token\n";
+  ::chmod(token.c_str(), 0600);
+  auto connect =
+      run_command(bin("schedrig-agent") + " connect ws://127.0.0.1:9/agent --token-file " + token +
+                  " --root " + t.root() + " --state-dir " + t.state());
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_EQ(connect.exit_code, 3) << connect.output;
+  EXPECT_NE(connect.output.find("state dir " + t.state() + " is in use"), std::string::npos)
+      << connect.output;
+}
+
+// A version 1 file (varint lengths, no CRC) still imports, with a note.
+TEST(KnobsE2E, VersionOneOfflineFileImportsWithANote) {
+  FakeTree t;
+  const std::string out = t.dir.file("run.schedrig"), v1 = t.dir.file("run-v1.schedrig");
+  ASSERT_EQ(run_command(bin("schedrig-agent") + " run --plan " + t.plan(0.05) + " --out " + out +
+                        " --root " + t.root() + " --state-dir " + t.state())
+                .exit_code,
+            0);
+  {
+    std::ifstream in(out, std::ios::binary);
+    OfflineReader reader(in);
+    std::ofstream old(v1, std::ios::binary);
+    write_offline_header(old, kOfflineVarintVersion);
+    while (auto bytes = reader.next()) {
+      write_varint(old, bytes->size());
+      old << *bytes;
+    }
+  }
+  auto imp = run_command(bin("schedrig") + " import " + v1 + " --db " + t.dir.file("db"));
+  EXPECT_EQ(imp.exit_code, 0) << imp.output;
+  EXPECT_NE(imp.output.find("note: " + v1 +
+                            " is a version 1 offline file: its records carry no "
+                            "checksums"),
+            std::string::npos)
+      << imp.output;
+  EXPECT_NE(imp.output.find("7 envelopes stored, 0 already there"), std::string::npos)
+      << imp.output;
 }
 
 TEST(KnobsE2E, SigkillMidRunThenNextStartRestores) {
