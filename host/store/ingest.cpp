@@ -251,12 +251,13 @@ bool ingest_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_b
   require_ids(db, env);
   OwnerCache* owners = batch ? &batch->owners : nullptr;
   const bool recorded = instance_recorded(db, env, owners);
-  if (policy.require_assigned_run) require_assigned_run(db, env, owners);
+  if (policy.require_assigned_run) require_assigned_run(db, env, raw_bytes, owners);
   if (batch) batch->item_wrote = true;
   if (!recorded) record_instance(db, env);
   if (!insert_envelope(db, env, raw_bytes, received_at_ns)) return false;
   if (batch) {
     derive_body(db, env);  // the caller touches the agent
+    forget_run(batch->owners, env);
   } else {
     derive_tables(db, env);
   }
