@@ -250,10 +250,12 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
     // taking envelopes and close, so the agent ends the run (and restores
     // its knobs) instead of streaming into a hole.
     refusing_ = true;
-    reply_error(v1::ERROR_INTERNAL, outcome.error, env->seq());
-    close_with(CloseCode::internal_error, "the store failed: " + outcome.error);
+    spdlog::error("{} (agent {}): seq {} not stored: {}", peer_, printable(agent_id_), env->seq(),
+                  outcome.error);
+    reply_error(v1::ERROR_INTERNAL, outcome.peer_error, env->seq());
+    close_with(CloseCode::internal_error, "the store failed: " + outcome.peer_error);
   } else if (outcome.status == Status::kRefused && !refusing_ && !finished_) {
-    violation(v1::ERROR_NOT_OWNER, outcome.error, env->seq());
+    violation(v1::ERROR_NOT_OWNER, outcome.peer_error, env->seq(), outcome.error);
   } else if (outcome.status == Status::kStored || outcome.status == Status::kDuplicate) {
     if (!refusing_ && !finished_) {
       // The Ack is owed from here on: anything sent to the agent (a
@@ -283,10 +285,10 @@ void AgentSession<Stream>::reply_error(v1::ErrorCode code, const std::string& me
 
 template <class Stream>
 void AgentSession<Stream>::violation(v1::ErrorCode code, const std::string& message,
-                                     std::uint64_t seq) {
+                                     std::uint64_t seq, const std::string& log_detail) {
   refusing_ = true;
   spdlog::warn("{} (agent {}): refused: {}; closing with 1008 (policy violation)", peer_,
-               printable(agent_id_), printable(message));
+               printable(agent_id_), printable(log_detail.empty() ? message : log_detail));
   reply_error(code, message, seq);
   close_with(CloseCode::policy_error, "refused: " + message);
 }

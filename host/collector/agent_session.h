@@ -93,7 +93,10 @@ class AgentSession : public AgentChannel,
   void enqueue(Envelope env);
   void reply_error(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
   // Error envelope, warn log, close with 1008; nothing more is read or stored.
-  void violation(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
+  // `message` is what the peer is told; `log_detail` (if not "") what the
+  // host's log says instead (it may name the store or other agents).
+  void violation(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq,
+                 const std::string& log_detail = "");
   void close_with(CloseCode code, const std::string& reason);
   void do_write();
   void on_write(boost::beast::error_code ec);

@@ -174,6 +174,7 @@ TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
   queued.plan_name = "p.yaml";
   queued.submitted_by = "alice";
   server.store.enqueue_run(queued);
+  server.store.mark_run_dispatched("run-of-box1");
   AgentClient box1(server.port(), kBox1Token);
   box1.send(hello("box1", 1));
   ASSERT_TRUE(box1.read().has_ack());
@@ -191,6 +192,10 @@ TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
   auto error = error_then_close(box2, ec);
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  // box2 hears what it did, not whose run it is nor where the store is.
+  EXPECT_EQ(error->message(),
+            "run_finished (seq 2) for run run-of-box1, which is not this "
+            "agent's: refused");
   EXPECT_EQ(box2.ws().reason().code, websocket::close_code::policy_error);
   EXPECT_EQ(server.store.queued_run("run-of-box1")->state, "running");  // not finished by box2
   // A run nobody queued, from its own agent: refused too.
@@ -199,6 +204,34 @@ TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
   EXPECT_TRUE(server.store.run_ids("run-of-nobody").empty());
+}
+
+// box1 forges the run queued behind its current one: refused, the run
+// stays queued and gets no runs row.
+TEST(Collector, ARunNotDispatchedYetIsRefused) {
+  TestServer server;
+  store::QueuedRun queued;
+  queued.agent_id = "box1";
+  queued.plan_name = "p.yaml";
+  queued.submitted_by = "alice";
+  for (const char* id : {"run-now", "run-next"}) {
+    queued.run_id = id;
+    server.store.enqueue_run(queued);
+  }
+  server.store.mark_run_dispatched("run-now");
+  AgentClient box1(server.port(), kBox1Token);
+  box1.send(hello("box1", 1));
+  ASSERT_TRUE(box1.read().has_ack());
+  box1.send(run_started("box1", 2, "run-next"));
+  beast::error_code ec;
+  auto error = error_then_close(box1, ec);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_EQ(error->message(),
+            "run_started (seq 2) for run run-next, which is not dispatched to this agent yet: "
+            "refused");
+  EXPECT_EQ(server.store.queued_run("run-next")->state, "queued");
+  EXPECT_TRUE(server.store.run_ids("run-next").empty());
 }
 
 TEST(Collector, AnotherAgentsInstanceIsRefused) {
@@ -212,6 +245,7 @@ TEST(Collector, AnotherAgentsInstanceIsRefused) {
   auto error = error_then_close(box2, ec);
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_EQ(error->message(), "hello (seq 5): instance inst-1 is not this agent's: refused");
   EXPECT_TRUE(no_agent(server.store, "box2"));
   v1::Envelope line = stamped("box1", 5, "inst-1");
   line.mutable_log()->set_message("box1's own seq 5 is still new");
