@@ -1,5 +1,7 @@
 #include "host/collector/agent_session.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
@@ -137,7 +139,31 @@ void AgentSession<Stream>::handle_message(std::string bytes) {
   auto env = std::make_shared<const Envelope>(std::move(*r.envelope));
   if (env->has_hello()) return claim_id(std::move(env), std::move(bytes));  // the first: the rules
   ledger_.take(*env);
+  if (drop_runless_log(*env)) return ack_dropped(env->seq());
   submit(std::move(env), std::move(bytes));
+}
+
+template <class Stream>
+bool AgentSession<Stream>::drop_runless_log(const Envelope& env) {
+  if (!env.has_log() || !env.log().run_id().empty()) return false;
+  if (runless_logs_.take(std::chrono::steady_clock::now())) return false;
+  if (runless_logs_.dropped() == 1) {
+    spdlog::warn("{} (agent {}): over {} Logs without a run in {} s: dropping the rest (counted)",
+                 peer_, printable(agent_id_), RunlessLogBudget::kPerWindow,
+                 RunlessLogBudget::kWindow.count());
+  }
+  return true;
+}
+
+template <class Stream>
+void AgentSession<Stream>::ack_dropped(std::uint64_t seq) {
+  if (pending_writes_ > 0) {  // the Ack is cumulative: not before what came first commits
+    dropped_seq_ = seq;
+    return;
+  }
+  if (ack_seq_ == 0) ack_instance_ = ledger_.instance_id;
+  ack_seq_ = std::max(ack_seq_, seq);
+  flush_ack();
 }
 
 template <class Stream>
@@ -264,6 +290,7 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
       if (ack_seq_ != 0 && ack_instance_ != env->instance_id()) flush_ack();
       if (ack_seq_ == 0) ack_instance_ = env->instance_id();
       ack_seq_ = std::max(ack_seq_, env->seq());
+      if (pending_writes_ == 0) ack_seq_ = std::max(ack_seq_, std::exchange(dropped_seq_, 0));
     }
     // The accepted Hello (a session's only one) makes the channel live,
     // even when it was stored before (a replay); on_stored is for what is new.
@@ -436,6 +463,10 @@ void AgentSession<Stream>::finish(const std::string& reason, const char* log_lev
   }
   spdlog::log(spdlog::level::from_str(log_level), "{} (agent {}): {}", peer_, printable(agent_id_),
               printable(reason));
+  if (runless_logs_.dropped() > 0) {
+    spdlog::warn("{} (agent {}): {} Logs without a run dropped in this session", peer_,
+                 printable(agent_id_), runless_logs_.dropped());
+  }
   report_closed_when_drained();
 }
 

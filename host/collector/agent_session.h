@@ -25,6 +25,7 @@
 
 #include "host/collector/agent_channel.h"
 #include "host/collector/events.h"
+#include "host/collector/log_budget.h"
 #include "host/collector/session_registry.h"
 #include "host/collector/session_rules.h"
 #include "host/collector/store_writer.h"
@@ -80,6 +81,11 @@ class AgentSession : public AgentChannel,
   void on_claim(bool accepted, const std::string& why, std::shared_ptr<const Envelope> hello,
                 std::string bytes);
   void submit(std::shared_ptr<const Envelope> env, std::string bytes);
+  // A Log without a run over the session's budget (log_budget.h): taken
+  // and acked, never stored; the first drop is logged, the count at the end.
+  bool drop_runless_log(const Envelope& env);
+  // Acks a dropped envelope's seq once everything before it is committed.
+  void ack_dropped(std::uint64_t seq);
   void retry_held();
   void on_written(const std::shared_ptr<const Envelope>& env, const WriteOutcome& outcome);
   // Writer thread: queues an outcome for the strand (one post per burst).
@@ -131,10 +137,12 @@ class AgentSession : public AgentChannel,
   std::vector<Delivered> draining_;   // the strand's side (capacity reused)
   std::string ack_instance_;          // the Ack owed: instance and seq
   std::uint64_t ack_seq_ = 0;         // 0: none owed
-  std::optional<WriteItem> held_;     // refused by a full writer queue: retried on room
-  std::size_t pending_writes_ = 0;    // submitted, outcome not back yet
-  bool claiming_ = false;             // the Hello waits for the registry: reading waits too
-  bool open_ = false;                 // the WebSocket handshake completed
+  std::uint64_t dropped_seq_ = 0;     // a dropped Log's seq to ack once writes drain
+  RunlessLogBudget runless_logs_;
+  std::optional<WriteItem> held_;   // refused by a full writer queue: retried on room
+  std::size_t pending_writes_ = 0;  // submitted, outcome not back yet
+  bool claiming_ = false;           // the Hello waits for the registry: reading waits too
+  bool open_ = false;               // the WebSocket handshake completed
   bool read_in_flight_ = false;
   bool ping_in_flight_ = false;
   bool close_requested_ = false;  // close once the write queue drains

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "agent/link/host_link.h"
+#include "common/ids.h"
 #include "tests/host/server/test_server.h"
 
 namespace schedrig::collector {
@@ -232,6 +233,39 @@ TEST(Collector, ARunNotDispatchedYetIsRefused) {
             "refused");
   EXPECT_EQ(server.store.queued_run("run-next")->state, "queued");
   EXPECT_TRUE(server.store.run_ids("run-next").empty());
+}
+
+// 150 Logs without a run, stamped in 2100: the first 100 are stored, the
+// rest dropped but acked (the agent must not resend them), and last_seen is
+// the host's clock, not the stamp.
+TEST(Collector, RunlessLogsAreBoundedAndLastSeenIsTheHostsClock) {
+  TestServer server;
+  AgentClient c(server.port(), kBox1Token);
+  c.send(hello("box1", 1));
+  ASSERT_TRUE(c.read().has_ack());
+  const long long year_2100_ns = 4102444800LL * 1000000000LL;
+  auto line = [&](std::uint64_t seq) {
+    v1::Envelope env = stamped("box1", seq);
+    env.set_sent_at_ns(year_2100_ns);
+    env.mutable_log()->set_message("line " + std::to_string(seq));
+    return env;
+  };
+  for (std::uint64_t seq = 2; seq <= 151; ++seq) c.send(line(seq));
+  std::uint64_t acked = 0;
+  while (acked < 151) {
+    v1::Envelope env = c.read();
+    ASSERT_TRUE(env.has_ack()) << env.DebugString();
+    acked = env.ack().seq();
+  }
+  EXPECT_EQ(acked, 151u);
+  EXPECT_EQ(server.store.ingest(line(101), encode_envelope(line(101))),
+            store::Store::Ingest::kDuplicate);  // the 100th: stored
+  EXPECT_EQ(server.store.ingest(line(102), encode_envelope(line(102))),
+            store::Store::Ingest::kStored);  // the 101st: was dropped
+  const std::vector<store::AgentRecord> agents = server.store.agents();
+  ASSERT_EQ(agents.size(), 1u);
+  EXPECT_GT(agents[0].last_seen_ns, 0);
+  EXPECT_LE(agents[0].last_seen_ns, wall_clock_ns());
 }
 
 TEST(Collector, AnotherAgentsInstanceIsRefused) {
