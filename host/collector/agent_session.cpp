@@ -50,7 +50,8 @@ AgentSession<Stream>::AgentSession(Stream&& stream, server::AgentUpgrade upgrade
       peer_(upgrade_.peer),
       agent_id_(upgrade_.principal.name),
       tick_(ws_.get_executor()),
-      probe_timer_(ws_.get_executor()) {}
+      probe_timer_(ws_.get_executor()),
+      hello_timer_(ws_.get_executor()) {}
 
 template <class Stream>
 void AgentSession<Stream>::run() {
@@ -72,10 +73,40 @@ void AgentSession<Stream>::on_accept(beast::error_code ec) {
   if (ec) return finish(fmt::format("WebSocket accept: {}", ec.message()));
   open_ = true;
   upgrade_.request = {};  // not needed any more
-  spdlog::info("{}: agent {} connected", peer_, printable(agent_id_));
+  log_connected();
   heard_from_peer();
+  start_hello_deadline();
   schedule_tick();
   maybe_read();
+}
+
+template <class Stream>
+void AgentSession<Stream>::log_connected() {
+  const long long left_out =
+      services_->connected_lines->admit(server::RateLimitedLog::Clock::now());
+  if (left_out < 0) return;
+  spdlog::info("{}: agent {} connected{}", peer_, printable(agent_id_),
+               left_out > 0
+                   ? fmt::format(" ({} more connections since the last such line)", left_out)
+                   : std::string());
+}
+
+template <class Stream>
+void AgentSession<Stream>::start_hello_deadline() {
+  hello_timer_.expires_after(upgrade_.timing.hello_timeout);
+  hello_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+    if (ec || self->finished_ || self->close_requested_ || self->ledger_.hello_accepted() ||
+        self->claiming_) {
+      return;
+    }
+    const long long ms = self->upgrade_.timing.hello_timeout.count();
+    self->refusing_ = true;
+    const std::string why = ms % 1000 == 0 ? fmt::format("no Hello within {} s", ms / 1000)
+                                           : fmt::format("no Hello within {} ms", ms);
+    spdlog::warn("{} (agent {}): {}; closing with 1008", self->peer_, printable(self->agent_id_),
+                 why);
+    self->close_with(CloseCode::policy_error, why);
+  });
 }
 
 template <class Stream>
@@ -194,6 +225,8 @@ void AgentSession<Stream>::on_claim(bool accepted, const std::string& why,
   }
   claiming_ = false;
   if (!accepted) return violation(v1::ERROR_UNEXPECTED, why, hello->seq());
+  hello_timer_.cancel();
+  upgrade_.pending.release();  // no longer a pending connection of its peer
   ledger_.take(*hello);
   submit(std::move(hello), std::move(bytes));
   maybe_read();
@@ -452,6 +485,8 @@ void AgentSession<Stream>::finish(const std::string& reason, const char* log_lev
   finished_ = true;
   end_reason_ = reason;
   tick_.cancel();
+  hello_timer_.cancel();
+  upgrade_.pending.release();
   end_probes(false);
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);

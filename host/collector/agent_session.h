@@ -40,6 +40,9 @@ struct SessionServices {
   CollectorEvents& events;
   StoreWriter& writer;
   std::shared_ptr<SessionRegistry> registry;
+  // "connected" lines: at most one a second for all sessions together.
+  std::shared_ptr<server::RateLimitedLog> connected_lines =
+      std::make_shared<server::RateLimitedLog>(std::chrono::seconds(1));
 };
 
 template <class Stream>
@@ -107,6 +110,9 @@ class AgentSession : public AgentChannel,
   void do_write();
   void on_write(boost::beast::error_code ec);
   void do_close();
+  void log_connected();
+  // Closes with 1008 when no Hello came within timing.hello_timeout.
+  void start_hello_deadline();
   void schedule_tick();
   void on_tick();
   void end_probes(bool alive);
@@ -125,6 +131,7 @@ class AgentSession : public AgentChannel,
   server::RateLimitedLog bad_frames_;
   boost::asio::steady_timer tick_;
   boost::asio::steady_timer probe_timer_;
+  boost::asio::steady_timer hello_timer_;
   std::chrono::steady_clock::time_point last_heard_;
   std::deque<std::string> write_queue_;
   std::vector<std::function<void(bool)>> probes_;

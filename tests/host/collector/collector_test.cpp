@@ -268,6 +268,23 @@ TEST(Collector, RunlessLogsAreBoundedAndLastSeenIsTheHostsClock) {
   EXPECT_LE(agents[0].last_seen_ns, wall_clock_ns());
 }
 
+// A WebSocket that never says Hello is closed 1008 at the deadline, and
+// counts as pending until then: the per-peer cap refuses one more.
+TEST(Collector, NoHelloWithinTheDeadlineIsClosed) {
+  TestServerConfig config;
+  config.timing.hello_timeout = 300ms;
+  TestServer server(config);
+  AgentClient silent(server.port(), kBox1Token);
+  beast::error_code ec;
+  silent.read(ec);
+  EXPECT_EQ(ec, websocket::error::closed) << ec.message();
+  EXPECT_EQ(silent.ws().reason().code, websocket::close_code::policy_error);
+  EXPECT_EQ(std::string(silent.ws().reason().reason.c_str()), "no Hello within 300 ms");
+  AgentClient speaks(server.port(), kBox1Token);  // one that does is served
+  speaks.send(hello("box1", 1));
+  EXPECT_TRUE(speaks.read().has_ack());
+}
+
 TEST(Collector, AnotherAgentsInstanceIsRefused) {
   TestServer server;
   AgentClient box1(server.port(), kBox1Token);
