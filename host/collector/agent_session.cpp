@@ -1,5 +1,7 @@
 #include "host/collector/agent_session.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
@@ -48,11 +50,13 @@ AgentSession<Stream>::AgentSession(Stream&& stream, server::AgentUpgrade upgrade
       peer_(upgrade_.peer),
       agent_id_(upgrade_.principal.name),
       tick_(ws_.get_executor()),
-      probe_timer_(ws_.get_executor()) {}
+      probe_timer_(ws_.get_executor()),
+      hello_timer_(ws_.get_executor()) {}
 
 template <class Stream>
 void AgentSession<Stream>::run() {
   upgrade_.slot.attach(this->shared_from_this());
+  upgrade_.pending.attach(this->shared_from_this());  // evicted while still without Hello: stopped
   asio::dispatch(ws_.get_executor(), [self = this->shared_from_this()] {
     self->ws_.set_option(session_timeouts());
     self->ws_.binary(true);
@@ -70,10 +74,40 @@ void AgentSession<Stream>::on_accept(beast::error_code ec) {
   if (ec) return finish(fmt::format("WebSocket accept: {}", ec.message()));
   open_ = true;
   upgrade_.request = {};  // not needed any more
-  spdlog::info("{}: agent {} connected", peer_, printable(agent_id_));
+  log_connected();
   heard_from_peer();
+  start_hello_deadline();
   schedule_tick();
   maybe_read();
+}
+
+template <class Stream>
+void AgentSession<Stream>::log_connected() {
+  const long long left_out =
+      services_->connected_lines->admit(server::RateLimitedLog::Clock::now());
+  if (left_out < 0) return;
+  spdlog::info("{}: agent {} connected{}", peer_, printable(agent_id_),
+               left_out > 0
+                   ? fmt::format(" ({} more connections since the last such line)", left_out)
+                   : std::string());
+}
+
+template <class Stream>
+void AgentSession<Stream>::start_hello_deadline() {
+  hello_timer_.expires_after(upgrade_.timing.hello_timeout);
+  hello_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+    if (ec || self->finished_ || self->close_requested_ || self->ledger_.hello_accepted() ||
+        self->claiming_) {
+      return;
+    }
+    const long long ms = self->upgrade_.timing.hello_timeout.count();
+    self->refusing_ = true;
+    const std::string why = ms % 1000 == 0 ? fmt::format("no Hello within {} s", ms / 1000)
+                                           : fmt::format("no Hello within {} ms", ms);
+    spdlog::warn("{} (agent {}): {}; closing with 1008", self->peer_, printable(self->agent_id_),
+                 why);
+    self->close_with(CloseCode::policy_error, why);
+  });
 }
 
 template <class Stream>
@@ -137,7 +171,31 @@ void AgentSession<Stream>::handle_message(std::string bytes) {
   auto env = std::make_shared<const Envelope>(std::move(*r.envelope));
   if (env->has_hello()) return claim_id(std::move(env), std::move(bytes));  // the first: the rules
   ledger_.take(*env);
+  if (drop_runless_log(*env)) return ack_dropped(env->seq());
   submit(std::move(env), std::move(bytes));
+}
+
+template <class Stream>
+bool AgentSession<Stream>::drop_runless_log(const Envelope& env) {
+  if (!env.has_log() || !env.log().run_id().empty()) return false;
+  if (runless_logs_.take(std::chrono::steady_clock::now())) return false;
+  if (runless_logs_.dropped() == 1) {
+    spdlog::warn("{} (agent {}): over {} Logs without a run in {} s: dropping the rest (counted)",
+                 peer_, printable(agent_id_), RunlessLogBudget::kPerWindow,
+                 RunlessLogBudget::kWindow.count());
+  }
+  return true;
+}
+
+template <class Stream>
+void AgentSession<Stream>::ack_dropped(std::uint64_t seq) {
+  if (pending_writes_ > 0) {  // the Ack is cumulative: not before what came first commits
+    dropped_seq_ = seq;
+    return;
+  }
+  if (ack_seq_ == 0) ack_instance_ = ledger_.instance_id;
+  ack_seq_ = std::max(ack_seq_, seq);
+  flush_ack();
 }
 
 template <class Stream>
@@ -168,6 +226,8 @@ void AgentSession<Stream>::on_claim(bool accepted, const std::string& why,
   }
   claiming_ = false;
   if (!accepted) return violation(v1::ERROR_UNEXPECTED, why, hello->seq());
+  hello_timer_.cancel();
+  upgrade_.pending.release();  // no longer a pending connection of its peer
   ledger_.take(*hello);
   submit(std::move(hello), std::move(bytes));
   maybe_read();
@@ -250,10 +310,12 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
     // taking envelopes and close, so the agent ends the run (and restores
     // its knobs) instead of streaming into a hole.
     refusing_ = true;
-    reply_error(v1::ERROR_INTERNAL, outcome.error, env->seq());
-    close_with(CloseCode::internal_error, "the store failed: " + outcome.error);
+    spdlog::error("{} (agent {}): seq {} not stored: {}", peer_, printable(agent_id_), env->seq(),
+                  outcome.error);
+    reply_error(v1::ERROR_INTERNAL, outcome.peer_error, env->seq());
+    close_with(CloseCode::internal_error, "the store failed: " + outcome.peer_error);
   } else if (outcome.status == Status::kRefused && !refusing_ && !finished_) {
-    violation(v1::ERROR_NOT_OWNER, outcome.error, env->seq());
+    violation(v1::ERROR_NOT_OWNER, outcome.peer_error, env->seq(), outcome.error);
   } else if (outcome.status == Status::kStored || outcome.status == Status::kDuplicate) {
     if (!refusing_ && !finished_) {
       // The Ack is owed from here on: anything sent to the agent (a
@@ -262,6 +324,7 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
       if (ack_seq_ != 0 && ack_instance_ != env->instance_id()) flush_ack();
       if (ack_seq_ == 0) ack_instance_ = env->instance_id();
       ack_seq_ = std::max(ack_seq_, env->seq());
+      if (pending_writes_ == 0) ack_seq_ = std::max(ack_seq_, std::exchange(dropped_seq_, 0));
     }
     // The accepted Hello (a session's only one) makes the channel live,
     // even when it was stored before (a replay); on_stored is for what is new.
@@ -283,10 +346,10 @@ void AgentSession<Stream>::reply_error(v1::ErrorCode code, const std::string& me
 
 template <class Stream>
 void AgentSession<Stream>::violation(v1::ErrorCode code, const std::string& message,
-                                     std::uint64_t seq) {
+                                     std::uint64_t seq, const std::string& log_detail) {
   refusing_ = true;
   spdlog::warn("{} (agent {}): refused: {}; closing with 1008 (policy violation)", peer_,
-               printable(agent_id_), printable(message));
+               printable(agent_id_), printable(log_detail.empty() ? message : log_detail));
   reply_error(code, message, seq);
   close_with(CloseCode::policy_error, "refused: " + message);
 }
@@ -423,6 +486,8 @@ void AgentSession<Stream>::finish(const std::string& reason, const char* log_lev
   finished_ = true;
   end_reason_ = reason;
   tick_.cancel();
+  hello_timer_.cancel();
+  upgrade_.pending.release();
   end_probes(false);
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);
@@ -434,6 +499,10 @@ void AgentSession<Stream>::finish(const std::string& reason, const char* log_lev
   }
   spdlog::log(spdlog::level::from_str(log_level), "{} (agent {}): {}", peer_, printable(agent_id_),
               printable(reason));
+  if (runless_logs_.dropped() > 0) {
+    spdlog::warn("{} (agent {}): {} Logs without a run dropped in this session", peer_,
+                 printable(agent_id_), runless_logs_.dropped());
+  }
   report_closed_when_drained();
 }
 

@@ -25,6 +25,7 @@
 
 #include "host/collector/agent_channel.h"
 #include "host/collector/events.h"
+#include "host/collector/log_budget.h"
 #include "host/collector/session_registry.h"
 #include "host/collector/session_rules.h"
 #include "host/collector/store_writer.h"
@@ -39,6 +40,9 @@ struct SessionServices {
   CollectorEvents& events;
   StoreWriter& writer;
   std::shared_ptr<SessionRegistry> registry;
+  // "connected" lines: at most one a second for all sessions together.
+  std::shared_ptr<server::RateLimitedLog> connected_lines =
+      std::make_shared<server::RateLimitedLog>(std::chrono::seconds(1));
 };
 
 template <class Stream>
@@ -80,6 +84,11 @@ class AgentSession : public AgentChannel,
   void on_claim(bool accepted, const std::string& why, std::shared_ptr<const Envelope> hello,
                 std::string bytes);
   void submit(std::shared_ptr<const Envelope> env, std::string bytes);
+  // A Log without a run over the session's budget (log_budget.h): taken
+  // and acked, never stored; the first drop is logged, the count at the end.
+  bool drop_runless_log(const Envelope& env);
+  // Acks a dropped envelope's seq once everything before it is committed.
+  void ack_dropped(std::uint64_t seq);
   void retry_held();
   void on_written(const std::shared_ptr<const Envelope>& env, const WriteOutcome& outcome);
   // Writer thread: queues an outcome for the strand (one post per burst).
@@ -93,11 +102,17 @@ class AgentSession : public AgentChannel,
   void enqueue(Envelope env);
   void reply_error(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
   // Error envelope, warn log, close with 1008; nothing more is read or stored.
-  void violation(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq);
+  // `message` is what the peer is told; `log_detail` (if not "") what the
+  // host's log says instead (it may name the store or other agents).
+  void violation(schedrig::v1::ErrorCode code, const std::string& message, std::uint64_t seq,
+                 const std::string& log_detail = "");
   void close_with(CloseCode code, const std::string& reason);
   void do_write();
   void on_write(boost::beast::error_code ec);
   void do_close();
+  void log_connected();
+  // Closes with 1008 when no Hello came within timing.hello_timeout.
+  void start_hello_deadline();
   void schedule_tick();
   void on_tick();
   void end_probes(bool alive);
@@ -116,6 +131,7 @@ class AgentSession : public AgentChannel,
   server::RateLimitedLog bad_frames_;
   boost::asio::steady_timer tick_;
   boost::asio::steady_timer probe_timer_;
+  boost::asio::steady_timer hello_timer_;
   std::chrono::steady_clock::time_point last_heard_;
   std::deque<std::string> write_queue_;
   std::vector<std::function<void(bool)>> probes_;
@@ -128,10 +144,12 @@ class AgentSession : public AgentChannel,
   std::vector<Delivered> draining_;   // the strand's side (capacity reused)
   std::string ack_instance_;          // the Ack owed: instance and seq
   std::uint64_t ack_seq_ = 0;         // 0: none owed
-  std::optional<WriteItem> held_;     // refused by a full writer queue: retried on room
-  std::size_t pending_writes_ = 0;    // submitted, outcome not back yet
-  bool claiming_ = false;             // the Hello waits for the registry: reading waits too
-  bool open_ = false;                 // the WebSocket handshake completed
+  std::uint64_t dropped_seq_ = 0;     // a dropped Log's seq to ack once writes drain
+  RunlessLogBudget runless_logs_;
+  std::optional<WriteItem> held_;   // refused by a full writer queue: retried on room
+  std::size_t pending_writes_ = 0;  // submitted, outcome not back yet
+  bool claiming_ = false;           // the Hello waits for the registry: reading waits too
+  bool open_ = false;               // the WebSocket handshake completed
   bool read_in_flight_ = false;
   bool ping_in_flight_ = false;
   bool close_requested_ = false;  // close once the write queue drains

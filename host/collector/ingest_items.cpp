@@ -11,14 +11,19 @@ namespace {
 
 using Status = WriteOutcome::Status;
 
+// What the agent is told when the store failed (the reason is the host's).
+constexpr const char* kStoreFailed = "the host could not store it; try again later";
+
 WriteOutcome outcome_of(const store::IngestOutcome& o) {
   if (!o.error) {
-    return {o.result == store::Store::Ingest::kStored ? Status::kStored : Status::kDuplicate, ""};
+    return {o.result == store::Store::Ingest::kStored ? Status::kStored : Status::kDuplicate, "",
+            ""};
   }
   if (o.error->reason() == store::StoreError::Reason::kNotOwner) {
-    return {Status::kRefused, o.error->what()};
+    const std::string& peer = o.error->peer_message();
+    return {Status::kRefused, o.error->what(), peer.empty() ? "refused" : peer};
   }
-  return {Status::kFailed, std::string("store: ") + o.error->what()};
+  return {Status::kFailed, std::string("store: ") + o.error->what(), kStoreFailed};
 }
 
 }  // namespace
@@ -41,8 +46,8 @@ std::vector<WriteOutcome> ingest_items(store::Store& store, const std::vector<Wr
       spdlog::error("cannot store a batch of {} envelope(s) (attempt {} of {}): {}", items.size(),
                     attempt, options.attempts, e.what());
       if (attempt >= options.attempts) {
-        return std::vector<WriteOutcome>(items.size(),
-                                         {Status::kFailed, std::string("store: ") + e.what()});
+        return std::vector<WriteOutcome>(
+            items.size(), {Status::kFailed, std::string("store: ") + e.what(), kStoreFailed});
       }
     }
   }

@@ -46,8 +46,8 @@ void SessionRegistry::on_probe(const std::string& agent_id, const std::string& i
     lock.unlock();
     spdlog::warn("two agents share id {} (peer {} and peer {}): refusing the new one",
                  printable(agent_id), old->peer(), session->peer());
-    return decide(false, fmt::format("another agent with id {} is connected (from {})",
-                                     printable(agent_id), old->peer()));
+    // The peer hears its own id only; the other connection's address is for the log.
+    return decide(false, fmt::format("another agent with id {} is connected", printable(agent_id)));
   }
   holder = Holder{session, instance_id};
   lock.unlock();

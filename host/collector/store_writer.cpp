@@ -23,7 +23,8 @@ bool StoreWriter::submit(WriteItem& item, std::function<void()> on_room) {
     }
   }
   WriteItem late = std::move(item);
-  late.done(WriteOutcome{WriteOutcome::Status::kFailed, "the store writer has stopped"});
+  late.done(WriteOutcome{WriteOutcome::Status::kFailed, "the store writer has stopped",
+                         "the host is stopping"});
   return true;
 }
 

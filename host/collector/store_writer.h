@@ -32,7 +32,10 @@ struct WriteOutcome {
     kFailed,     // the store failed after every try: nothing stored
   };
   Status status = Status::kStored;
-  std::string error;  // kRefused, kFailed: one line
+  std::string error;  // kRefused, kFailed: one line, for the host's log
+  // kRefused, kFailed: what the agent is told (its own envelope only: no
+  // store path, no other agent's ids).
+  std::string peer_error;
 };
 
 struct WriteItem {
@@ -43,9 +46,9 @@ struct WriteItem {
 };
 
 struct StoreWriterOptions {
-  std::size_t capacity = 4096;  // queued items, all sessions together
+  std::size_t capacity = 4096;   // queued items, all sessions together
   std::size_t max_batch = 1024;  // items per transaction
-  int attempts = 3;             // tries of a batch before its items fail
+  int attempts = 3;              // tries of a batch before its items fail
   // Run envelopes must belong to a queue row of their agent (the store's
   // IngestPolicy::require_assigned_run).
   bool require_assigned_run = true;

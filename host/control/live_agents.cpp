@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/envelope_codec.h"
+#include "common/ids.h"
 
 namespace schedrig::control {
 
@@ -14,7 +15,7 @@ std::string LiveAgents::connect(const std::shared_ptr<collector::AgentChannel>& 
   agent.channel = channel;
   agent.instance_id = env.instance_id();
   agent.hello = env.hello();
-  agent.last_seen_ns = env.sent_at_ns();
+  agent.last_seen_ns = wall_clock_ns();  // the host's clock: an agent cannot pin it
   return replaced_run;
 }
 
@@ -30,7 +31,7 @@ std::optional<std::string> LiveAgents::disconnect(const std::string& agent_id,
 void LiveAgents::saw(const v1::Envelope& env) {
   LiveAgent* agent = find(env.agent_id());
   if (!agent || agent->instance_id != env.instance_id()) return;
-  agent->last_seen_ns = std::max<long long>(agent->last_seen_ns, env.sent_at_ns());
+  agent->last_seen_ns = std::max<long long>(agent->last_seen_ns, wall_clock_ns());
   if (env.has_topology()) {
     agent->topology = env.topology();
     agent->has_topology = true;

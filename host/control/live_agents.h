@@ -27,7 +27,7 @@ struct LiveAgent {
   // What run_id waits for, from the run's last Log with waiting set ("" =
   // not waiting): until its next Log, Sample, IterationResult or RunFinished.
   std::string waiting;
-  long long last_seen_ns = 0;  // sent_at_ns of its latest envelope
+  long long last_seen_ns = 0;  // host clock when its latest envelope was taken
 };
 
 class LiveAgents {

@@ -12,6 +12,7 @@
 
 #include "common/auth/token_set.h"
 #include "host/server/connection_tracker.h"
+#include "host/server/pending_peers.h"
 #include "host/server/server_options.h"
 
 namespace schedrig::server {
@@ -27,6 +28,9 @@ struct AgentUpgrade {
   std::string peer;           // "127.0.0.1:5555"
   ConnectionSlot slot;        // keeps counting against max_connections
   SessionTiming timing;
+  // Still pending (pending_peers.h) until the session's Hello is accepted,
+  // so sockets that never say Hello count against the per-peer cap.
+  PendingTicket pending;
 };
 
 class AgentEndpoint {

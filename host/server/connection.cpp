@@ -174,7 +174,7 @@ void Connection<Stream>::handle_header() {
   Authorization auth = authorize(header, *context_->options.tokens, role_for(route));
   if (!auth.principal) return refuse(auth);
   authorized_ = true;
-  pending_.release();
+  if (route != Route::kAgent) pending_.release();  // an agent: once its Hello is accepted
   if (header.count(http::field::transfer_encoding) != 0) {
     // Chunk extensions and trailers are not counted by the body limit: no
     // chunked uploads at all (curl -d and our client send Content-Length).
@@ -255,8 +255,8 @@ void Connection<Stream>::serve_agent(Request request, auth::Principal principal)
   }
   beast::get_lowest_layer(stream_).expires_never();
   handed_off_ = true;
-  AgentUpgrade upgrade{std::move(request), std::move(principal), peer_, std::move(slot_),
-                       context_->options.timing};
+  AgentUpgrade upgrade{std::move(request), std::move(principal),     peer_,
+                       std::move(slot_),   context_->options.timing, std::move(pending_)};
   context_->options.agents->accept(std::move(stream_), std::move(upgrade));
 }
 

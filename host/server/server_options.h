@@ -21,6 +21,8 @@ class AgentEndpoint;
 struct SessionTiming {
   std::chrono::milliseconds ping_interval{15'000};
   std::chrono::milliseconds idle_timeout{45'000};
+  // From the WebSocket upgrade to the Hello: none by then -> closed 1008.
+  std::chrono::milliseconds hello_timeout{10'000};
 };
 
 struct ServerOptions {

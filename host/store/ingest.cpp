@@ -43,15 +43,23 @@ std::string serialized(const google::protobuf::MessageLite& m) {
   return out;
 }
 
+// When the host last heard from an agent, as an envelope says it: its
+// sent_at_ns, but never after the host received it (an agent's clock, or a
+// forged stamp, cannot pin last_seen in the future; an imported file keeps
+// its own, earlier, times).
+long long seen_at_ns(const Envelope& env, long long received_at_ns) {
+  return std::min<long long>(env.sent_at_ns(), received_at_ns);
+}
+
 void touch_agent(sqlite::Db& db, const std::string& agent_id, long long sent_at_ns) {
   sqlite::Statement& st =
       db.cached("UPDATE agents SET last_seen_ns = max(last_seen_ns, ?2) WHERE agent_id = ?1");
   st.bind_text(1, agent_id).bind_int(2, sent_at_ns).run();
 }
 
-void derive_body(sqlite::Db& db, const Envelope& env);
+void derive_body(sqlite::Db& db, const Envelope& env, long long received_at_ns);
 
-void on_hello(sqlite::Db& db, const Envelope& env) {
+void on_hello(sqlite::Db& db, const Envelope& env, long long received_at_ns) {
   const v1::Hello& h = env.hello();
   sqlite::Statement& instance = db.cached(R"sql(
       INSERT INTO instances (instance_id, agent_id, boot_id, hostname, kernel_release,
@@ -74,7 +82,10 @@ void on_hello(sqlite::Db& db, const Envelope& env) {
       ON CONFLICT (agent_id) DO UPDATE SET
         hostname = excluded.hostname,
         last_seen_ns = max(last_seen_ns, excluded.last_seen_ns))sql");
-  agent.bind_text(1, env.agent_id()).bind_text(2, h.hostname()).bind_int(3, env.sent_at_ns()).run();
+  agent.bind_text(1, env.agent_id())
+      .bind_text(2, h.hostname())
+      .bind_int(3, seen_at_ns(env, received_at_ns))
+      .run();
 }
 
 void on_topology(sqlite::Db& db, const Envelope& env) {
@@ -252,21 +263,23 @@ bool ingest_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_b
   require_ids(db, env);
   OwnerCache* owners = batch ? &batch->owners : nullptr;
   const bool recorded = instance_recorded(db, env, owners);
-  if (policy.require_assigned_run) require_assigned_run(db, env, owners);
+  if (policy.require_assigned_run) require_assigned_run(db, env, raw_bytes, owners);
   if (batch) batch->item_wrote = true;
   if (!recorded) record_instance(db, env);
   if (!insert_envelope(db, env, raw_bytes, received_at_ns)) return false;
   if (batch) {
-    derive_body(db, env);  // the caller touches the agent
+    derive_body(db, env, received_at_ns);  // the caller touches the agent
+    forget_run(batch->owners, env);
   } else {
-    derive_tables(db, env);
+    derive_tables(db, env, received_at_ns);
   }
   return true;
 }
 
-void note_stored(IngestBatch& batch, const Envelope& env) {
-  auto [it, added] = batch.last_seen.try_emplace(env.agent_id(), env.sent_at_ns());
-  if (!added) it->second = std::max<long long>(it->second, env.sent_at_ns());
+void note_stored(IngestBatch& batch, const Envelope& env, long long received_at_ns) {
+  const long long seen = seen_at_ns(env, received_at_ns);
+  auto [it, added] = batch.last_seen.try_emplace(env.agent_id(), seen);
+  if (!added) it->second = std::max<long long>(it->second, seen);
 }
 
 void touch_agents(sqlite::Db& db, const IngestBatch& batch) {
@@ -290,17 +303,17 @@ bool insert_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_b
   return db.changes() == 1;
 }
 
-void derive_tables(sqlite::Db& db, const Envelope& env) {
-  derive_body(db, env);
-  touch_agent(db, env.agent_id(), env.sent_at_ns());
+void derive_tables(sqlite::Db& db, const Envelope& env, long long received_at_ns) {
+  derive_body(db, env, received_at_ns);
+  touch_agent(db, env.agent_id(), seen_at_ns(env, received_at_ns));
 }
 
 namespace {
 
-void derive_body(sqlite::Db& db, const Envelope& env) {
+void derive_body(sqlite::Db& db, const Envelope& env, long long received_at_ns) {
   switch (env.body_case()) {
     case Envelope::kHello:
-      on_hello(db, env);
+      on_hello(db, env, received_at_ns);
       break;
     case Envelope::kTopology:
       on_topology(db, env);

@@ -28,11 +28,11 @@ struct IngestBatch {
   // Set once the current envelope's checks passed and its writes began: an
   // error before it changed nothing, an error after it needs a rollback.
   bool item_wrote = false;
-  std::unordered_map<std::string, long long> last_seen;  // agent -> max sent_at_ns stored
+  std::unordered_map<std::string, long long> last_seen;  // agent -> latest seen_at stored
 };
 bool ingest_envelope(sqlite::Db& db, const schedrig::v1::Envelope& env, std::string_view raw_bytes,
                      IngestPolicy policy, long long received_at_ns, IngestBatch* batch = nullptr);
-void note_stored(IngestBatch& batch, const schedrig::v1::Envelope& env);
+void note_stored(IngestBatch& batch, const schedrig::v1::Envelope& env, long long received_at_ns);
 // One UPDATE per agent of the batch. Throws StoreError.
 void touch_agents(sqlite::Db& db, const IngestBatch& batch);
 
@@ -43,7 +43,8 @@ bool insert_envelope(sqlite::Db& db, const schedrig::v1::Envelope& env, std::str
 
 // Updates agents/instances/runs/iterations/metrics/samples from one envelope's body.
 // Bodies that derive nothing (Log, Error, host->agent messages) are ignored.
-// Throws StoreError.
-void derive_tables(sqlite::Db& db, const schedrig::v1::Envelope& env);
+// The agent's last_seen_ns becomes at most `received_at_ns` (the host's
+// clock: its sent_at_ns when earlier). Throws StoreError.
+void derive_tables(sqlite::Db& db, const schedrig::v1::Envelope& env, long long received_at_ns);
 
 }  // namespace schedrig::store

@@ -5,8 +5,10 @@ namespace schedrig::store {
 
 struct IngestPolicy {
   // A run envelope (RunStarted, IterationResult, Sample, RunFinished, Error
-  // with a run_id) is refused unless table `queue` assigns its run_id to the
-  // envelope's agent_id. `serve` sets it for agents; `lab` and `import` do not.
+  // or Log with a run_id) is refused unless table `queue` has its run_id
+  // dispatched ("running") to the envelope's agent_id, or it is an exact
+  // duplicate of a stored envelope. `serve` sets it for agents; `lab` and
+  // `import` (no queue rows) do not.
   bool require_assigned_run = false;
 };
 

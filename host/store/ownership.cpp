@@ -12,11 +12,12 @@ namespace {
 
 [[noreturn]] void refuse_instance(const sqlite::Db& db, const Envelope& env,
                                   const std::string& agent) {
-  throw StoreError(
-      StoreError::Reason::kNotOwner,
-      fmt::format("store {}: envelope ({}) from agent '{}' names instance {} of "
-                  "agent '{}'; refused",
-                  db.path(), body_name(env), env.agent_id(), env.instance_id(), agent));
+  throw StoreError(StoreError::Reason::kNotOwner,
+                   fmt::format("store {}: envelope ({}) from agent '{}' names instance {} of "
+                               "agent '{}'; refused",
+                               db.path(), body_name(env), env.agent_id(), env.instance_id(), agent),
+                   fmt::format("{} (seq {}): instance {} is not this agent's: refused",
+                               body_name(env), env.seq(), env.instance_id()));
 }
 
 }  // namespace
@@ -55,26 +56,79 @@ void record_instance(sqlite::Db& db, const Envelope& env) {
       .run();
 }
 
-void require_assigned_run(sqlite::Db& db, const Envelope& env, OwnerCache* cache) {
+namespace {
+
+// True when (agent, instance, seq) of `env` is stored with exactly `raw_bytes`.
+bool stored_exactly(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes) {
+  sqlite::Statement& st = db.cached(
+      "SELECT body = ?4 FROM envelopes WHERE agent_id = ?1 AND instance_id = ?2 AND seq = ?3");
+  st.bind_text(1, env.agent_id())
+      .bind_text(2, env.instance_id())
+      .bind_int(3, static_cast<long long>(env.seq()))
+      .bind_blob(4, raw_bytes);
+  const bool same = st.step() && st.column_int(0) == 1;
+  st.reset();
+  return same;
+}
+
+// A run's queue row as far as the check needs it.
+struct QueueRow {
+  bool found = false;
+  std::string agent_id, state;
+};
+
+QueueRow queue_row(sqlite::Db& db, const std::string& run_id) {
+  sqlite::Statement& st = db.cached("SELECT agent_id, state FROM queue WHERE run_id = ?1");
+  st.bind_text(1, run_id);
+  QueueRow row;
+  if (st.step()) row = {true, st.column_text(0), st.column_text(1)};
+  st.reset();
+  return row;
+}
+
+// Why the run is not this agent's to write: for the host's log (whose
+// agent, which state) and for the peer (only what it did wrong).
+[[noreturn]] void refuse_run(const sqlite::Db& db, const Envelope& env, const std::string& run_id,
+                             const QueueRow& row) {
+  const bool mine = row.found && row.agent_id == env.agent_id();
+  const std::string peer =
+      mine ? fmt::format("{} (seq {}) for run {}, which is {}: refused", body_name(env), env.seq(),
+                         run_id,
+                         row.state == "queued" ? std::string("not dispatched to this agent yet")
+                                               : fmt::format("already {}", row.state))
+           : fmt::format("{} (seq {}) for run {}, which is not this agent's: refused",
+                         body_name(env), env.seq(), run_id);
+  const std::string whose = !row.found ? std::string("is not in the queue")
+                            : mine     ? fmt::format("is {} in the queue", row.state)
+                                       : fmt::format("is queued for agent '{}'", row.agent_id);
+  throw StoreError(StoreError::Reason::kNotOwner,
+                   fmt::format("store {}: envelope ({}) from agent '{}' for run '{}', which {}; "
+                               "refused",
+                               db.path(), body_name(env), env.agent_id(), run_id, whose),
+                   peer);
+}
+
+}  // namespace
+
+void require_assigned_run(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes,
+                          OwnerCache* cache) {
   const std::string* run_id = run_id_of(env);  // common/envelope_codec.h
   if (!run_id) return;
   if (cache) {
-    auto found = cache->run_owner.find(*run_id);
-    if (found != cache->run_owner.end() && found->second == env.agent_id()) return;
+    auto found = cache->running_runs.find(*run_id);
+    if (found != cache->running_runs.end() && found->second == env.agent_id()) return;
   }
-  sqlite::Statement& owner = db.cached("SELECT agent_id FROM queue WHERE run_id = ?1");
-  owner.bind_text(1, *run_id);
-  const bool queued = owner.step();
-  const std::string agent = queued ? owner.column_text(0) : std::string();
-  owner.reset();
-  if (queued && cache) cache->run_owner.emplace(*run_id, agent);
-  if (queued && agent == env.agent_id()) return;
-  throw StoreError(
-      StoreError::Reason::kNotOwner,
-      fmt::format("store {}: envelope ({}) from agent '{}' for run '{}', which {}; refused",
-                  db.path(), body_name(env), env.agent_id(), *run_id,
-                  queued ? fmt::format("is queued for agent '{}'", agent)
-                         : std::string("is not in the queue")));
+  const QueueRow row = queue_row(db, *run_id);
+  if (row.found && row.agent_id == env.agent_id() && row.state == "running") {
+    if (cache) cache->running_runs.emplace(*run_id, row.agent_id);
+    return;
+  }
+  if (stored_exactly(db, env, raw_bytes)) return;  // a replay: acked, changes nothing
+  refuse_run(db, env, *run_id, row);
+}
+
+void forget_run(OwnerCache& cache, const Envelope& env) {
+  if (env.has_run_finished()) cache.running_runs.erase(env.run_finished().run_id());
 }
 
 }  // namespace schedrig::store

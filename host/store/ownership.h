@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "host/store/sqlite.h"
@@ -13,12 +14,14 @@
 namespace schedrig::store {
 
 // Owners already read in the current write transaction (one batch): an
-// instance's agent and a queued run's agent never change once recorded, so
-// a batch asks SQLite once per instance and run. Only rows that exist are
-// kept, so a rolled-back item cannot leave a stale entry.
+// instance's agent never changes once recorded, so a batch asks SQLite once
+// per instance. Only rows that exist are kept, so a rolled-back item cannot
+// leave a stale entry. `running_runs` holds the runs found dispatched
+// (queue state "running") to the agent named; a RunFinished stored in the
+// batch drops its run (forget_run), so what follows it is checked again.
 struct OwnerCache {
   std::unordered_map<std::string, std::string> instance_owner;
-  std::unordered_map<std::string, std::string> run_owner;
+  std::unordered_map<std::string, std::string> running_runs;  // run_id -> agent_id
 };
 
 // Records env.instance_id as env.agent_id's (a bare `instances` row when it
@@ -32,9 +35,15 @@ bool instance_recorded(sqlite::Db& db, const schedrig::v1::Envelope& env,
                        OwnerCache* cache = nullptr);
 void record_instance(sqlite::Db& db, const schedrig::v1::Envelope& env);
 
-// Throws StoreError kNotOwner when `env` is a run envelope whose run_id is
-// not in table `queue` for env.agent_id. Writes nothing.
+// Throws StoreError kNotOwner when `env` is a run envelope (common/
+// envelope_codec.h run_id_of) whose run is not dispatched to env.agent_id:
+// no queue row, another agent's, or in a state other than "running" (still
+// queued behind another run, or already ended). An exact duplicate of an
+// envelope already stored (same agent, instance and seq, same bytes: a
+// replay) passes, so it is acked again. Writes nothing.
 void require_assigned_run(sqlite::Db& db, const schedrig::v1::Envelope& env,
-                          OwnerCache* cache = nullptr);
+                          std::string_view raw_bytes, OwnerCache* cache = nullptr);
+// After `env` is stored: a RunFinished ends its run, so the cache forgets it.
+void forget_run(OwnerCache& cache, const schedrig::v1::Envelope& env);
 
 }  // namespace schedrig::store

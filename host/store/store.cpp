@@ -133,7 +133,7 @@ std::vector<Store::IngestOutcome> Store::ingest_batch(std::span<const IngestItem
       try {
         const bool stored = ingest_envelope(db, *items[i].env, items[i].raw, policy, now, &batch);
         out[i].result = stored ? Ingest::kStored : Ingest::kDuplicate;
-        if (stored) note_stored(batch, *items[i].env);
+        if (stored) note_stored(batch, *items[i].env, now);
       } catch (const StoreError& e) {
         if (batch.item_wrote) {
           clean = false;  // it failed half-way: redo the batch item by item
@@ -159,7 +159,7 @@ std::vector<Store::IngestOutcome> Store::ingest_batch(std::span<const IngestItem
       const bool stored = ingest_envelope(db, *items[i].env, items[i].raw, policy, now, &batch);
       out[i].result = stored ? Ingest::kStored : Ingest::kDuplicate;
       item.release();
-      if (stored) note_stored(batch, *items[i].env);
+      if (stored) note_stored(batch, *items[i].env, now);
     } catch (const StoreError& e) {
       item.rollback();  // throws (failing the batch) when the transaction is gone
       out[i].error = e;

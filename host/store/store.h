@@ -58,9 +58,11 @@ class Store {
   // its finished_at_ns, and updates the runs row only for the run's agent.
   // Ownership: an envelope whose instance_id is recorded for another
   // agent_id is refused, and with policy.require_assigned_run so is a run
-  // envelope (RunStarted, IterationResult, Sample, RunFinished, Error with a
-  // run_id) whose run_id is not queued for env.agent_id: StoreError
-  // kNotOwner, nothing stored. Throws StoreError (also kBadContent for an
+  // envelope (RunStarted, IterationResult, Sample, RunFinished, Error or Log
+  // with a run_id) whose run is not dispatched to env.agent_id (queue row
+  // of another agent, none, still "queued", or ended), unless it is an exact
+  // duplicate of a stored envelope: StoreError kNotOwner (peer_message()
+  // for the sender), nothing stored. Throws StoreError (also kBadContent for an
   // envelope without agent_id or instance_id, or with seq 0).
   Ingest ingest(const schedrig::v1::Envelope& env, std::string_view raw_bytes,
                 IngestPolicy policy = {});

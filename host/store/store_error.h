@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "common/error.h"
 
@@ -26,12 +27,19 @@ class StoreError : public Error {
     kSql,          // SQLite refused a statement for another reason
     kBadContent,   // a stored body does not decode, an envelope lacks its ids, or a
                    // queued run's run_id is taken
-    kNotOwner,     // an envelope for an instance or run that belongs to another agent
+    kNotOwner,     // an envelope for an instance or run that belongs to another agent,
+                   // or for a run of its agent that is not running (queued, or ended)
   };
 
   StoreError(Reason reason, const std::string& message)
       : Error(kind_for(reason), message), reason_(reason) {}
+  // `peer_message`: what the envelope's sender did wrong, for the Error sent
+  // back to it (its own ids only: no store path, no other agent's ids).
+  StoreError(Reason reason, const std::string& message, std::string peer_message)
+      : Error(kind_for(reason), message), reason_(reason), peer_message_(std::move(peer_message)) {}
   Reason reason() const { return reason_; }
+  // The text a peer may see; "" when the error is not about what it sent.
+  const std::string& peer_message() const { return peer_message_; }
 
   // True for a store that is not there yet: missing, or still being created
   // by its writer (no schema yet, or a schema still being brought up).
@@ -63,6 +71,7 @@ class StoreError : public Error {
 
  private:
   Reason reason_;
+  std::string peer_message_;
 };
 
 }  // namespace schedrig::store

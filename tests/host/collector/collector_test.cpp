@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "agent/link/host_link.h"
+#include "common/ids.h"
 #include "tests/host/server/test_server.h"
 
 namespace schedrig::collector {
@@ -174,6 +175,7 @@ TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
   queued.plan_name = "p.yaml";
   queued.submitted_by = "alice";
   server.store.enqueue_run(queued);
+  server.store.mark_run_dispatched("run-of-box1");
   AgentClient box1(server.port(), kBox1Token);
   box1.send(hello("box1", 1));
   ASSERT_TRUE(box1.read().has_ack());
@@ -191,6 +193,10 @@ TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
   auto error = error_then_close(box2, ec);
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  // box2 hears what it did, not whose run it is nor where the store is.
+  EXPECT_EQ(error->message(),
+            "run_finished (seq 2) for run run-of-box1, which is not this "
+            "agent's: refused");
   EXPECT_EQ(box2.ws().reason().code, websocket::close_code::policy_error);
   EXPECT_EQ(server.store.queued_run("run-of-box1")->state, "running");  // not finished by box2
   // A run nobody queued, from its own agent: refused too.
@@ -199,6 +205,84 @@ TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
   EXPECT_TRUE(server.store.run_ids("run-of-nobody").empty());
+}
+
+// box1 forges the run queued behind its current one: refused, the run
+// stays queued and gets no runs row.
+TEST(Collector, ARunNotDispatchedYetIsRefused) {
+  TestServer server;
+  store::QueuedRun queued;
+  queued.agent_id = "box1";
+  queued.plan_name = "p.yaml";
+  queued.submitted_by = "alice";
+  for (const char* id : {"run-now", "run-next"}) {
+    queued.run_id = id;
+    server.store.enqueue_run(queued);
+  }
+  server.store.mark_run_dispatched("run-now");
+  AgentClient box1(server.port(), kBox1Token);
+  box1.send(hello("box1", 1));
+  ASSERT_TRUE(box1.read().has_ack());
+  box1.send(run_started("box1", 2, "run-next"));
+  beast::error_code ec;
+  auto error = error_then_close(box1, ec);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_EQ(error->message(),
+            "run_started (seq 2) for run run-next, which is not dispatched to this agent yet: "
+            "refused");
+  EXPECT_EQ(server.store.queued_run("run-next")->state, "queued");
+  EXPECT_TRUE(server.store.run_ids("run-next").empty());
+}
+
+// 150 Logs without a run, stamped in 2100: the first 100 are stored, the
+// rest dropped but acked (the agent must not resend them), and last_seen is
+// the host's clock, not the stamp.
+TEST(Collector, RunlessLogsAreBoundedAndLastSeenIsTheHostsClock) {
+  TestServer server;
+  AgentClient c(server.port(), kBox1Token);
+  c.send(hello("box1", 1));
+  ASSERT_TRUE(c.read().has_ack());
+  const long long year_2100_ns = 4102444800LL * 1000000000LL;
+  auto line = [&](std::uint64_t seq) {
+    v1::Envelope env = stamped("box1", seq);
+    env.set_sent_at_ns(year_2100_ns);
+    env.mutable_log()->set_message("line " + std::to_string(seq));
+    return env;
+  };
+  for (std::uint64_t seq = 2; seq <= 151; ++seq) c.send(line(seq));
+  std::uint64_t acked = 0;
+  while (acked < 151) {
+    v1::Envelope env = c.read();
+    ASSERT_TRUE(env.has_ack()) << env.DebugString();
+    acked = env.ack().seq();
+  }
+  EXPECT_EQ(acked, 151u);
+  EXPECT_EQ(server.store.ingest(line(101), encode_envelope(line(101))),
+            store::Store::Ingest::kDuplicate);  // the 100th: stored
+  EXPECT_EQ(server.store.ingest(line(102), encode_envelope(line(102))),
+            store::Store::Ingest::kStored);  // the 101st: was dropped
+  const std::vector<store::AgentRecord> agents = server.store.agents();
+  ASSERT_EQ(agents.size(), 1u);
+  EXPECT_GT(agents[0].last_seen_ns, 0);
+  EXPECT_LE(agents[0].last_seen_ns, wall_clock_ns());
+}
+
+// A WebSocket that never says Hello is closed 1008 at the deadline, and
+// counts as pending until then: the per-peer cap refuses one more.
+TEST(Collector, NoHelloWithinTheDeadlineIsClosed) {
+  TestServerConfig config;
+  config.timing.hello_timeout = 300ms;
+  TestServer server(config);
+  AgentClient silent(server.port(), kBox1Token);
+  beast::error_code ec;
+  silent.read(ec);
+  EXPECT_EQ(ec, websocket::error::closed) << ec.message();
+  EXPECT_EQ(silent.ws().reason().code, websocket::close_code::policy_error);
+  EXPECT_EQ(std::string(silent.ws().reason().reason.c_str()), "no Hello within 300 ms");
+  AgentClient speaks(server.port(), kBox1Token);  // one that does is served
+  speaks.send(hello("box1", 1));
+  EXPECT_TRUE(speaks.read().has_ack());
 }
 
 TEST(Collector, AnotherAgentsInstanceIsRefused) {
@@ -212,6 +296,7 @@ TEST(Collector, AnotherAgentsInstanceIsRefused) {
   auto error = error_then_close(box2, ec);
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_EQ(error->message(), "hello (seq 5): instance inst-1 is not this agent's: refused");
   EXPECT_TRUE(no_agent(server.store, "box2"));
   v1::Envelope line = stamped("box1", 5, "inst-1");
   line.mutable_log()->set_message("box1's own seq 5 is still new");

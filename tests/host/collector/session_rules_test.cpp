@@ -1,6 +1,7 @@
 // The session rules without a network (docs/architecture.md "Wire
 // protocol", "Session rules").
 #include "host/collector/session_rules.h"
+#include "host/collector/log_budget.h"
 
 #include <gtest/gtest.h>
 
@@ -112,6 +113,17 @@ TEST(SessionRules, HostBodiesAndMissingIdsAreAnsweredNotClosed) {
   v1::Envelope no_instance = hello("box1", 1);
   no_instance.clear_instance_id();
   EXPECT_EQ(check_envelope(no_instance, "box1", {}).code, v1::ERROR_UNEXPECTED);
+}
+
+TEST(RunlessLogBudget, HundredAMinuteThenDropsAndCounts) {
+  RunlessLogBudget budget;
+  const auto t0 = RunlessLogBudget::Clock::time_point{} + std::chrono::hours(1);
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(budget.take(t0 + std::chrono::milliseconds(i))) << i;
+  EXPECT_FALSE(budget.take(t0 + std::chrono::seconds(59)));
+  EXPECT_FALSE(budget.take(t0 + std::chrono::seconds(59)));
+  EXPECT_EQ(budget.dropped(), 2u);
+  EXPECT_TRUE(budget.take(t0 + std::chrono::seconds(60)));  // a new window
+  EXPECT_EQ(budget.dropped(), 2u);
 }
 
 }  // namespace

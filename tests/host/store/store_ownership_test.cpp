@@ -2,6 +2,9 @@
 // first wrote it, and (IngestPolicy::require_assigned_run) a run's
 // envelopes come only from the agent the run is queued for. A refusal
 // stores nothing.
+#include <tuple>
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "host/store/store.h"
@@ -97,6 +100,7 @@ TEST(StoreOwnership, RunEnvelopesNeedARunQueuedForTheirAgent) {
   std::vector<v1::Envelope> mine = run_of_agent(kAgent, kRun, 1, kInstance);
   std::vector<v1::Envelope> theirs = run_of_agent(kOther, kRun, 1, kOtherInstance);
   store.enqueue_run(queued_run(kRun, kAgent));
+  store.mark_run_dispatched(kRun);
   // Hello and Topology carry no run: stored for both agents.
   ingest_each(store, {mine[0], mine[1], theirs[0], theirs[1]}, assigned);
   const Counts before = counts(path);
@@ -114,7 +118,7 @@ TEST(StoreOwnership, RunEnvelopesNeedARunQueuedForTheirAgent) {
     EXPECT_EQ(refusal(store, env, assigned), StoreError::Reason::kNotOwner);
   }
   EXPECT_EQ(counts(path), before);
-  EXPECT_EQ(store.queued_run(kRun)->state, "queued");
+  EXPECT_EQ(store.queued_run(kRun)->state, "running");
 
   // A run nobody queued is refused for its own agent too; an Error without
   // a run_id is not a run envelope.
@@ -133,6 +137,129 @@ TEST(StoreOwnership, RunEnvelopesNeedARunQueuedForTheirAgent) {
   EXPECT_EQ(store.runs(kRun).at(0).iterations.size(), 3u);
   EXPECT_EQ(store.queued_run(kRun)->state, "ok");
   EXPECT_EQ(store.ingest(unqueued, encode_envelope(unqueued)), Store::Ingest::kStored);
+}
+
+// What the sender is told: its own envelope and run, never the store's
+// path or another agent's id (those are for the host's log).
+std::pair<std::string, std::string> refusal_texts(Store& store, const v1::Envelope& env) {
+  try {
+    store.ingest(env, encode_envelope(env), IngestPolicy{true});
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.reason(), StoreError::Reason::kNotOwner) << e.what();
+    return {e.what(), e.peer_message()};
+  }
+  ADD_FAILURE() << "ingest did not throw";
+  return {};
+}
+
+TEST(StoreOwnership, RefusalsTellThePeerOnlyWhatItDid) {
+  TempDir tmp;
+  const std::string path = tmp.file("own.db");
+  Store store(path);
+  std::vector<v1::Envelope> mine = run_of_agent(kAgent, kRun, 1, kInstance);
+  std::vector<v1::Envelope> theirs = run_of_agent(kOther, kRun, 1, kOtherInstance);
+  store.enqueue_run(queued_run(kRun, kAgent));
+  store.mark_run_dispatched(kRun);
+  ingest_each(store, {mine[0], theirs[0]}, IngestPolicy{true});
+
+  auto [log, peer] = refusal_texts(store, theirs[3]);
+  EXPECT_NE(log.find(path), std::string::npos) << log;
+  EXPECT_NE(log.find("queued for agent 'altra-01'"), std::string::npos) << log;
+  EXPECT_EQ(peer, "iteration_result (seq 4) for run " + std::string(kRun) +
+                      ", which is not this agent's: refused");
+
+  v1::Envelope hello = mine[0];  // kOther under kAgent's instance
+  hello.set_agent_id(kOther);
+  hello.set_seq(100);
+  std::tie(log, peer) = refusal_texts(store, hello);
+  EXPECT_NE(log.find("of agent 'altra-01'"), std::string::npos) << log;
+  EXPECT_EQ(peer, "hello (seq 100): instance " + std::string(kInstance) +
+                      " is not this agent's: refused");
+  EXPECT_EQ(peer.find(path), std::string::npos);
+}
+
+// A run of this agent that is not dispatched (queued behind another) or has
+// ended (aborted before it started, finished) takes no envelope: no runs
+// row, no queue change, nothing stored; an exact replay of a stored one is a
+// duplicate (acked again), a new seq or other bytes are refused.
+TEST(StoreOwnership, OnlyADispatchedRunTakesEnvelopes) {
+  TempDir tmp;
+  const std::string path = tmp.file("own.db");
+  Store store(path);
+  const IngestPolicy assigned{true};
+  const std::string later = "c0000000-0000-4000-8000-00000000000a";
+  const std::string aborted = "c0000000-0000-4000-8000-00000000000b";
+  std::vector<v1::Envelope> mine = run_of_agent(kAgent, kRun, 1, kInstance);
+  store.enqueue_run(queued_run(kRun, kAgent));
+  store.enqueue_run(queued_run(later, kAgent));
+  store.enqueue_run(queued_run(aborted, kAgent));
+  store.mark_run_dispatched(kRun);
+  store.finish_queued_run(aborted, "aborted", "aborted by alice before it started");
+  ingest_each(store, {mine[0], mine[1]}, assigned);
+  const Counts before = counts(path);
+
+  // The whole forged stream (RunStarted .. RunFinished ok) of the run still
+  // queued, then of the aborted one.
+  for (const std::string& run : {later, aborted}) {
+    for (const v1::Envelope& env : run_of_agent(kAgent, run, 20, kInstance)) {
+      if (!run_id_of(env)) continue;
+      SCOPED_TRACE(run + " " + body_name(env));
+      auto [log, peer] = refusal_texts(store, env);
+      EXPECT_NE(peer.find(run == later ? "not dispatched to this agent yet" : "already aborted"),
+                std::string::npos)
+          << peer;
+    }
+  }
+  EXPECT_EQ(counts(path), before);
+  EXPECT_EQ(store.queued_run(later)->state, "queued");
+  EXPECT_EQ(store.queued_run(aborted)->state, "aborted");
+  EXPECT_TRUE(store.runs(later).empty());
+  EXPECT_TRUE(store.runs(aborted).empty());
+
+  // The dispatched run is stored whole; then it is over. (Bytes are encoded
+  // once, as the agent's spool keeps them: a map's order may differ per copy.)
+  std::vector<std::string> bytes;
+  for (const v1::Envelope& env : mine) bytes.push_back(encode_envelope(env));
+  for (std::size_t i = 2; i < mine.size(); ++i) store.ingest(mine[i], bytes[i], assigned);
+  EXPECT_EQ(store.queued_run(kRun)->state, "ok");
+  for (std::size_t i = 0; i < mine.size(); ++i) {  // a replay of every stored envelope
+    EXPECT_EQ(store.ingest(mine[i], bytes[i], assigned), Store::Ingest::kDuplicate) << i;
+  }
+  v1::Envelope again = mine.back();  // a new RunFinished of the finished run
+  again.set_seq(40);
+  again.mutable_run_finished()->set_status(v1::STATUS_FAILED);
+  EXPECT_NE(refusal_texts(store, again).second.find("already ok"), std::string::npos);
+  v1::Envelope altered = mine[3];  // a stored seq with other bytes
+  altered.mutable_iteration_result()->set_reason("forged");
+  EXPECT_EQ(refusal(store, altered, assigned), StoreError::Reason::kNotOwner);
+  EXPECT_EQ(store.runs(kRun).at(0).status, "ok");
+
+  // Without the policy (lab, import) nothing of this applies.
+  v1::Envelope lab = run_of_agent(kAgent, later, 60, kInstance)[2];
+  EXPECT_EQ(store.ingest(lab, encode_envelope(lab)), Store::Ingest::kStored);
+}
+
+// In one batch: what follows the run's RunFinished is refused, what comes
+// before is stored.
+TEST(StoreOwnership, ABatchRefusesWhatFollowsTheRunFinished) {
+  TempDir tmp;
+  Store store(tmp.file("own.db"));
+  std::vector<v1::Envelope> mine = run_of_agent(kAgent, kRun, 1, kInstance);
+  store.enqueue_run(queued_run(kRun, kAgent));
+  store.mark_run_dispatched(kRun);
+  v1::Envelope after = mine[3];
+  after.set_seq(50);
+  after.mutable_iteration_result()->set_iteration(7);
+  mine.push_back(after);
+  std::vector<std::string> raw;
+  for (const v1::Envelope& env : mine) raw.push_back(encode_envelope(env));
+  std::vector<IngestItem> items;
+  for (std::size_t i = 0; i < mine.size(); ++i) items.push_back({&mine[i], raw[i]});
+  const std::vector<IngestOutcome> out = store.ingest_batch(items, IngestPolicy{true});
+  for (std::size_t i = 0; i + 1 < out.size(); ++i) EXPECT_FALSE(out[i].error) << i;
+  ASSERT_TRUE(out.back().error);
+  EXPECT_EQ(out.back().error->reason(), StoreError::Reason::kNotOwner);
+  EXPECT_EQ(store.runs(kRun).at(0).iterations.size(), 3u);
 }
 
 TEST(StoreOwnership, RunFinishedOfAnotherAgentLeavesTheRunAlone) {

@@ -101,11 +101,14 @@ TEST(StoreQueue, RunStartedAndRunFinishedMoveTheQueueRow) {
   run.back().mutable_run_finished()->set_reason("workload fork exited 1");
   const IngestPolicy assigned{true};
 
-  // Hello, Topology, RunStarted: RunStarted alone moves it (no dispatch mark).
+  // Hello, Topology, RunStarted of the dispatched run: the dispatch time
+  // stays serve's.
+  store.mark_run_dispatched(testing::kRun);
+  const long long dispatched = store.queued_run(testing::kRun)->dispatched_at_ns;
   for (std::size_t i = 0; i < 3; ++i) store.ingest(run[i], encode_envelope(run[i]), assigned);
   std::optional<QueuedRun> q = store.queued_run(testing::kRun);
   EXPECT_EQ(q->state, "running");
-  EXPECT_EQ(q->dispatched_at_ns, run[2].sent_at_ns());
+  EXPECT_EQ(q->dispatched_at_ns, dispatched);
   EXPECT_FALSE(store.next_queued_run(testing::kAgent).has_value());
 
   for (std::size_t i = 3; i < run.size(); ++i) {
@@ -134,12 +137,13 @@ TEST(StoreQueue, ATerminalStatusIsFinal) {
   std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
   run.pop_back();  // no RunFinished yet
   const IngestPolicy assigned{true};
+  store.mark_run_dispatched(testing::kRun);
   ingest_each(store, run, assigned);
   // The operator aborts while the agent is away; its RunFinished comes later
-  // (a replay after a reconnect): stored, but the run stays aborted.
+  // (after a reconnect): refused, and the run stays aborted.
   store.finish_queued_run(testing::kRun, "aborted", "aborted by alice");
   const v1::Envelope late = run_finished(v1::STATUS_OK, "", 100);
-  EXPECT_EQ(store.ingest(late, encode_envelope(late), assigned), Store::Ingest::kStored);
+  EXPECT_THROW(store.ingest(late, encode_envelope(late), assigned), StoreError);
   const RunRecord r = store.runs(testing::kRun).at(0);
   EXPECT_EQ(r.status, "aborted");
   EXPECT_EQ(r.reason, "aborted by alice");
@@ -160,11 +164,13 @@ TEST(StoreQueue, TheFirstRunFinishedDecides) {
   run.back().mutable_run_finished()->set_status(v1::STATUS_ABORTED);
   run.back().mutable_run_finished()->set_reason("aborted by the host");
   const IngestPolicy assigned{true};
+  store.mark_run_dispatched(testing::kRun);
   ingest_each(store, run, assigned);
   const long long finished_at = store.runs(testing::kRun).at(0).finished_at_ns;
   v1::Envelope again = run_finished(v1::STATUS_OK, "all done", 100);
   again.set_sent_at_ns(finished_at + 1000);
-  store.ingest(again, encode_envelope(again), assigned);
+  EXPECT_THROW(store.ingest(again, encode_envelope(again), assigned), StoreError);
+  store.ingest(again, encode_envelope(again));  // without the policy (an import): stored
   const RunRecord r = store.runs(testing::kRun).at(0);
   EXPECT_EQ(r.status, "aborted");
   EXPECT_EQ(r.reason, "aborted by the host");
@@ -202,6 +208,7 @@ TEST(StoreQueue, FailDispatchedRunsFailsRunningRowsAndTheirRuns) {
   store.enqueue_run(queued_run(kRunA2, "box-a"));                 // still queued
   std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
   run.pop_back();  // no RunFinished: serve died mid-run
+  store.mark_run_dispatched(testing::kRun);
   ingest_each(store, run, IngestPolicy{true});
   store.mark_run_dispatched(kRunA1);
 
