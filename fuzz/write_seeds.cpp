@@ -1,5 +1,5 @@
 // fuzz_write_seeds DIR: writes the binary seeds of the envelope and offline
-// targets under DIR/<target>/seed-<what> (fuzz/corpus/README.md), from
+// targets under DIR/<target>/seed-<what> (HACKING.md "Fuzzing"), from
 // fuzz/sample_session.h, so they follow the schema and the file format.
 // Exit 0, or 1 naming a file it could not write.
 #include <cstdio>
