@@ -50,6 +50,7 @@ control::ControlOptions prompt_options() {
 }  // namespace
 
 ApiFixture::ApiFixture() : dir_(make_temp_dir()) {
+  quiet_logs();
   store_ = std::make_unique<store::Store>(dir_ + "/schedrig.db");
   seed_store(*store_);
   control_ = std::make_unique<control::Control>(*store_, ioc_.get_executor(), prompt_options());

@@ -61,6 +61,11 @@ void require_replay_stores_nothing(schedrig::store::Store& store,
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  schedrig::fuzz::quiet_logs();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const std::vector<WriteItem> items = session_items(schedrig::fuzz::split_frames(input));

@@ -10,6 +10,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
+// Optional, called once before the first input (libFuzzer's and
+// replay_main.cpp's main both call it when a target defines it).
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
+
 namespace schedrig::fuzz {
 
 // A broken invariant of the code under test: prints `what` and aborts, so
@@ -20,5 +24,10 @@ namespace schedrig::fuzz {
 inline void require(bool ok, const char* what) {
   if (!ok) broken(what);
 }
+
+// Every spdlog message of the code under test is formatted (so its
+// formatting is fuzzed too) and dropped: a target that logs per input would
+// spend its time on stderr.
+void quiet_logs();
 
 }  // namespace schedrig::fuzz
