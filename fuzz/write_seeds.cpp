@@ -48,6 +48,23 @@ void decode_seeds(const fs::path& dir) {
   write_file(dir / "seed-no-body", bodiless.SerializeAsString());
 }
 
+// `session` with a waiting Log and an Error of its run before RunFinished
+// (seqs renumbered).
+std::vector<v1::Envelope> with_log_and_error(std::vector<v1::Envelope> session) {
+  v1::Envelope log = session[2];
+  log.mutable_log()->set_level("warn");
+  log.mutable_log()->set_message("waiting for the knob lock (held by pid 4242)");
+  log.mutable_log()->set_run_id(session[2].run_started().run_id());
+  log.mutable_log()->set_waiting(true);
+  v1::Envelope error = session[2];
+  error.mutable_error()->set_code(v1::ERROR_FACILITY_UNAVAILABLE);
+  error.mutable_error()->set_message("cannot write kernel.sched_autogroup_enabled");
+  error.mutable_error()->set_run_id(session[2].run_started().run_id());
+  session.insert(session.begin() + 5, {log, error});
+  for (std::size_t i = 0; i < session.size(); ++i) session[i].set_seq(i + 1);
+  return session;
+}
+
 void ingest_seeds(const fs::path& dir) {
   using schedrig::fuzz::join_frames;
   const std::vector<v1::Envelope> session = sample_session();
@@ -62,6 +79,7 @@ void ingest_seeds(const fs::path& dir) {
   results_first[2].set_seq(3);
   results_first[4].set_seq(5);
   write_file(dir / "seed-result-before-start", join_frames(encoded(results_first)));
+  write_file(dir / "seed-log-error", join_frames(encoded(with_log_and_error(session))));
 }
 
 std::string offline_file(const std::vector<v1::Envelope>& envs) {
