@@ -12,6 +12,7 @@
 
 #include "common/labels.h"
 #include "common/plan/schedule.h"
+#include "common/plan/yaml_load.h"
 #include "common/sample_rate.h"
 
 namespace schedrig {
@@ -270,12 +271,7 @@ v1::QuietCheck default_quiet_check() {
 Plan parse_plan_yaml(const std::string& text, const std::string& source, PlanLines* lines) {
   if (lines) lines->lines.clear();
   Reader reader(source, lines);
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(text);
-  } catch (const YAML::ParserException& e) {
-    throw PlanError(source, e.mark.line + 1, "", "", "YAML syntax: " + e.msg);
-  }
+  const std::vector<YAML::Node> docs = load_yaml_documents(text, source);
   if (docs.size() > 1) {
     throw PlanError(source, line_of(docs[1]), "", "",
                     "a second YAML document ('---'); a plan file holds one");
