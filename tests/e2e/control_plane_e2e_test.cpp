@@ -101,6 +101,20 @@ class ControlPlaneE2E : public ::testing::Test {
     serve_.reset();
   }
 
+  // Starts `agent` and a blocked 3 x 3 s run on it, and waits until the run
+  // reaches its second variant (the fake autogroup knob 0): the run id, or
+  // "" with a failure when the variant never applied.
+  std::string run_until_the_knob_changes(const std::string& agent) {
+    start_agent(agent);
+    const std::string run = submit(agent, write_plan("p.yaml", plan_yaml(3, 3, "blocked")));
+    if (run.empty()) return "";
+    if (!eventually([&] { return knob(agent) == "0"; }, 30s)) {
+      ADD_FAILURE() << "the variant never applied:\n" << agents_[agent]->log();
+      return "";
+    }
+    return run;
+  }
+
   // `schedrig token new OPTS` into the tokens file; the token to NAME.token (0600).
   void new_token(const std::string& opts, const std::string& name) {
     // A subshell: run_command's own 2>&1 must not send the note into the file.
@@ -423,13 +437,8 @@ TEST_F(ControlPlaneE2E, TwoRunsOnOneAgentRunInOrderAndQueueShowsThem) {
 // (5) abort mid-run: the agent stops, restores the knob it changed, the run
 // ends `aborted`; the agent takes the next run.
 TEST_F(ControlPlaneE2E, AbortMidRunRestoresTheKnobAndEndsAborted) {
-  start_agent("box1");
-  const std::string run = submit("box1", write_plan("p.yaml", plan_yaml(3, 3, "blocked")));
+  const std::string run = run_until_the_knob_changes("box1");
   ASSERT_FALSE(run.empty());
-  // blocked: the baseline's 3 slots, then the off variant's (knob 0).
-  ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s))
-      << "the variant never applied:\n"
-      << agents_["box1"]->log();
   auto ab = schedrig("abort " + run.substr(0, 8) + server_flags());
   ASSERT_EQ(ab.exit_code, 0) << ab.output;
   EXPECT_NE(ab.output.find("aborting"), std::string::npos) << ab.output;
@@ -455,12 +464,8 @@ TEST_F(ControlPlaneE2E, AbortMidRunRestoresTheKnobAndEndsAborted) {
 // operator's abort does: the knob is restored, the run ends aborted, the
 // agent exits 0 once the host has it.
 TEST_F(ControlPlaneE2E, SigtermToTheAgentMidRunAbortsAndRestoresTheKnob) {
-  start_agent("box1");
-  const std::string run = submit("box1", write_plan("p.yaml", plan_yaml(3, 3, "blocked")));
+  const std::string run = run_until_the_knob_changes("box1");
   ASSERT_FALSE(run.empty());
-  ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s))
-      << "the variant never applied:\n"
-      << agents_["box1"]->log();
   ASSERT_EQ(::kill(agents_["box1"]->pid(), SIGTERM), 0);
   const std::optional<int> code = agents_["box1"]->wait_for_exit(15s);
   ASSERT_TRUE(code.has_value()) << "the agent kept running:\n" << agents_["box1"]->log();
