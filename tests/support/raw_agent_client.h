@@ -54,12 +54,24 @@ inline std::shared_ptr<asio::ssl::context> client_context(const std::string& ca_
 // A synchronous WebSocket agent on `Next` (beast::tcp_stream or
 // beast::ssl_stream<beast::tcp_stream>): connects, upgrades with `token`
 // ("" = no Authorization) and keeps the upgrade's response.
+// A client stream on `ioc`: a plain beast::tcp_stream, or a TLS stream on
+// `tls` (which must then be set).
+template <class Next>
+Next make_stream(asio::io_context& ioc, asio::ssl::context* tls) {
+  if constexpr (std::is_same_v<Next, beast::tcp_stream>) {
+    (void)tls;
+    return Next(ioc);
+  } else {
+    return Next(ioc, *tls);
+  }
+}
+
 template <class Next>
 class BasicAgentClient {
  public:
   BasicAgentClient(unsigned short port, const std::string& token, asio::ssl::context* tls = nullptr,
                    const std::string& target = "/agent")
-      : ws_(make_next(tls)) {
+      : ws_(make_stream<Next>(ioc_, tls)) {
     tcp::resolver resolver(ioc_);
     beast::get_lowest_layer(ws_).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
     if constexpr (!std::is_same_v<Next, beast::tcp_stream>) {
@@ -108,15 +120,6 @@ class BasicAgentClient {
   websocket::stream<Next>& ws() { return ws_; }
 
  private:
-  Next make_next(asio::ssl::context* tls) {
-    if constexpr (std::is_same_v<Next, beast::tcp_stream>) {
-      (void)tls;
-      return Next(ioc_);
-    } else {
-      return Next(ioc_, *tls);
-    }
-  }
-
   asio::io_context ioc_;
   websocket::stream<Next> ws_;
   beast::error_code error_;

@@ -49,7 +49,8 @@ class CountingApi : public ApiHandler {
 template <class Next>
 class RawPeer {
  public:
-  explicit RawPeer(unsigned short port, asio::ssl::context* tls = nullptr) : stream_(make(tls)) {
+  explicit RawPeer(unsigned short port, asio::ssl::context* tls = nullptr)
+      : stream_(testing::make_stream<Next>(ioc_, tls)) {
     beast::get_lowest_layer(stream_).connect(
         tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   }
@@ -86,14 +87,6 @@ class RawPeer {
   }
 
  private:
-  Next make(asio::ssl::context* tls) {
-    if constexpr (std::is_same_v<Next, beast::tcp_stream>) {
-      (void)tls;
-      return Next(ioc_);
-    } else {
-      return Next(ioc_, *tls);
-    }
-  }
   asio::io_context ioc_;
   Next stream_;
   beast::flat_buffer buffer_;
