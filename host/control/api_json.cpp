@@ -75,7 +75,9 @@ std::map<std::string, int> queue_positions(const std::vector<store::QueuedRun>& 
   std::map<std::string, int> out;
   for (const store::QueuedRun& r : rows) {
     if (r.state == "queued") out[r.run_id] = ahead[r.agent_id];
-    if (r.state == "queued" || r.state == "running") ++ahead[r.agent_id];
+    if (r.state == "queued" || r.state == "running" || r.state == "disconnected") {
+      ++ahead[r.agent_id];  // a disconnected run still holds its agent
+    }
   }
   return out;
 }
