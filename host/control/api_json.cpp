@@ -56,7 +56,8 @@ json event_body(const v1::Envelope& env) {
     case v1::Envelope::kRunFinished:
       return {{"status", status_name(env.run_finished().status())},
               {"reason", env.run_finished().reason()},
-              {"completed_iterations", env.run_finished().completed_iterations()}};
+              {"completed_iterations", env.run_finished().completed_iterations()},
+              {"dropped_samples", env.run_finished().dropped_samples()}};
     case v1::Envelope::kError:
       return {{"code", v1::ErrorCode_Name(env.error().code())}, {"message", env.error().message()}};
     case v1::Envelope::kLog:
