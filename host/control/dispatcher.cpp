@@ -28,20 +28,24 @@ std::optional<store::QueuedRun> Dispatcher::next_run(const std::string& agent_id
 void Dispatcher::hello(const std::shared_ptr<collector::AgentChannel>& channel,
                        const v1::Envelope& env) {
   {
-    std::lock_guard lock(mu_);
-    agents_.connect(channel, env);
-  }
-  try {
-    take_back_runs(channel, env);
-  } catch (const store::StoreError& e) {
-    spdlog::error("cannot resume the runs of agent {}: {}", printable(env.agent_id()), e.what());
+    // No dispatch between the connect and the take-back: the agent is not
+    // idle if it has a run to resume.
+    std::lock_guard queue_lock(queue_mu_);
+    {
+      std::lock_guard lock(mu_);
+      agents_.connect(channel, env);
+    }
+    try {
+      take_back_runs(channel, env);
+    } catch (const store::StoreError& e) {
+      spdlog::error("cannot resume the runs of agent {}: {}", printable(env.agent_id()), e.what());
+    }
   }
   dispatch(env.agent_id());
 }
 
 void Dispatcher::take_back_runs(const std::shared_ptr<collector::AgentChannel>& channel,
                                 const v1::Envelope& env) {
-  std::lock_guard queue_lock(queue_mu_);
   bool resumed = false;
   for (const store::QueuedRun& row : store_.dispatched_runs(env.agent_id())) {
     if (own_runs_only_ && !own_runs_.count(row.run_id)) continue;  // a serve's, on a shared store

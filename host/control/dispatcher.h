@@ -86,7 +86,8 @@ class Dispatcher {
  private:
   // The agent running `run_id` (env's agent) is idle again; its next run starts.
   void run_ended(const std::string& agent_id, const std::string& run_id);
-  // Takes back, on a Hello, the runs dispatched to the agent (hello()).
+  // Takes back, on a Hello, the runs dispatched to the agent (hello());
+  // queue_mu_ held.
   void take_back_runs(const std::shared_ptr<collector::AgentChannel>& channel,
                       const v1::Envelope& env);
   // `row` (dispatched to the instance on `channel`) is that agent's run
