@@ -20,13 +20,16 @@ struct QueueOptions {
 };
 
 // The queue rows to show: those of --state, every row with --all, else
-// what has not ended (queued and running).
+// what has not ended (queued, running, disconnected, interrupted).
 nlohmann::json shown_rows(const nlohmann::json& answer, const QueueOptions& o) {
   if (o.all || !o.state.empty()) return answer;
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : answer.at("runs")) {
     const std::string state = r.value("state", "");
-    if (state == "queued" || state == "running") rows.push_back(r);
+    if (state == "queued" || state == "running" || state == "aborting" || state == "disconnected" ||
+        state == "interrupted") {
+      rows.push_back(r);
+    }
   }
   return {{"runs", std::move(rows)}};
 }
@@ -50,11 +53,15 @@ void add_queue_command(CLI::App& app, int& exit_code) {
       app.add_subcommand("queue",
                          "the server's run queue in FIFO order: runs waiting (position: the runs "
                          "of that agent ahead of it, running or queued; 0 = it starts next) "
-                         "and running, per agent; --all adds the runs that ended");
+                         "and running, disconnected (its agent's link is down: it resumes when "
+                         "the agent is back) or interrupted (the agent restarted or stayed away "
+                         "longer than serve --interrupt-after), per agent; --all adds the runs "
+                         "that ended");
   add_server_options(*cmd, o->server);
   auto* all = cmd->add_flag("--all", o->all, "also the runs that ended (ok, failed, aborted)");
   cmd->add_option("--state", o->state, "only runs in this state")
-      ->check(CLI::IsMember({"queued", "running", "ok", "failed", "aborted"}))
+      ->check(CLI::IsMember(
+          {"queued", "running", "disconnected", "interrupted", "ok", "failed", "aborted"}))
       ->excludes(all);
   cmd->add_flag("--json", o->json,
                 "JSON: {\"runs\":[{run_id, agent_id, plan_name, state, reason, labels, "

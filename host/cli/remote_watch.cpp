@@ -26,6 +26,9 @@ void show(WatchPrinter& printer, const client::RunEvent& event, const std::strin
   if (const auto* l = std::get_if<client::RunLogEvent>(&event)) {
     std::cerr << printable(fmt::format("run {}: agent: {}", run_id, l->message)) << "\n";
   }
+  if (const auto* c = std::get_if<client::RunStateEvent>(&event)) {
+    std::cerr << printable(client::run_state_line(run_id, *c)) << "\n";
+  }
 }
 
 int follow(client::ApiClient& client, const std::string& run, bool json) {
@@ -37,7 +40,7 @@ int follow(client::ApiClient& client, const std::string& run, bool json) {
     for (const auto& event : follower.poll(kLongPollS)) show(printer, event, r.run_id);
     std::cout << std::flush;
   }
-  printer.finish(follower.state(), follower.reason());
+  printer.finish(follower.state(), follower.reason(), follower.dropped_samples());
   return kExitOk;
 }
 

@@ -22,8 +22,9 @@ inline std::string match_run_id(const std::vector<std::string>& ids, const std::
   }
   if (matches.empty()) throw CliError(ErrorKind::kUsage, fmt::format("no run matches '{}'", id));
   if (matches.size() > 1) {
-    throw CliError(ErrorKind::kUsage, fmt::format("'{}' matches {} runs ({}); give more of the run id", id,
-                                           matches.size(), fmt::join(matches, ", ")));
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("'{}' matches {} runs ({}); give more of the run id", id,
+                               matches.size(), fmt::join(matches, ", ")));
   }
   return matches.front();
 }

@@ -79,9 +79,14 @@ class RunsWaiter {
       out_ << prefix(f) << progress_line(++f.done, o_.planned, as_result(*it)) << "\n";
     } else if (const auto* end = std::get_if<client::RunEnd>(&event)) {
       out_ << prefix(f)
-           << printable(fmt::format("run {} {}{}", f.follower.run_id(), end->status,
-                                    end->reason.empty() ? "" : ": " + end->reason))
+           << printable(fmt::format("run {} {}{}{}", f.follower.run_id(), end->status,
+                                    end->reason.empty() ? "" : ": " + end->reason,
+                                    end->dropped_samples > 0
+                                        ? fmt::format("; {} samples dropped", end->dropped_samples)
+                                        : ""))
            << "\n";
+    } else if (const auto* c = std::get_if<client::RunStateEvent>(&event)) {
+      std::cerr << prefix(f) << printable(client::run_state_line(f.follower.run_id(), *c)) << "\n";
     } else if (const auto* e = std::get_if<client::RunErrorEvent>(&event)) {
       std::cerr << prefix(f) << printable(fmt::format("agent error {}: {}", e->code, e->message))
                 << "\n";

@@ -26,8 +26,11 @@ struct WaitOptions {
 // Follows every run of `runs` to its end, printing progress lines
 // (common/progress_line, "AGENT: " before each when there are several
 // runs) and each run's end, then per run the comparison of its variants
-// (or, with json, {"runs":[...]} as `results --json`). Returns kExitOk,
-// kExitFailed when a run did not finish ok or (fail_on_regression) its
+// (or, with json, {"runs":[...]} as `results --json`). A run disconnected
+// is waited for (a line says so, another when it resumes); one interrupted
+// ends the wait for it ("run R interrupted: REASON") like a failed one.
+// Returns kExitOk, kExitFailed when a run did not finish ok (interrupted
+// included) or (fail_on_regression) its
 // comparison has a regression, or kExitInterrupted on Ctrl-C/SIGTERM, which
 // stops waiting and leaves the runs going on the server (it says so).
 int wait_for_runs(client::ApiClient& client, const std::vector<QueuedRunRef>& runs,

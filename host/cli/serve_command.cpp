@@ -101,7 +101,9 @@ void run_serve(const ServeSettings& s) {
   }
   ServeEvents events;
   // The queue and the API (docs/architecture.md "Queue"); it hears every event first.
-  control::Control control(*store, ioc.get_executor());
+  control::ControlOptions co;
+  co.interrupt_after = std::chrono::seconds(s.interrupt_after_s);
+  control::Control control(*store, ioc.get_executor(), co);
   control::FanOutEvents fan_out({&control, &events});
   collector::Collector agents(*store, fan_out);
   std::unique_ptr<server::Listener> listener =
@@ -119,12 +121,14 @@ void run_serve(const ServeSettings& s) {
     drain.async_wait([&](boost::system::error_code) { wait_for_closes(); });
   };
   signals.async_wait([&](boost::system::error_code, int sig) {
-    // Every agent gets a close frame (its run aborts and restores its knobs)
-    // before the process goes; a peer that never answers waits kCloseGrace.
+    // Every agent gets a close frame, 1001 going away (it keeps its run and
+    // reconnects to the next serve), before the process goes; a peer that
+    // never answers waits kCloseGrace.
     spdlog::info("signal {}: closing {} connection(s), then stopping", sig,
                  listener->open_connections());
     give_up = std::chrono::steady_clock::now() + kCloseGrace;
     control.stopping("serve stopped");
+    agents.close_going_away_on_stop();
     listener->stop();
     wait_for_closes();
   });
@@ -145,6 +149,7 @@ constexpr const char* kSettledFlags[] = {
     "--max-pending-per-peer",
     "--insecure",
     "--threads",
+    "--interrupt-after",
 };
 
 }  // namespace
@@ -160,7 +165,7 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--config", flags->config,
                   "YAML file of settings, keys as the flags name them ('-' as '_': listen, db, "
                   "tokens, tls_cert, tls_key, max_connections, max_pending_per_peer, insecure, "
-                  "threads); flags win; an "
+                  "threads, interrupt_after_s); flags win; an "
                   "unknown key is an error. Only read when given (the packages pass --config "
                   "/etc/schedrig/serve.yaml)");
   cmd->add_option("--listen", o->listen,
@@ -182,6 +187,11 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--insecure", o->insecure,
                 "serve plain TCP on a non-loopback address (tokens are still required)");
   cmd->add_option("--threads", o->threads, "I/O threads")->check(CLI::Range(1u, 64u));
+  cmd->add_option("--interrupt-after", o->interrupt_after_s,
+                  "S: a run whose agent stays disconnected S seconds is marked interrupted "
+                  "(default 3600; a RunFinished that comes later still sets its status). While "
+                  "disconnected, the run resumes when the same agent instance is back")
+      ->check(CLI::Range(1u, 30u * 24u * 3600u));
   cmd->callback([cmd, flags, &exit_code] {
     for (const char* flag : kSettledFlags) {
       if (cmd->count(flag) > 0) flags->given.insert(flag);

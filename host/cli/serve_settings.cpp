@@ -82,6 +82,8 @@ ServeSettings serve_settings(const ServeFlags& f) {
       "--max-pending-per-peer", v.max_pending_per_peer, "max_pending_per_peer", 1, 1'000'000);
   s.insecure = settle.boolean("--insecure", v.insecure, "insecure");
   s.threads = settle.whole<unsigned>("--threads", v.threads, "threads", 1, 64);
+  s.interrupt_after_s = settle.whole<unsigned>("--interrupt-after", v.interrupt_after_s,
+                                               "interrupt_after_s", 1, 30 * 24 * 3600);
   return s;
 }
 

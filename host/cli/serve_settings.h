@@ -30,11 +30,14 @@ struct ServeSettings {
   std::size_t max_pending_per_peer = 64;  // connections not authorized yet, per address
   bool insecure = false;
   unsigned threads = 2;
+  // A run whose agent stays disconnected this long becomes "interrupted"
+  // (docs/architecture.md "Queue").
+  unsigned interrupt_after_s = 3600;
 };
 
 // The keys `serve --config F` knows (the flags' names, '-' as '_'); anything
 // else is an error naming the file, line and key.
-inline constexpr std::array<std::string_view, 9> kServeConfigKeys{
+inline constexpr std::array<std::string_view, 10> kServeConfigKeys{
     "listen",
     "db",
     "tokens",
@@ -44,6 +47,7 @@ inline constexpr std::array<std::string_view, 9> kServeConfigKeys{
     "max_pending_per_peer",
     "insecure",
     "threads",
+    "interrupt_after_s",
 };
 
 // `serve`'s flags as parsed, defaults where not given.

@@ -82,12 +82,12 @@ std::string find_run_id(const store::Store& s, const WatchOptions& o) {
   return o.run.empty() ? ids.back() : match_run_id(ids, o.run);
 }
 
-// Why the stored run `run_id` failed or was aborted; "" when ok.
-std::string run_reason(const store::Store& s, const std::string& run_id) {
-  for (const store::RunRecord& r : s.runs(run_id, {.sample_summaries = false})) {
-    if (r.run_id == run_id) return r.reason;
+// The stored run `run_id` (its reason and dropped_samples for the end line).
+store::RunRecord stored_run(const store::Store& s, const std::string& run_id) {
+  for (store::RunRecord& r : s.runs(run_id, {.sample_summaries = false})) {
+    if (r.run_id == run_id) return r;
   }
-  return "";
+  return {};
 }
 
 int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_signals) {
@@ -106,7 +106,10 @@ int watch(const store::Store& s, const WatchOptions& o, const sigset_t& stop_sig
     printer->print(p);
     for (const auto& x : p.samples) last_sample = std::max(last_sample, x.id);
     for (const auto& x : p.iterations) last_iteration = std::max(last_iteration, x.id);
-    if (p.status != "running") printer->finish(p.status, run_reason(s, run_id));
+    if (p.status != "running") {
+      const store::RunRecord r = stored_run(s, run_id);
+      printer->finish(p.status, r.reason, r.dropped_samples);
+    }
     std::cout << std::flush;
     if (p.status != "running") return kExitOk;
     if (!p.samples.empty() || !p.iterations.empty()) {

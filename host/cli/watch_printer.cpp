@@ -47,17 +47,24 @@ void WatchPrinter::iteration(const store::IterationRecord& it) {
   out_ << j.dump() << "\n";
 }
 
-void WatchPrinter::finish(const std::string& status, const std::string& reason) {
+void WatchPrinter::finish(const std::string& status, const std::string& reason,
+                          unsigned long long dropped_samples) {
   if (json_) {
     nlohmann::json j{{"event", "run_finished"}, {"run_id", run_id_}, {"status", status}};
     if (!reason.empty()) j["reason"] = reason;
+    if (dropped_samples > 0) j["dropped_samples"] = dropped_samples;
     out_ << j.dump() << "\n";
-  } else if (reason.empty()) {
-    out_ << printable(fmt::format("run {} {}: {} iteration results", run_id_, status, results_))
+    return;
+  }
+  const std::string dropped =
+      dropped_samples > 0 ? fmt::format("; {} samples dropped", dropped_samples) : "";
+  if (reason.empty()) {
+    out_ << printable(fmt::format("run {} {}: {} iteration results{}", run_id_, status, results_,
+                                  dropped))
          << "\n";
   } else {
-    out_ << printable(fmt::format("run {} {}: {} ({} iteration results)", run_id_, status, reason,
-                                  results_))
+    out_ << printable(fmt::format("run {} {}: {} ({} iteration results{})", run_id_, status, reason,
+                                  results_, dropped))
          << "\n";
   }
 }

@@ -29,7 +29,9 @@ class WatchPrinter {
   // "run ID STATUS: N iteration results" ("run ID STATUS: REASON (N
   // iteration results)" when it failed or was aborted), or
   // {"event":"run_finished","run_id","status"[,"reason"]}.
-  void finish(const std::string& status, const std::string& reason);
+  // `dropped_samples` > 0 adds "; N samples dropped" (JSON: "dropped_samples").
+  void finish(const std::string& status, const std::string& reason,
+              unsigned long long dropped_samples = 0);
 
  private:
   std::ostream& out_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "host/client/api_paths.h"
 #include "host/client/json_read.h"
 #include "host/client/remote_runs.h"
@@ -11,6 +13,18 @@ namespace schedrig::client {
 
 bool run_state_ended(const std::string& state) {
   return state == "ok" || state == "failed" || state == "aborted";
+}
+
+bool run_state_stops_following(const std::string& state) {
+  return run_state_ended(state) || state == "interrupted";
+}
+
+std::string run_state_line(const std::string& run_id, const RunStateEvent& change) {
+  if (change.state != "disconnected") {
+    return fmt::format("run {} {} again: its agent is back", run_id, change.state);
+  }
+  return fmt::format("run {} disconnected{}; waiting for its agent", run_id,
+                     change.reason.empty() ? "" : ": " + change.reason);
 }
 
 std::optional<RunEvent> RunFollower::event_of(const nlohmann::json& e) {
@@ -25,7 +39,7 @@ std::optional<RunEvent> RunFollower::event_of(const nlohmann::json& e) {
   }
   if (kind == "run_finished") {
     return RunEnd{body.at("status").get<std::string>(), body.value("reason", ""),
-                  body.value("completed_iterations", 0u)};
+                  body.value("completed_iterations", 0u), body.value("dropped_samples", 0ull)};
   }
   if (kind == "error") return RunErrorEvent{body.value("code", ""), body.value("message", "")};
   if (kind == "log") {
@@ -40,14 +54,28 @@ RunEnd RunFollower::stored_end() {
   const store::RunRecord run = fetch_run(client_, run_id_);
   const auto ok = std::count_if(run.iterations.begin(), run.iterations.end(),
                                 [](const store::IterationRecord& it) { return it.status == "ok"; });
-  return RunEnd{run_state_ended(run.status) ? run.status : state_, run.reason,
-                static_cast<unsigned>(ok)};
+  return RunEnd{run_state_stops_following(run.status) ? run.status : state_, run.reason,
+                static_cast<unsigned>(ok), run.dropped_samples};
+}
+
+std::optional<RunStateEvent> RunFollower::state_change(const std::string& before) {
+  if (ended_ || before == state_ || (state_ != "disconnected" && before != "disconnected")) {
+    return std::nullopt;
+  }
+  RunStateEvent change{state_, ""};
+  if (state_ == "disconnected") {  // the why is on the queue row
+    for (const auto& row : client_.get_json(runs_path("disconnected")).at("runs")) {
+      if (row.value("run_id", "") == run_id_) change.reason = row.value("reason", "");
+    }
+  }
+  return change;
 }
 
 std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
   // The server holds a long poll up to wait_s: allow that and a margin.
   const std::chrono::milliseconds timeout = std::chrono::seconds(wait_s) + kDefaultTimeout;
   const nlohmann::json answer = client_.get_json(events_path(run_id_, after_, wait_s), timeout);
+  const std::string before = state_;
   std::vector<RunEvent> events = reading("events", [&] {
     std::vector<RunEvent> read;
     for (const auto& e : answer.at("events")) {
@@ -57,6 +85,7 @@ std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
       if (const auto* end = std::get_if<RunEnd>(&read.back())) {
         state_ = end->status;
         reason_ = end->reason;
+        dropped_samples_ = end->dropped_samples;
         ended_ = true;
       }
     }
@@ -64,10 +93,15 @@ std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
     if (!ended_) state_ = answer.at("state").get<std::string>();
     return read;
   });
-  if (!ended_ && events.empty() && run_state_ended(state_)) {
+  if (std::optional<RunStateEvent> change = state_change(before)) {
+    events.emplace_back(std::in_place_type<RunStateEvent>, std::move(change->state),
+                        std::move(change->reason));
+  }
+  if (!ended_ && events.empty() && run_state_stops_following(state_)) {
     RunEnd end = stored_end();
     state_ = end.status;
     reason_ = end.reason;
+    dropped_samples_ = end.dropped_samples;
     ended_ = true;
     events.push_back(std::move(end));
   }

@@ -15,9 +15,16 @@ namespace schedrig::client {
 
 // The run_finished event's body.
 struct RunEnd {
-  std::string status;  // "ok" | "failed" | "aborted"
+  std::string status;  // "ok" | "failed" | "aborted"; "interrupted" (the host's, not final)
   std::string reason;
   unsigned completed_iterations = 0;
+  unsigned long long dropped_samples = 0;  // samples the agent's full spool dropped
+};
+
+// The run's queue state changed while it goes on: "disconnected" (its
+// agent's link is down; `reason` says why) or "running" again (resumed).
+struct RunStateEvent {
+  std::string state, reason;
 };
 
 // An agent's error event for the run (a rejected plan, a failed facility).
@@ -36,13 +43,16 @@ struct RunLogEvent {
 struct RunStartedEvent {};
 
 using RunEvent = std::variant<RunStartedEvent, store::SampleRecord, store::IterationRecord, RunEnd,
-                              RunErrorEvent, RunLogEvent>;
+                              RunErrorEvent, RunLogEvent, RunStateEvent>;
 
 // One run's events, read in order. Iteration results whose body has no
 // "position" get the count of results before them (the agent runs slots in
 // schedule order). A run that ended without a run_finished event (the host
-// failed it: its agent disconnected; or it was aborted before it started)
-// ends with a RunEnd made from GET runs/ID: its status and reason.
+// failed it; or it was aborted before it started) ends with a RunEnd made
+// from GET runs/ID: its status and reason. Following stops at
+// "interrupted" too (a RunEnd with that status), though the run may still
+// end later (the agent's report, a replay); "disconnected" is not an end:
+// a RunStateEvent says it, and another the resume.
 class RunFollower {
  public:
   RunFollower(ApiClient& client, std::string run_id)
@@ -55,27 +65,40 @@ class RunFollower {
   std::vector<RunEvent> poll(unsigned wait_s);
 
   // True once run_finished came, or a poll found the run ended ("ok",
-  // "failed", "aborted": an aborted queued run has no events) and nothing new.
+  // "failed", "aborted": an aborted queued run has no events) or
+  // interrupted, and nothing new.
   bool ended() const { return ended_; }
   // The run's state as the last poll said it; the run_finished status once it came.
   const std::string& state() const { return state_; }
   // Why the run failed or was aborted, once ended(); "" when ok.
   const std::string& reason() const { return reason_; }
+  // RunFinished.dropped_samples, once ended(); 0 when none were dropped.
+  unsigned long long dropped_samples() const { return dropped_samples_; }
   const std::string& run_id() const { return run_id_; }
 
  private:
   std::optional<RunEvent> event_of(const nlohmann::json& e);  // nullopt: unknown kind
   RunEnd stored_end();  // the run's end as GET runs/ID tells it
+  // A RunStateEvent when the state went to or from "disconnected".
+  std::optional<RunStateEvent> state_change(const std::string& before);
 
   ApiClient& client_;
   std::string run_id_;
   long long after_ = 0;
   unsigned results_ = 0;
   std::string state_, reason_;
+  unsigned long long dropped_samples_ = 0;
   bool ended_ = false;
 };
 
 // Whether `state` is one a run does not leave.
 bool run_state_ended(const std::string& state);
+// Whether a follower stops at `state`: an ended one, or "interrupted".
+bool run_state_stops_following(const std::string& state);
+
+// The line `watch` and `run --wait` print for `change` of run `run_id`:
+// "run R disconnected: REASON; waiting for its agent" or "run R running
+// again: its agent is back".
+std::string run_state_line(const std::string& run_id, const RunStateEvent& change);
 
 }  // namespace schedrig::client

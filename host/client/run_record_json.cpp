@@ -55,6 +55,7 @@ store::RunRecord run_of(const json& j) {
   run.reason = j.at("reason").get<std::string>();
   run.started_at_ns = j.at("started_at_ns").get<long long>();
   run.finished_at_ns = j.at("finished_at_ns").get<long long>();
+  run.dropped_samples = j.value("dropped_samples", 0ull);  // only when > 0
   for (const auto& it : j.at("iterations")) {
     run.iterations.push_back(iteration_of(it));
     if (!it.contains("position")) {

@@ -13,7 +13,9 @@
 #include "common/error.h"
 #include "common/ids.h"
 #include "common/printable.h"
+#include "host/collector/replay_target.h"
 #include "host/collector/session_rules.h"
+#include "host/server/routing.h"
 
 namespace schedrig::collector {
 
@@ -49,6 +51,7 @@ AgentSession<Stream>::AgentSession(Stream&& stream, server::AgentUpgrade upgrade
       services_(std::move(services)),
       peer_(upgrade_.peer),
       agent_id_(upgrade_.principal.name),
+      replay_(replay_requested(server::to_std(upgrade_.request.target()))),
       tick_(ws_.get_executor()),
       probe_timer_(ws_.get_executor()),
       hello_timer_(ws_.get_executor()) {}
@@ -86,7 +89,8 @@ void AgentSession<Stream>::log_connected() {
   const long long left_out =
       services_->connected_lines->admit(server::RateLimitedLog::Clock::now());
   if (left_out < 0) return;
-  spdlog::info("{}: agent {} connected{}", peer_, printable(agent_id_),
+  spdlog::info("{}: agent {} connected{}{}", peer_, printable(agent_id_),
+               replay_ ? " to replay an older instance" : "",
                left_out > 0
                    ? fmt::format(" ({} more connections since the last such line)", left_out)
                    : std::string());
@@ -206,6 +210,7 @@ void AgentSession<Stream>::warn_bad_frame(const std::string& what) {
 template <class Stream>
 void AgentSession<Stream>::claim_id(std::shared_ptr<const Envelope> hello, std::string bytes) {
   claiming_ = true;  // reading waits for the decision
+  if (replay_) return on_claim(true, "", std::move(hello), std::move(bytes));  // no id to hold
   services_->registry->claim(
       agent_id_, hello->instance_id(), this->shared_from_this(),
       [self = this->shared_from_this(), hello, bytes = std::move(bytes)](
@@ -221,7 +226,7 @@ template <class Stream>
 void AgentSession<Stream>::on_claim(bool accepted, const std::string& why,
                                     std::shared_ptr<const Envelope> hello, std::string bytes) {
   if (finished_) {
-    if (accepted) services_->registry->release(agent_id_, this);
+    if (accepted && !replay_) services_->registry->release(agent_id_, this);
     return;
   }
   claiming_ = false;
@@ -328,7 +333,7 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
     }
     // The accepted Hello (a session's only one) makes the channel live,
     // even when it was stored before (a replay); on_stored is for what is new.
-    if (env->has_hello()) services_->events.on_hello(this->shared_from_this(), *env);
+    if (env->has_hello() && !replay_) services_->events.on_hello(this->shared_from_this(), *env);
     if (outcome.status == Status::kStored) services_->events.on_stored(*env);
   }
   report_closed_when_drained();
@@ -402,6 +407,15 @@ void AgentSession<Stream>::close() {
   asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
     if (self->close_requested_) return;
     self->close_with(CloseCode::normal, "closed by the host");
+  });
+}
+
+template <class Stream>
+void AgentSession<Stream>::stop() {
+  if (!services_->going_away->load()) return close();
+  asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
+    if (self->close_requested_) return;
+    self->close_with(CloseCode::going_away, "the host is going away; reconnect");
   });
 }
 
@@ -491,7 +505,7 @@ void AgentSession<Stream>::finish(const std::string& reason, const char* log_lev
   end_probes(false);
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);
-  if (ledger_.hello_accepted()) services_->registry->release(agent_id_, this);
+  if (ledger_.hello_accepted() && !replay_) services_->registry->release(agent_id_, this);
   upgrade_.slot.release();
   if (held_) {  // never stored, never acked: the agent sends it again
     held_.reset();
@@ -510,8 +524,8 @@ template <class Stream>
 void AgentSession<Stream>::report_closed_when_drained() {
   if (!finished_ || closed_reported_ || pending_writes_ > 0) return;
   closed_reported_ = true;
-  services_->events.on_closed(*this, ledger_.hello_accepted() ? agent_id_ : std::string(),
-                              end_reason_);
+  services_->events.on_closed(
+      *this, ledger_.hello_accepted() && !replay_ ? agent_id_ : std::string(), end_reason_);
 }
 
 template class AgentSession<server::PlainStream>;

@@ -6,10 +6,16 @@
 // acked only after the commit. A violation gets an Error and a close with
 // 1008; a store that fails gets ERROR_INTERNAL and 1011. A ping goes out
 // every ping_interval and the session closes after idle_timeout without
-// any frame from the peer. Stream is server::PlainStream or TlsStream;
-// both are instantiated in agent_session.cpp.
+// any frame from the peer. A replay session (`/agent?replay=1`,
+// replay_target.h) keeps the same rules but claims no id and is never live:
+// no on_hello, on_closed with agent_id "". stop() (the server stopping)
+// closes with 1001 going away when SessionServices::going_away is set
+// (serve: agents reconnect), else 1000 (lab: the agent exits). Stream is
+// server::PlainStream or TlsStream; both are instantiated in
+// agent_session.cpp.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -43,6 +49,8 @@ struct SessionServices {
   // "connected" lines: at most one a second for all sessions together.
   std::shared_ptr<server::RateLimitedLog> connected_lines =
       std::make_shared<server::RateLimitedLog>(std::chrono::seconds(1));
+  // Set: stop() closes with 1001 going away instead of 1000 (serve's shutdown).
+  std::shared_ptr<std::atomic<bool>> going_away = std::make_shared<std::atomic<bool>>(false);
 };
 
 template <class Stream>
@@ -65,7 +73,7 @@ class AgentSession : public AgentChannel,
 
   void probe(std::chrono::milliseconds timeout, std::function<void(bool)> answer) override;
   void replace(const std::string& why) override;
-  void stop() override { close(); }
+  void stop() override;
 
  private:
   using Envelope = schedrig::v1::Envelope;
@@ -127,6 +135,7 @@ class AgentSession : public AgentChannel,
   std::shared_ptr<SessionServices> services_;
   const std::string peer_;
   const std::string agent_id_;
+  const bool replay_;     // `?replay=1`: store and ack only (replay_target.h)
   SessionLedger ledger_;  // the Hello's instance and the last seq taken (session_rules.h)
   server::RateLimitedLog bad_frames_;
   boost::asio::steady_timer tick_;

@@ -37,6 +37,10 @@ class Collector : public server::AgentEndpoint {
   void accept(server::PlainStream stream, server::AgentUpgrade upgrade) override;
   void accept(server::TlsStream stream, server::AgentUpgrade upgrade) override;
 
+  // From now on the server's stop closes agents with 1001 going away (they
+  // reconnect: serve's shutdown) rather than 1000 (lab's end: they exit).
+  void close_going_away_on_stop() { services_->going_away->store(true); }
+
   StoreWriter& writer() { return writer_; }
   SessionRegistry& registry() { return *services_->registry; }
 

@@ -56,7 +56,8 @@ json event_body(const v1::Envelope& env) {
     case v1::Envelope::kRunFinished:
       return {{"status", status_name(env.run_finished().status())},
               {"reason", env.run_finished().reason()},
-              {"completed_iterations", env.run_finished().completed_iterations()}};
+              {"completed_iterations", env.run_finished().completed_iterations()},
+              {"dropped_samples", env.run_finished().dropped_samples()}};
     case v1::Envelope::kError:
       return {{"code", v1::ErrorCode_Name(env.error().code())}, {"message", env.error().message()}};
     case v1::Envelope::kLog:
@@ -75,7 +76,9 @@ std::map<std::string, int> queue_positions(const std::vector<store::QueuedRun>& 
   std::map<std::string, int> out;
   for (const store::QueuedRun& r : rows) {
     if (r.state == "queued") out[r.run_id] = ahead[r.agent_id];
-    if (r.state == "queued" || r.state == "running") ++ahead[r.agent_id];
+    if (r.state == "queued" || r.state == "running" || r.state == "disconnected") {
+      ++ahead[r.agent_id];  // a disconnected run still holds its agent
+    }
   }
   return out;
 }

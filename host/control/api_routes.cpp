@@ -30,8 +30,8 @@ void want_method(const server::ApiRequest& r, const char* method) {
 }
 
 bool valid_state_filter(const std::string& s) {
-  return s.empty() || s == "queued" || s == "running" || s == "ok" || s == "failed" ||
-         s == "aborted";
+  return s.empty() || s == "queued" || s == "running" || s == "disconnected" ||
+         s == "interrupted" || s == "ok" || s == "failed" || s == "aborted";
 }
 
 }  // namespace

@@ -16,12 +16,30 @@ Control::Control(store::Store& store, boost::asio::any_io_executor executor, Con
       executor_(std::move(executor)),
       options_(options),
       reader_(store.path()),
-      dispatcher_(store, options.shared_store) {
+      dispatcher_(store, options.shared_store),
+      sweep_(executor_) {
   if (options.shared_store) return;
-  if (int failed = store_.fail_dispatched_runs("serve restarted"); failed > 0) {
-    spdlog::warn("{} run(s) the last serve had started are marked failed (serve restarted)",
-                 failed);
+  if (int gone = store_.disconnect_dispatched_runs("serve restarted"); gone > 0) {
+    spdlog::warn(
+        "{} run(s) the last serve had started are disconnected (serve restarted); each "
+        "resumes when its agent is back",
+        gone);
   }
+  schedule_sweep();
+}
+
+Control::~Control() {
+  alive_.reset();
+  sweep_.cancel();
+}
+
+void Control::schedule_sweep() {
+  sweep_.expires_after(options_.sweep_interval);
+  sweep_.async_wait([this, alive = std::weak_ptr<int>(alive_)](boost::system::error_code ec) {
+    if (ec || alive.expired()) return;  // cancelled, or the Control is gone
+    dispatcher_.interrupt_stale(options_.interrupt_after);
+    schedule_sweep();
+  });
 }
 
 void Control::on_hello(const std::shared_ptr<collector::AgentChannel>& channel,
@@ -105,9 +123,11 @@ Control::Target Control::target(const std::string& agent_id) const {
 }
 
 std::vector<store::QueuedRun> Control::active_rows() const {
-  std::vector<store::QueuedRun> rows = store_.queued_runs("running");
-  std::vector<store::QueuedRun> queued = store_.queued_runs("queued");
-  rows.insert(rows.end(), queued.begin(), queued.end());
+  std::vector<store::QueuedRun> rows = store_.queued_runs("queued");
+  for (const char* state : {"running", "disconnected", "interrupted"}) {
+    std::vector<store::QueuedRun> more = store_.queued_runs(state);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
   std::sort(rows.begin(), rows.end(),
             [](const store::QueuedRun& a, const store::QueuedRun& b) { return a.id < b.id; });
   return rows;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "host/collector/events.h"
 #include "host/control/dispatcher.h"
@@ -26,9 +27,13 @@ struct ControlOptions {
   std::chrono::seconds default_wait{25};         // events ?wait_s default
   std::chrono::seconds max_wait{60};             // and its largest value
   // `lab`: the store may be a serve's too, so its queue is left alone: no
-  // dispatched run is failed at start and only runs submitted through this
-  // Control are started.
+  // dispatched run is touched at start, no run is interrupted by the
+  // timeout, and only runs submitted through this Control are started.
   bool shared_store = false;
+  // A run "disconnected" this long becomes "interrupted" (serve
+  // --interrupt-after); checked every sweep_interval.
+  std::chrono::seconds interrupt_after{3600};
+  std::chrono::milliseconds sweep_interval{10000};
 };
 
 // One queued run, as POST /api/v1/runs answers.
@@ -39,13 +44,18 @@ struct SubmittedRun {
 
 class Control : public collector::CollectorEvents, public server::ApiHandler {
  public:
-  // Fails every run the queue had dispatched ("serve restarted": their agents
-  // were told by a serve that is gone) and keeps the queued ones (unless
-  // options.shared_store). Long polls'
+  // Marks every run the queue had dispatched "disconnected" ("serve
+  // restarted": each resumes when its agent's instance says Hello again)
+  // and keeps the queued ones, and every sweep_interval interrupts the runs
+  // disconnected longer than interrupt_after (neither with
+  // options.shared_store). Long polls' and the sweep's
   // timers run on `executor`. `store` must be a file (the events reader opens
   // it a second time, read-only). Throws StoreError. Stop the executor before
   // destroying the Control: pending long polls refer to it.
   Control(store::Store& store, boost::asio::any_io_executor executor, ControlOptions options = {});
+  ~Control() override;
+  Control(const Control&) = delete;
+  Control& operator=(const Control&) = delete;
 
   void on_hello(const std::shared_ptr<collector::AgentChannel>& channel,
                 const v1::Envelope& env) override;
@@ -53,8 +63,9 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   void on_closed(const collector::AgentChannel& channel, const std::string& agent_id,
                  const std::string& reason) override;
 
-  // The server stops (SIGINT/SIGTERM): the runs in progress fail with
-  // `reason` and none starts (Dispatcher::stopping). Call before closing the agents.
+  // The server stops (SIGINT/SIGTERM): the runs in progress become
+  // "disconnected" with `reason` and none starts (Dispatcher::stopping).
+  // Call before closing the agents.
   void stopping(const std::string& reason) { dispatcher_.stopping(reason); }
 
   // The HTTP API; answers {"error": ...} with 400/404/405/409/500 on failure.
@@ -82,6 +93,9 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   std::vector<Target> targets(const Submission& submission) const;
   Target target(const std::string& agent_id) const;
 
+  // Arms the next interrupt sweep.
+  void schedule_sweep();
+
   server::ApiResponse route(const server::ApiRequest& request,
                             std::function<void(server::ApiResponse)>& done);
   server::ApiResponse get_agents() const;
@@ -107,6 +121,8 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   ControlOptions options_;
   store::StateReader reader_;
   Dispatcher dispatcher_;
+  boost::asio::steady_timer sweep_;  // Dispatcher::interrupt_stale every sweep_interval
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);  // the sweep's handler checks it
 };
 
 }  // namespace schedrig::control

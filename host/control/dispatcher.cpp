@@ -27,16 +27,56 @@ std::optional<store::QueuedRun> Dispatcher::next_run(const std::string& agent_id
 
 void Dispatcher::hello(const std::shared_ptr<collector::AgentChannel>& channel,
                        const v1::Envelope& env) {
-  std::string replaced_run;
   {
-    std::lock_guard lock(mu_);
-    replaced_run = agents_.connect(channel, env);
-  }
-  if (!replaced_run.empty()) {
-    fail_run(replaced_run,
-             fmt::format("agent {} disconnected: a new connection took over", env.agent_id()));
+    // No dispatch between the connect and the take-back: the agent is not
+    // idle if it has a run to resume.
+    std::lock_guard queue_lock(queue_mu_);
+    {
+      std::lock_guard lock(mu_);
+      agents_.connect(channel, env);
+    }
+    try {
+      take_back_runs(channel, env);
+    } catch (const store::StoreError& e) {
+      spdlog::error("cannot resume the runs of agent {}: {}", printable(env.agent_id()), e.what());
+    }
   }
   dispatch(env.agent_id());
+}
+
+void Dispatcher::take_back_runs(const std::shared_ptr<collector::AgentChannel>& channel,
+                                const v1::Envelope& env) {
+  bool resumed = false;
+  for (const store::QueuedRun& row : store_.dispatched_runs(env.agent_id())) {
+    if (own_runs_only_ && !own_runs_.count(row.run_id)) continue;  // a serve's, on a shared store
+    if (!resumed && row.instance_id == env.instance_id()) {
+      resumed = resume(channel, row);
+    } else if (row.state != "interrupted" && row.instance_id != env.instance_id()) {
+      const std::string why =
+          fmt::format("agent {} restarted (instance {} replaced {})", env.agent_id(),
+                      env.instance_id(), row.instance_id.empty() ? "?" : row.instance_id);
+      if (store_.interrupt_run(row.run_id, why)) {
+        spdlog::warn("run {} interrupted: {}", row.run_id, printable(why));
+      }
+    }
+  }
+}
+
+bool Dispatcher::resume(const std::shared_ptr<collector::AgentChannel>& channel,
+                        const store::QueuedRun& row) {
+  {
+    std::lock_guard lock(mu_);
+    LiveAgent* agent = agents_.find(row.agent_id);
+    if (!agent || agent->channel != channel) return false;  // gone again meanwhile
+    agent->run_id = row.run_id;
+    agent->aborting = !row.abort_note.empty();
+  }
+  if (row.state != "running") store_.resume_run(row.run_id);
+  spdlog::info("run {} resumes on agent {} (it was {})", row.run_id, printable(row.agent_id),
+               row.state);
+  if (!store_.run_started(row.run_id)) channel->send(start_run(row));  // it may never have got it
+  if (!row.abort_note.empty()) channel->send(abort_for(row.run_id, row.abort_note));
+  return true;
 }
 
 void Dispatcher::stored(const v1::Envelope& env) {
@@ -63,7 +103,18 @@ void Dispatcher::closed(const collector::AgentChannel& channel, const std::strin
     run_id = agents_.disconnect(agent_id, channel);
   }
   if (run_id && !run_id->empty()) {
-    fail_run(*run_id, fmt::format("agent {} disconnected: {}", agent_id, reason));
+    disconnect_run(*run_id, fmt::format("agent {} disconnected: {}", agent_id, reason));
+  }
+}
+
+void Dispatcher::disconnect_run(const std::string& run_id, const std::string& reason) {
+  try {
+    if (store_.mark_run_disconnected(run_id, reason)) {
+      spdlog::warn("run {} disconnected: {}; it resumes when its agent is back", run_id,
+                   printable(reason));
+    }
+  } catch (const store::StoreError& e) {
+    spdlog::error("cannot mark run {} disconnected: {}", run_id, e.what());
   }
 }
 
@@ -88,7 +139,7 @@ void Dispatcher::dispatch(const std::string& agent_id) {
       if (!agent || agent->channel != channel || !agent->run_id.empty()) return;
       agent->run_id = next->run_id;
     }
-    store_.mark_run_dispatched(next->run_id);
+    store_.mark_run_dispatched(next->run_id, channel->instance_id());
   } catch (const store::StoreError& e) {
     spdlog::error("cannot dispatch a run to agent {}: {}", printable(agent_id), e.what());
     return;
@@ -102,11 +153,16 @@ AbortOutcome Dispatcher::abort(const store::QueuedRun& run, const std::string& b
   std::lock_guard queue_lock(queue_mu_);
   auto row = store_.queued_run(run.run_id);
   const std::string state = row ? row->state : run.state;
+  const std::string note = "aborted by " + by;
   if (state == "queued") {
-    store_.finish_queued_run(run.run_id, "aborted", "aborted by " + by + " before it started");
+    store_.finish_queued_run(run.run_id, "aborted", note + " before it started");
     return {"aborted"};
   }
-  if (state != "running") {
+  if (state == "interrupted") {  // its agent is gone as that instance: nobody will finish it
+    store_.finish_queued_run(run.run_id, "aborted", note);
+    return {"aborted"};
+  }
+  if (state != "running" && state != "disconnected") {
     throw ApiError(409, fmt::format("run {} has already finished ({})", run.run_id, state));
   }
   std::shared_ptr<collector::AgentChannel> channel;
@@ -118,16 +174,9 @@ AbortOutcome Dispatcher::abort(const store::QueuedRun& run, const std::string& b
       channel = agent->channel;
     }
   }
-  if (!channel) {  // its agent is gone: nobody will finish it
-    store_.finish_queued_run(run.run_id, "aborted", "aborted by " + by);
-    store_.fail_unfinished_run(run.run_id, "aborted by " + by);
-    return {"aborted"};
-  }
-  store_.note_abort(run.run_id, "aborted by " + by);
-  v1::Envelope env;
-  env.mutable_abort()->set_run_id(run.run_id);
-  env.mutable_abort()->set_reason("aborted by " + by);
-  channel->send(std::move(env));
+  store_.note_abort(run.run_id, note);
+  // Without a live agent the Abort goes out on its instance's next Hello (resume).
+  if (channel) channel->send(abort_for(run.run_id, note));
   return {"aborting"};
 }
 
@@ -141,7 +190,19 @@ void Dispatcher::stopping(const std::string& reason) {
       if (!agent.run_id.empty()) running.push_back(agent.run_id);
     }
   }
-  for (const std::string& run_id : running) fail_run(run_id, reason);
+  for (const std::string& run_id : running) disconnect_run(run_id, reason);
+}
+
+void Dispatcher::interrupt_stale(std::chrono::seconds after) {
+  std::lock_guard queue_lock(queue_mu_);
+  try {
+    for (const store::QueuedRun& row : store_.interrupt_stale_runs(after)) {
+      spdlog::warn("run {} interrupted: agent {} disconnected for more than {} s", row.run_id,
+                   printable(row.agent_id), after.count());
+    }
+  } catch (const store::StoreError& e) {
+    spdlog::error("cannot interrupt the runs of agents gone too long: {}", e.what());
+  }
 }
 
 std::map<std::string, LiveAgent> Dispatcher::live() const {
@@ -182,13 +243,22 @@ void Dispatcher::run_ended(const std::string& agent_id, const std::string& run_i
 void Dispatcher::fail_run(const std::string& run_id, const std::string& reason) {
   try {
     auto row = store_.queued_run(run_id);
-    if (row && row->state != "queued" && row->state != "running") return;  // it has finished
+    if (row && (row->state == "ok" || row->state == "failed" || row->state == "aborted")) {
+      return;  // it has finished
+    }
     spdlog::warn("run {} failed: {}", run_id, printable(reason));
     if (row) store_.finish_queued_run(run_id, "failed", reason);
     store_.fail_unfinished_run(run_id, reason);
   } catch (const store::StoreError& e) {
     spdlog::error("cannot mark run {} failed: {}", run_id, e.what());
   }
+}
+
+v1::Envelope Dispatcher::abort_for(const std::string& run_id, const std::string& note) {
+  v1::Envelope env;
+  env.mutable_abort()->set_run_id(run_id);
+  env.mutable_abort()->set_reason(note);
+  return env;
 }
 
 v1::Envelope Dispatcher::start_run(const store::QueuedRun& run) {

@@ -9,8 +9,10 @@ namespace schedrig::control {
 
 namespace {
 
+// A state the run may stay in a while: the poll waits for news. (An
+// interrupted run answers at once: followers stop there.)
 bool ended(const std::string& state) {
-  return state != "queued" && state != "running" && state != "aborting";
+  return state != "queued" && state != "running" && state != "aborting" && state != "disconnected";
 }
 
 }  // namespace

@@ -7,16 +7,14 @@
 
 namespace schedrig::control {
 
-std::string LiveAgents::connect(const std::shared_ptr<collector::AgentChannel>& channel,
-                                const v1::Envelope& env) {
+void LiveAgents::connect(const std::shared_ptr<collector::AgentChannel>& channel,
+                         const v1::Envelope& env) {
   LiveAgent& agent = agents_[env.agent_id()];
-  std::string replaced_run = agent.channel != channel ? agent.run_id : std::string();
   agent = LiveAgent{};
   agent.channel = channel;
   agent.instance_id = env.instance_id();
   agent.hello = env.hello();
   agent.last_seen_ns = wall_clock_ns();  // the host's clock: an agent cannot pin it
-  return replaced_run;
 }
 
 std::optional<std::string> LiveAgents::disconnect(const std::string& agent_id,

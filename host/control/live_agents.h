@@ -32,10 +32,9 @@ struct LiveAgent {
 
 class LiveAgents {
  public:
-  // `channel` said Hello `env`: it becomes agent_id's entry (idle). Returns
-  // the run an entry it replaced (another channel) was running, "" for none.
-  std::string connect(const std::shared_ptr<collector::AgentChannel>& channel,
-                      const v1::Envelope& env);
+  // `channel` said Hello `env`: it becomes agent_id's entry (idle; the
+  // dispatcher gives it back its run from the store).
+  void connect(const std::shared_ptr<collector::AgentChannel>& channel, const v1::Envelope& env);
   // `channel` closed. When it is agent_id's entry, removes it and returns the
   // run it was running ("" for none); nullopt when it is not (a replaced one).
   std::optional<std::string> disconnect(const std::string& agent_id,

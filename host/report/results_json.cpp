@@ -42,18 +42,20 @@ namespace {
 nlohmann::json run_json(const store::RunRecord& run) {
   nlohmann::json iterations = nlohmann::json::array();
   for (const auto& it : run.iterations) iterations.push_back(iteration_json(it));
-  return {{"run_id", run.run_id},
-          {"agent_id", run.agent_id},
-          {"hostname", run.hostname},
-          {"kernel_release", run.kernel_release},
-          {"pus", run.pus},
-          {"labels", nlohmann::json(run.labels)},
-          {"plan", run.plan.is_null() ? nlohmann::json::object() : run.plan},
-          {"status", run.status},
-          {"reason", run.reason},
-          {"started_at_ns", run.started_at_ns},
-          {"finished_at_ns", run.finished_at_ns},
-          {"iterations", std::move(iterations)}};
+  nlohmann::json out{{"run_id", run.run_id},
+                     {"agent_id", run.agent_id},
+                     {"hostname", run.hostname},
+                     {"kernel_release", run.kernel_release},
+                     {"pus", run.pus},
+                     {"labels", nlohmann::json(run.labels)},
+                     {"plan", run.plan.is_null() ? nlohmann::json::object() : run.plan},
+                     {"status", run.status},
+                     {"reason", run.reason},
+                     {"started_at_ns", run.started_at_ns},
+                     {"finished_at_ns", run.finished_at_ns},
+                     {"iterations", std::move(iterations)}};
+  if (run.dropped_samples > 0) out["dropped_samples"] = run.dropped_samples;
+  return out;
 }
 
 }  // namespace

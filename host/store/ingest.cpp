@@ -101,6 +101,19 @@ void on_topology(sqlite::Db& db, const Envelope& env) {
       .run();
 }
 
+// A RunStarted that arrives after the host gave its verdict (a replay of a
+// run the queue marked interrupted, or ended): the new runs row takes the
+// queue row's state and reason instead of "running".
+void mirror_queue_verdict(sqlite::Db& db, const std::string& run_id, const std::string& agent_id) {
+  sqlite::Statement& st = db.cached(R"sql(
+      UPDATE runs SET (status, reason, finished_at_ns) =
+          (SELECT q.state, q.reason, q.finished_at_ns FROM queue q WHERE q.run_id = runs.run_id)
+      WHERE run_id = ?1 AND agent_id = ?2 AND status = 'running'
+        AND EXISTS (SELECT 1 FROM queue q WHERE q.run_id = ?1 AND q.agent_id = ?2
+                    AND q.state IN ('interrupted', 'ok', 'failed', 'aborted')))sql");
+  st.bind_text(1, run_id).bind_text(2, agent_id).run();
+}
+
 void on_run_started(sqlite::Db& db, const Envelope& env) {
   const v1::RunStarted& r = env.run_started();
   sqlite::Statement& st = db.cached(R"sql(
@@ -124,6 +137,7 @@ void on_run_started(sqlite::Db& db, const Envelope& env) {
                                           ELSE dispatched_at_ns END
       WHERE run_id = ?1 AND agent_id = ?2 AND state IN ('queued', 'running'))sql");
   queue.bind_text(1, r.run_id()).bind_text(2, env.agent_id()).bind_int(3, env.sent_at_ns()).run();
+  mirror_queue_verdict(db, r.run_id(), env.agent_id());
 }
 
 void on_iteration_result(sqlite::Db& db, const Envelope& env) {
@@ -213,14 +227,21 @@ std::string finished_reason(sqlite::Db& db, const Envelope& env) {
 }
 
 // A terminal status (ok, failed, aborted) is final: only a row still
-// running or incomplete (a queue row queued or running) takes the agent's
-// verdict.
+// running, incomplete or interrupted (a queue row queued, running,
+// disconnected or interrupted) takes the agent's verdict. dropped_samples
+// is the agent's count whatever the status.
 void on_run_finished(sqlite::Db& db, const Envelope& env) {
   const v1::RunFinished& r = env.run_finished();
   const std::string reason = finished_reason(db, env);
+  sqlite::Statement& dropped = db.cached(R"sql(
+      UPDATE runs SET dropped_samples = ?3 WHERE run_id = ?1 AND agent_id = ?2)sql");
+  dropped.bind_text(1, r.run_id())
+      .bind_text(2, env.agent_id())
+      .bind_int(3, static_cast<long long>(std::min<std::uint64_t>(r.dropped_samples(), INT64_MAX)))
+      .run();
   sqlite::Statement& st = db.cached(R"sql(
       UPDATE runs SET status = ?2, reason = ?3, completed_iterations = ?4, finished_at_ns = ?5
-      WHERE run_id = ?1 AND agent_id = ?6 AND status IN ('running', 'incomplete'))sql");
+      WHERE run_id = ?1 AND agent_id = ?6 AND status IN ('running', 'incomplete', 'interrupted'))sql");
   st.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
       .bind_text(3, reason)
@@ -229,8 +250,9 @@ void on_run_finished(sqlite::Db& db, const Envelope& env) {
       .bind_text(6, env.agent_id())
       .run();
   sqlite::Statement& queue = db.cached(R"sql(
-      UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4
-      WHERE run_id = ?1 AND agent_id = ?5 AND state IN ('queued', 'running'))sql");
+      UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4, disconnected_at_ns = 0
+      WHERE run_id = ?1 AND agent_id = ?5
+        AND state IN ('queued', 'running', 'disconnected', 'interrupted'))sql");
   queue.bind_text(1, r.run_id())
       .bind_text(2, status_text(r.status()))
       .bind_text(3, reason)

@@ -144,6 +144,21 @@ CREATE TABLE queue (
 CREATE INDEX queue_agent_state ON queue (agent_id, state, id);
 CREATE INDEX queue_state ON queue (state, id);
 )sql"},
+    {4, R"sql(
+-- Runs across outages (issue #13): a dispatched run outlives its agent's
+-- link and serve itself. queue.state gains disconnected (its agent's link
+-- is down; it resumes on the same instance's Hello) and interrupted (the
+-- agent came back as another instance, or stayed away too long; not final:
+-- a later RunFinished still sets the verdict); runs.status mirrors
+-- interrupted. The abort note moves out of `reason`, which a disconnect
+-- rewrites, into its own column.
+ALTER TABLE queue ADD COLUMN instance_id TEXT NOT NULL DEFAULT '';  -- dispatched to; '' = unknown
+ALTER TABLE queue ADD COLUMN abort_note TEXT NOT NULL DEFAULT '';   -- "aborted by ..." or ''
+ALTER TABLE queue ADD COLUMN disconnected_at_ns INTEGER NOT NULL DEFAULT 0;  -- 0 = not now
+UPDATE queue SET abort_note = reason WHERE state = 'running';
+-- RunFinished.dropped_samples: samples the agent's full spool dropped.
+ALTER TABLE runs ADD COLUMN dropped_samples INTEGER NOT NULL DEFAULT 0;
+)sql"},
 };
 
 }  // namespace

@@ -75,13 +75,15 @@ bool stored_exactly(sqlite::Db& db, const Envelope& env, std::string_view raw_by
 struct QueueRow {
   bool found = false;
   std::string agent_id, state;
+  bool dispatched = false;  // dispatched_at_ns set: the agent was sent it (or started it)
 };
 
 QueueRow queue_row(sqlite::Db& db, const std::string& run_id) {
-  sqlite::Statement& st = db.cached("SELECT agent_id, state FROM queue WHERE run_id = ?1");
+  sqlite::Statement& st =
+      db.cached("SELECT agent_id, state, dispatched_at_ns != 0 FROM queue WHERE run_id = ?1");
   st.bind_text(1, run_id);
   QueueRow row;
-  if (st.step()) row = {true, st.column_text(0), st.column_text(1)};
+  if (st.step()) row = {true, st.column_text(0), st.column_text(1), st.column_int(2) != 0};
   st.reset();
   return row;
 }
@@ -92,10 +94,11 @@ QueueRow queue_row(sqlite::Db& db, const std::string& run_id) {
                              const QueueRow& row) {
   const bool mine = row.found && row.agent_id == env.agent_id();
   const std::string peer =
-      mine ? fmt::format("{} (seq {}) for run {}, which is {}: refused", body_name(env), env.seq(),
+      mine ? fmt::format("{} (seq {}) for run {}, which {}: refused", body_name(env), env.seq(),
                          run_id,
-                         row.state == "queued" ? std::string("not dispatched to this agent yet")
-                                               : fmt::format("already {}", row.state))
+                         row.state == "queued" ? std::string("is not dispatched to this agent yet")
+                                               : fmt::format("was {} before it was dispatched",
+                                                             row.state))
            : fmt::format("{} (seq {}) for run {}, which is not this agent's: refused",
                          body_name(env), env.seq(), run_id);
   const std::string whose = !row.found ? std::string("is not in the queue")
@@ -119,7 +122,9 @@ void require_assigned_run(sqlite::Db& db, const Envelope& env, std::string_view 
     if (found != cache->running_runs.end() && found->second == env.agent_id()) return;
   }
   const QueueRow row = queue_row(db, *run_id);
-  if (row.found && row.agent_id == env.agent_id() && row.state == "running") {
+  // Dispatched, whatever happened since (a link down, a restart, a verdict
+  // of the host's): the agent's envelopes for it are stored (a late replay).
+  if (row.found && row.agent_id == env.agent_id() && row.dispatched) {
     if (cache) cache->running_runs.emplace(*run_id, row.agent_id);
     return;
   }

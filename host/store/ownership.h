@@ -17,7 +17,7 @@ namespace schedrig::store {
 // instance's agent never changes once recorded, so a batch asks SQLite once
 // per instance. Only rows that exist are kept, so a rolled-back item cannot
 // leave a stale entry. `running_runs` holds the runs found dispatched
-// (queue state "running") to the agent named; a RunFinished stored in the
+// (queue state not "queued") to the agent named; a RunFinished stored in the
 // batch drops its run (forget_run), so what follows it is checked again.
 struct OwnerCache {
   std::unordered_map<std::string, std::string> instance_owner;
@@ -37,8 +37,10 @@ void record_instance(sqlite::Db& db, const schedrig::v1::Envelope& env);
 
 // Throws StoreError kNotOwner when `env` is a run envelope (common/
 // envelope_codec.h run_id_of) whose run is not dispatched to env.agent_id:
-// no queue row, another agent's, or in a state other than "running" (still
-// queued behind another run, or already ended). An exact duplicate of an
+// no queue row, another agent's, or never dispatched (still "queued", or
+// aborted before it was). A run dispatched to it, in any state since
+// (running, disconnected, interrupted, or ended: a late replay, which
+// changes no verdict), passes. An exact duplicate of an
 // envelope already stored (same agent, instance and seq, same bytes: a
 // replay) passes, so it is acked again. Writes nothing.
 void require_assigned_run(sqlite::Db& db, const schedrig::v1::Envelope& env,

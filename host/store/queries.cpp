@@ -156,7 +156,8 @@ std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix, Runs
   sqlite::Statement st(db, R"sql(
       SELECT r.run_id, r.agent_id, r.instance_id, i.hostname, i.kernel_release,
              coalesce(nullif(i.pus, 0), i.allowed_pus, 0), r.labels, r.plan, r.status, r.reason,
-             r.planned_iterations, r.started_at_ns, r.finished_at_ns, r.fingerprint
+             r.planned_iterations, r.started_at_ns, r.finished_at_ns, r.fingerprint,
+             r.dropped_samples
       FROM runs r LEFT JOIN instances i ON i.instance_id = r.instance_id
       WHERE substr(r.run_id, 1, length(?1)) = ?1
       ORDER BY r.started_at_ns, r.rowid)sql");
@@ -182,6 +183,7 @@ std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix, Runs
     run.planned_iterations = static_cast<unsigned>(st.column_int(10));
     run.started_at_ns = st.column_int(11);
     run.finished_at_ns = st.column_int(12);
+    run.dropped_samples = static_cast<unsigned long long>(st.column_int(14));
     runs.push_back(std::move(run));
   }
   for (RunRecord& run : runs) run.iterations = load_iterations(db, run.run_id, 0, options);

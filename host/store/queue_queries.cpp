@@ -10,7 +10,8 @@ namespace {
 
 constexpr const char* kColumns =
     "id, run_id, agent_id, plan, plan_name, labels, state, reason, submitted_by, "
-    "submitted_at_ns, dispatched_at_ns, finished_at_ns";
+    "submitted_at_ns, dispatched_at_ns, finished_at_ns, instance_id, abort_note, "
+    "disconnected_at_ns";
 
 QueuedRun read_row(const sqlite::Db& db, const sqlite::Statement& st) {
   QueuedRun q;
@@ -26,6 +27,9 @@ QueuedRun read_row(const sqlite::Db& db, const sqlite::Statement& st) {
   q.submitted_at_ns = st.column_int(9);
   q.dispatched_at_ns = st.column_int(10);
   q.finished_at_ns = st.column_int(11);
+  q.instance_id = st.column_text(12);
+  q.abort_note = st.column_text(13);
+  q.disconnected_at_ns = st.column_int(14);
   return q;
 }
 
@@ -37,15 +41,15 @@ bool exists(sqlite::Db& db, const char* sql, const std::string& run_id) {
   return found;
 }
 
+}  // namespace
+
 void mark_run_row(sqlite::Db& db, const std::string& run_id, const std::string& state,
                   const std::string& reason, long long now_ns) {
   sqlite::Statement& st = db.cached(R"sql(
       UPDATE runs SET status = ?2, reason = ?3, finished_at_ns = ?4
-      WHERE run_id = ?1 AND status = 'running')sql");
+      WHERE run_id = ?1 AND status IN ('running', 'interrupted'))sql");
   st.bind_text(1, run_id).bind_text(2, state).bind_text(3, reason).bind_int(4, now_ns).run();
 }
-
-}  // namespace
 
 std::vector<QueuedRun> load_queue(sqlite::Db& db, const QueueFilter& filter) {
   std::string sql = fmt::format("SELECT {} FROM queue WHERE 1", kColumns);
@@ -92,11 +96,12 @@ void insert_queued_run(sqlite::Db& db, const QueuedRun& run, long long now_ns) {
       .run();
 }
 
-void set_dispatched(sqlite::Db& db, const std::string& run_id, long long now_ns) {
+void set_dispatched(sqlite::Db& db, const std::string& run_id, const std::string& instance_id,
+                    long long now_ns) {
   sqlite::Statement& st = db.cached(R"sql(
-      UPDATE queue SET state = 'running', dispatched_at_ns = ?2
+      UPDATE queue SET state = 'running', dispatched_at_ns = ?2, instance_id = ?3
       WHERE run_id = ?1 AND state = 'queued')sql");
-  st.bind_text(1, run_id).bind_int(2, now_ns).run();
+  st.bind_text(1, run_id).bind_int(2, now_ns).bind_text(3, instance_id).run();
 }
 
 void set_finished(sqlite::Db& db, const std::string& run_id, const std::string& state,
@@ -107,34 +112,28 @@ void set_finished(sqlite::Db& db, const std::string& run_id, const std::string& 
                                  db.path(), run_id, state));
   }
   sqlite::Statement& st = db.cached(R"sql(
-      UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4
-      WHERE run_id = ?1 AND state IN ('queued', 'running'))sql");
+      UPDATE queue SET state = ?2, reason = ?3, finished_at_ns = ?4, disconnected_at_ns = 0
+      WHERE run_id = ?1 AND state IN ('queued', 'running', 'disconnected', 'interrupted'))sql");
   st.bind_text(1, run_id).bind_text(2, state).bind_text(3, reason).bind_int(4, now_ns).run();
   mark_run_row(db, run_id, state, reason, now_ns);
 }
 
 void set_abort_note(sqlite::Db& db, const std::string& run_id, const std::string& note) {
   sqlite::Statement& st = db.cached(R"sql(
-      UPDATE queue SET reason = ?2 WHERE run_id = ?1 AND state = 'running')sql");
+      UPDATE queue SET abort_note = ?2,
+                       reason = CASE state WHEN 'running' THEN ?2 ELSE reason END
+      WHERE run_id = ?1 AND state IN ('running', 'disconnected'))sql");
   st.bind_text(1, run_id).bind_text(2, note).run();
 }
 
 std::string abort_note(sqlite::Db& db, const std::string& run_id, const std::string& agent_id) {
   sqlite::Statement& st = db.cached(R"sql(
-      SELECT reason FROM queue WHERE run_id = ?1 AND agent_id = ?2 AND state = 'running')sql");
+      SELECT abort_note FROM queue
+      WHERE run_id = ?1 AND agent_id = ?2 AND state IN ('running', 'disconnected', 'interrupted'))sql");
   st.bind_text(1, run_id).bind_text(2, agent_id);
   std::string note = st.step() ? st.column_text(0) : "";
   st.reset();
   return note;
-}
-
-int fail_running(sqlite::Db& db, const std::string& reason, long long now_ns) {
-  std::vector<std::string> running;
-  for (const QueuedRun& q : load_queue(db, QueueFilter::in_state("running"))) {
-    running.push_back(q.run_id);
-  }
-  for (const std::string& run_id : running) set_finished(db, run_id, "failed", reason, now_ns);
-  return static_cast<int>(running.size());
 }
 
 std::optional<RunRecord> load_queued_run_record(sqlite::Db& db, const std::string& run_id) {

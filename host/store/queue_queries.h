@@ -36,28 +36,34 @@ std::vector<QueuedRun> load_queue(sqlite::Db& db, const QueueFilter& filter);
 // run_id is already queued or stored as a run.
 void insert_queued_run(sqlite::Db& db, const QueuedRun& run, long long now_ns);
 
-// queued -> running, dispatched at `now_ns`; any other row is left alone.
-void set_dispatched(sqlite::Db& db, const std::string& run_id, long long now_ns);
+// queued -> running, dispatched to agent instance `instance_id` ("" =
+// unknown) at `now_ns`; any other row is left alone.
+void set_dispatched(sqlite::Db& db, const std::string& run_id, const std::string& instance_id,
+                    long long now_ns);
 
 // Sets the row's state ("ok" | "failed" | "aborted"), reason and finished
-// time if it is still queued or running, and a `runs` row of the run that is
-// still "running" the same way.
+// time if it is still queued, running, disconnected or interrupted, and a
+// `runs` row of the run that is still "running" or "interrupted" the same
+// way (mark_run_row).
 // Throws StoreError kBadContent for another state.
 void set_finished(sqlite::Db& db, const std::string& run_id, const std::string& state,
                   const std::string& reason, long long now_ns);
 
-// A "running" row's reason becomes `note` (who aborted it: "aborted by
-// operator 'alice'"), which the run's RunFinished with status aborted then
-// carries (abort_note); any other row is left alone.
+// A "running" or "disconnected" row's abort_note becomes `note` (who
+// aborted it: "aborted by operator 'alice'"), and so does a running row's
+// reason; the run's RunFinished with status aborted then carries it
+// (abort_note). Any other row is left alone.
 void set_abort_note(sqlite::Db& db, const std::string& run_id, const std::string& note);
 
-// The note set_abort_note left on `run_id`'s "running" row of `agent_id`; ""
-// when there is none (the run was not aborted by the host, or has ended).
+// The note set_abort_note left on `run_id`'s row of `agent_id` while it is
+// running, disconnected or interrupted; "" when there is none (the run was
+// not aborted by the host, or has ended).
 std::string abort_note(sqlite::Db& db, const std::string& run_id, const std::string& agent_id);
 
-// Every "running" row, and its `runs` row when still running, -> "failed"
-// with `reason`. Returns how many queue rows changed.
-int fail_running(sqlite::Db& db, const std::string& reason, long long now_ns);
+// The `runs` row of `run_id`, if "running" or "interrupted", -> `state`,
+// `reason`, finished at `now_ns`.
+void mark_run_row(sqlite::Db& db, const std::string& run_id, const std::string& state,
+                  const std::string& reason, long long now_ns);
 
 // A queue row without a `runs` row as a RunRecord: status is the row's
 // state ("queued", or "aborted"/"failed" when it ended before starting),

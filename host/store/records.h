@@ -96,9 +96,11 @@ struct RunRecord {
   std::map<std::string, std::string> labels;
   nlohmann::json plan;  // schedrig::plan_to_json of the run's plan
   std::string status;   // "running" | "ok" | "failed" | "aborted" | "incomplete" (imported
-                        // without RunFinished, Store::mark_run_incomplete)
+                        // without RunFinished, Store::mark_run_incomplete) | "interrupted"
+                        // (its queue row's: the agent restarted or stayed away)
   std::string reason;   // why it failed, was aborted or is incomplete; empty otherwise
   unsigned planned_iterations = 0;
+  unsigned long long dropped_samples = 0;   // RunFinished's: samples the agent's full spool dropped
   long long started_at_ns = 0;              // RunStarted's envelope sent_at_ns
   long long finished_at_ns = 0;             // RunFinished's envelope sent_at_ns; 0 while running
   std::vector<IterationRecord> iterations;  // in position order
@@ -128,11 +130,15 @@ struct AgentRecord {
   TopologySummary topology;  // meaningful when has_topology
 };
 
-// One run submitted to `schedrig serve` for one agent (table `queue`).
+// One run submitted to `schedrig serve` for one agent (table `queue`;
+// docs/architecture.md "Queue").
 // state: "queued" (waiting, FIFO per agent by id) -> "running" (sent to the
-// agent, or its RunStarted arrived) -> "ok" | "failed" | "aborted" (its
-// RunFinished, an abort, or the host's verdict with `reason`; the first
-// terminal state is final).
+// agent, or its RunStarted arrived) <-> "disconnected" (its agent's link is
+// down, or serve restarted; back to running on the same instance's Hello)
+// -> "interrupted" (the agent came back as another instance, or stayed away
+// longer than --interrupt-after; not final) -> "ok" | "failed" | "aborted"
+// (its RunFinished, an abort, or the host's verdict with `reason`; the
+// first of these three is final).
 struct QueuedRun {
   long long id = 0;  // the store's row id: FIFO order (0 until enqueued)
   std::string run_id, agent_id, plan_name;
@@ -140,7 +146,10 @@ struct QueuedRun {
   std::map<std::string, std::string> labels;
   std::string state = "queued", reason, submitted_by;  // submitted_by: operator name
   long long submitted_at_ns = 0, dispatched_at_ns = 0,
-            finished_at_ns = 0;  // wall clock; 0 = not yet
+            finished_at_ns = 0;      // wall clock; 0 = not yet
+  std::string instance_id;           // the agent instance it was dispatched to; "" = not yet
+  std::string abort_note;            // "aborted by operator 'alice'" once aborted; "" = not
+  long long disconnected_at_ns = 0;  // wall clock of the disconnect while "disconnected"
 };
 
 }  // namespace schedrig::store

@@ -15,6 +15,7 @@
 #include "host/store/ingest.h"
 #include "host/store/migrations.h"
 #include "host/store/queries.h"
+#include "host/store/queue_outage.h"
 #include "host/store/queue_queries.h"
 #include "host/store/sample_queries.h"
 #include "host/store/sqlite.h"
@@ -222,7 +223,7 @@ void end_running_run(sqlite::Db& db, const std::string& run_id, const char* stat
 
 void Store::fail_unfinished_run(const std::string& run_id, const std::string& reason) {
   std::lock_guard lock(impl_->mu);
-  end_running_run(impl_->db, run_id, "failed", reason, wall_clock_ns());
+  mark_run_row(impl_->db, run_id, "failed", reason, wall_clock_ns());
 }
 
 std::string Store::mark_run_incomplete(const std::string& run_id, const std::string& reason) {
@@ -284,9 +285,9 @@ std::optional<QueuedRun> Store::queued_run(const std::string& run_id) const {
   return std::move(rows.front());
 }
 
-void Store::mark_run_dispatched(const std::string& run_id) {
+void Store::mark_run_dispatched(const std::string& run_id, const std::string& instance_id) {
   std::lock_guard lock(impl_->mu);
-  set_dispatched(impl_->db, run_id, wall_clock_ns());
+  set_dispatched(impl_->db, run_id, instance_id, wall_clock_ns());
 }
 
 void Store::note_abort(const std::string& run_id, const std::string& note) {
@@ -302,12 +303,53 @@ void Store::finish_queued_run(const std::string& run_id, const std::string& stat
   tx.commit();
 }
 
-int Store::fail_dispatched_runs(const std::string& reason) {
+bool Store::mark_run_disconnected(const std::string& run_id, const std::string& reason) {
+  std::lock_guard lock(impl_->mu);
+  return set_disconnected(impl_->db, run_id, reason, wall_clock_ns());
+}
+
+bool Store::resume_run(const std::string& run_id) {
   std::lock_guard lock(impl_->mu);
   sqlite::Transaction tx(impl_->db);
-  const int count = fail_running(impl_->db, reason, wall_clock_ns());
+  const bool changed = set_resumed(impl_->db, run_id);
   tx.commit();
-  return count;
+  return changed;
+}
+
+bool Store::interrupt_run(const std::string& run_id, const std::string& reason) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  const bool changed = set_interrupted(impl_->db, run_id, reason, wall_clock_ns());
+  tx.commit();
+  return changed;
+}
+
+std::vector<QueuedRun> Store::interrupt_stale_runs(std::chrono::seconds after) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  std::vector<QueuedRun> stale = interrupt_stale(impl_->db, after, wall_clock_ns());
+  tx.commit();
+  return stale;
+}
+
+int Store::disconnect_dispatched_runs(const std::string& reason) {
+  std::lock_guard lock(impl_->mu);
+  return disconnect_dispatched(impl_->db, reason, wall_clock_ns());
+}
+
+std::vector<QueuedRun> Store::dispatched_runs(const std::string& agent_id) const {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db, sqlite::Transaction::Kind::kDeferred);
+  std::vector<QueuedRun> out = load_dispatched(impl_->db, agent_id);
+  tx.commit();
+  return out;
+}
+
+bool Store::run_started(const std::string& run_id) const {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Statement st(impl_->db, "SELECT 1 FROM runs WHERE run_id = ?1");
+  st.bind_text(1, run_id);
+  return st.step();
 }
 
 int Store::schema_version() const {

@@ -5,6 +5,7 @@
 // runs submitted to `serve`.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <span>
@@ -54,14 +55,18 @@ class Store {
   // once its RunStarted arrives; a second result for the same (run, case,
   // variant, iteration) or a second RunStarted for a run keeps the first.
   // RunStarted moves the run's queue row (if any, of the same agent) from
-  // queued to "running"; RunFinished sets its state to the run's status and
-  // its finished_at_ns, and updates the runs row only for the run's agent.
+  // queued to "running" (a runs row it makes for a row already interrupted
+  // or ended takes that state); RunFinished sets the state of a row not
+  // ended yet to the run's status and its finished_at_ns, and updates the
+  // runs row only for the run's agent.
   // Ownership: an envelope whose instance_id is recorded for another
   // agent_id is refused, and with policy.require_assigned_run so is a run
   // envelope (RunStarted, IterationResult, Sample, RunFinished, Error or Log
   // with a run_id) whose run is not dispatched to env.agent_id (queue row
-  // of another agent, none, still "queued", or ended), unless it is an exact
-  // duplicate of a stored envelope: StoreError kNotOwner (peer_message()
+  // of another agent, none, or still "queued"; a run dispatched to it and
+  // since disconnected, interrupted or ended takes it: a late replay),
+  // unless it is an exact duplicate of a stored envelope: StoreError
+  // kNotOwner (peer_message()
   // for the sender), nothing stored. Throws StoreError (also kBadContent for an
   // envelope without agent_id or instance_id, or with seq 0).
   Ingest ingest(const schedrig::v1::Envelope& env, std::string_view raw_bytes,
@@ -163,35 +168,56 @@ class Store {
   // The queue row of `run_id` (exact), if any. Throws StoreError.
   std::optional<QueuedRun> queued_run(const std::string& run_id) const;
 
-  // queued -> "running", dispatched_at_ns now. A row in any other state (or
-  // none) is left alone. Throws StoreError.
-  void mark_run_dispatched(const std::string& run_id);
+  // queued -> "running", dispatched_at_ns now, to agent instance
+  // `instance_id` ("" = unknown). A row in any other state (or none) is
+  // left alone. Throws StoreError.
+  void mark_run_dispatched(const std::string& run_id, const std::string& instance_id = "");
 
-  // Notes on run_id's "running" queue row who aborted it (`note`, e.g.
-  // "aborted by operator 'alice'"): its reason until it ends, and the start
-  // of the reason its RunFinished with status aborted stores ("NOTE (the
-  // agent's reason)"). Throws StoreError.
+  // Notes on run_id's "running" or "disconnected" queue row who aborted it
+  // (`note`, e.g. "aborted by operator 'alice'"): its abort_note, its reason
+  // while running, and the start of the reason its RunFinished with status
+  // aborted stores ("NOTE (the agent's reason)"). Throws StoreError.
   void note_abort(const std::string& run_id, const std::string& note);
 
-  // Ends the run's queue row if it is still queued or running: `state`
-  // "ok" | "failed" | "aborted", `reason`, finished_at_ns now; a runs row of
-  // it still "running" gets the same status and reason. A terminal state is
-  // final: a later RunFinished or call changes neither. Throws StoreError
-  // (kBadContent for another state).
+  // Ends the run's queue row if it is still queued, running, disconnected
+  // or interrupted: `state` "ok" | "failed" | "aborted", `reason`,
+  // finished_at_ns now; a runs row of it still "running" or "interrupted"
+  // gets the same status and reason. A terminal state is final: a later
+  // RunFinished or call changes neither. Throws StoreError (kBadContent for
+  // another state).
   void finish_queued_run(const std::string& run_id, const std::string& state,
                          const std::string& reason);
 
-  // At serve start: every "running" queue row (its agent went away with the
-  // old serve) -> "failed" with `reason`, and its runs row too if still
-  // running. Returns how many queue rows changed. Throws StoreError.
-  int fail_dispatched_runs(const std::string& reason);
+  // --- Runs across outages (docs/architecture.md "Queue"). Each returns
+  // whether the row changed; each throws StoreError. ---
+
+  // Its agent's link closed: "running" -> "disconnected" with `reason`
+  // ("agent A disconnected: WHY"), the abort note kept aside.
+  bool mark_run_disconnected(const std::string& run_id, const std::string& reason);
+  // The same instance said Hello again: "disconnected" or "interrupted" ->
+  // "running" (reason: its abort note, or ""); its runs row too.
+  bool resume_run(const std::string& run_id);
+  // "running" or "disconnected" -> "interrupted" with `reason`, and its
+  // runs row if running. Not final (a later RunFinished sets the verdict).
+  bool interrupt_run(const std::string& run_id, const std::string& reason);
+  // The rows "disconnected" for `after` or longer -> "interrupted" ("agent
+  // A disconnected for more than S s"); returns them as they were.
+  std::vector<QueuedRun> interrupt_stale_runs(std::chrono::seconds after);
+  // At serve start: every "running" or "disconnected" queue row (its agent
+  // was told by the serve that is gone) -> "disconnected" with `reason`.
+  // Returns how many queue rows that is.
+  int disconnect_dispatched_runs(const std::string& reason);
+  // `agent_id`'s rows "running", "disconnected" or "interrupted", FIFO.
+  std::vector<QueuedRun> dispatched_runs(const std::string& agent_id) const;
+  // True when `run_id` (exact) has a runs row (its RunStarted is stored).
+  bool run_started(const std::string& run_id) const;
 
   // Every agent that ever said Hello, by agent_id, each with its latest
   // instance and that instance's topology counts (`schedrig agents`).
   // Throws StoreError.
   std::vector<AgentRecord> agents() const;
 
-  // The file's schema version (PRAGMA user_version); this build writes 3.
+  // The file's schema version (PRAGMA user_version); this build writes 4.
   int schema_version() const;
 
   // The path given to the constructor.

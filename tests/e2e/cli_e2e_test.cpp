@@ -62,10 +62,12 @@ TEST(CliE2E, UsageErrorsExit2) {
   }
 }
 
-// SIGINT to `schedrig serve` closes every agent connection with a normal
-// close frame before the process goes, so agents see a clean close (and
-// would abort a run and restore its knobs), not a torn TCP stream.
-TEST(CliE2E, ServeClosesAgentsCleanlyOnSigint) {
+// SIGINT to `schedrig serve` closes every agent connection with a close
+// frame, 1001 going away, before the process goes (issue #13, contract 3):
+// the agent sees a clean close that tells it to keep its run and reconnect
+// to the next serve, not a torn TCP stream; its own stop signal then ends
+// it with 0.
+TEST(CliE2E, ServeClosesAgentsWithGoingAwayOnSigint) {
   TempDir dir;
   const std::string srv = dir.file("srv.log"), agent = dir.file("agent.log");
   const std::string script = fmt::format(
@@ -75,7 +77,10 @@ TEST(CliE2E, ServeClosesAgentsCleanlyOnSigint) {
       "{agent} connect $(grep -o 'ws://[^ ,]*' {srv}) --id e2e --token-file {tok} > {alog} 2>&1 & "
       "apid=$!\n"
       "for i in $(seq 100); do grep -q 'hello from' {srv} && break; sleep 0.05; done\n"
-      "kill -INT $spid; wait $spid; echo serve_rc=$?; wait $apid; echo agent_rc=$?\n",
+      "kill -INT $spid; wait $spid; echo serve_rc=$?\n"
+      "for i in $(seq 100); do grep -q 'host closed the connection' {alog} && break; "
+      "sleep 0.05; done\n"
+      "kill -TERM $apid 2>/dev/null; wait $apid; echo agent_rc=$?\n",
       fmt::arg("serve", bin("schedrig")), fmt::arg("agent", bin("schedrig-agent")),
       fmt::arg("db", dir.file("db")), fmt::arg("srv", srv), fmt::arg("alog", agent),
       fmt::arg("tokens", dir.file("tokens")), fmt::arg("tok", dir.file("e2e.token")));
@@ -85,7 +90,7 @@ TEST(CliE2E, ServeClosesAgentsCleanlyOnSigint) {
   EXPECT_NE(r.output.find("agent_rc=0"), std::string::npos) << r.output;
   std::ifstream in(agent);
   const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(log.find("host closed the connection (1000"), std::string::npos) << log;
+  EXPECT_NE(log.find("host closed the connection (1001"), std::string::npos) << log;
 }
 
 TEST(CliE2E, UnreachableHostExits3NamingTheUrl) {

@@ -61,9 +61,10 @@ TEST(ServeCli, AnUnknownConfigKeyNamesFileLineAndKey) {
   write_file(cfg, "listen: 127.0.0.1:0\nlisen: 127.0.0.1:0\n");
   const auto r = refused("--config " + cfg + " --tokens " + make_tokens(dir));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_EQ(r.output, "schedrig: error: " + cfg +
-                          ":2: unknown key 'lisen' (known: listen, db, tokens, tls_cert, tls_key, "
-                          "max_connections, max_pending_per_peer, insecure, threads)\n");
+  EXPECT_EQ(r.output,
+            "schedrig: error: " + cfg +
+                ":2: unknown key 'lisen' (known: listen, db, tokens, tls_cert, tls_key, "
+                "max_connections, max_pending_per_peer, insecure, threads, interrupt_after_s)\n");
 }
 
 TEST(ServeCli, ABadConfigValueNamesFileLineAndKey) {

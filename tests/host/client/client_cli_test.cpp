@@ -506,6 +506,106 @@ TEST_F(FailedRunCli, RunWaitAndWatchSayWhyTheRunFailed) {
       << json.output;
 }
 
+// Run A across an outage (issue #13): disconnected after 4 results, running
+// again, then interrupted (its agent came back as another instance). Each
+// events poll answers the next state.
+class OutageRunCli : public FailedRunCli {
+ protected:
+  static constexpr const char* kWhy = "agent box1 restarted (instance b replaced a)";
+
+  FakeAnswer outage(const FakeRequest& r) {
+    if (r.method == "POST" || r.target == std::string("/api/v1/runs/") + kRunA ||
+        r.target == "/api/v1/runs") {
+      return handle(r);
+    }
+    if (r.target == "/api/v1/runs?state=disconnected") {
+      nlohmann::json row = queue_row(kRunA, "box1", "disconnected", -1);
+      row["reason"] = "agent box1 disconnected: connection reset by peer";
+      return {200, nlohmann::json{{"runs", {row}}}.dump()};
+    }
+    static constexpr const char* kStates[] = {"running", "disconnected", "disconnected", "running",
+                                              "interrupted"};
+    const int n = std::min(polls_++, 4);
+    if (n == 4) interrupted_ = true;
+    return {200, nlohmann::json{{"run_id", kRunA},
+                                {"state", kStates[n]},
+                                {"events", nlohmann::json::array()},
+                                {"next_after", 0}}
+                     .dump()};
+  }
+
+  void SetUp() override {
+    FailedRunCli::SetUp();
+    run_.status = "interrupted";
+    run_.reason = kWhy;
+  }
+
+  std::atomic<int> polls_{0};
+  std::atomic<bool> interrupted_{false};
+  FakeApi outage_api_{[this](const FakeRequest& r) { return outage(r); }};
+};
+
+TEST_F(OutageRunCli, RunWaitWaitsThroughADisconnectAndStopsAtInterrupted) {
+  const auto wait =
+      run_command(bin("schedrig") + " run --agent box1 --plan " + dir_.file("plan.yaml") +
+                  " --wait --server " + outage_api_.url() + " --token-file " + token_);
+  EXPECT_EQ(wait.exit_code, 1) << wait.output;
+  EXPECT_TRUE(interrupted_.load());
+  const std::string a = kRunA;
+  const auto said = [&](const std::string& line) {
+    return wait.output.find(line) != std::string::npos;
+  };
+  EXPECT_TRUE(said("run " + a +
+                   " disconnected: agent box1 disconnected: connection reset by peer; waiting "
+                   "for its agent\n"))
+      << wait.output;
+  EXPECT_TRUE(said("run " + a + " running again: its agent is back\n")) << wait.output;
+  EXPECT_TRUE(said("run " + a + " interrupted: " + kWhy + "\n")) << wait.output;
+  // Said once each, not per poll.
+  EXPECT_EQ(wait.output.find("waiting for its agent"), wait.output.rfind("waiting for its agent"));
+}
+
+// RunFinished.dropped_samples: the end lines of `run --wait` and `watch`
+// (text and JSON) and the results JSON say it when > 0.
+TEST_F(FailedRunCli, DroppedSamplesAreNamedInTheEndLines) {
+  const std::string a = kRunA;
+  FakeApi api([&](const FakeRequest& r) {
+    if (r.method == "POST" || r.target == "/api/v1/runs/" + a) {
+      store::RunRecord done = run_;
+      done.status = "ok";
+      done.reason = "";
+      done.dropped_samples = 12;
+      if (r.method == "POST") return handle(r);
+      return FakeAnswer{200, report::results_json({done}).dump()};
+    }
+    nlohmann::json end = {{"id", 9},
+                          {"kind", "run_finished"},
+                          {"body",
+                           {{"status", "ok"},
+                            {"reason", ""},
+                            {"completed_iterations", 30},
+                            {"dropped_samples", 12}}}};
+    return FakeAnswer{
+        200, nlohmann::json{{"run_id", a}, {"state", "ok"}, {"events", {end}}, {"next_after", 9}}
+                 .dump()};
+  });
+  const auto on = [&](const std::string& args) {
+    return run_command(bin("schedrig") + " " + args + " --server " + api.url() + " --token-file " +
+                       token_);
+  };
+  const auto wait = on("run --agent box1 --plan " + dir_.file("plan.yaml") + " --wait");
+  EXPECT_NE(wait.output.find("run " + a + " ok; 12 samples dropped\n"), std::string::npos)
+      << wait.output;
+  const auto watch = on("watch " + a);
+  EXPECT_NE(watch.output.find("run " + a + " ok: 0 iteration results; 12 samples dropped\n"),
+            std::string::npos)
+      << watch.output;
+  const auto json = on("watch " + a + " --json");
+  EXPECT_NE(json.output.find(R"("dropped_samples":12)"), std::string::npos) << json.output;
+  const auto results = on("results " + a + " --json");
+  EXPECT_NE(results.output.find(R"("dropped_samples": 12)"), std::string::npos) << results.output;
+}
+
 TEST_F(FailedRunCli, WatchWithoutRunFollowsTheRunLastSubmitted) {
   const auto watch = schedrig("watch");
   EXPECT_EQ(watch.exit_code, 0) << watch.output;

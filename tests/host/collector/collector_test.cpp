@@ -4,11 +4,15 @@
 // (docs/architecture.md "Wire protocol", "Server").
 #include "host/collector/collector.h"
 
+#include <algorithm>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "agent/link/host_link.h"
+#include "common/envelope_codec.h"
 #include "common/ids.h"
 #include "tests/host/server/test_server.h"
 
@@ -160,9 +164,10 @@ TEST(Collector, AgentMayNotSendHostMessages) {
   EXPECT_EQ(err.error().code(), v1::ERROR_UNEXPECTED);
 }
 
-// A run envelope of `agent` for `run_id`.
-v1::Envelope run_started(const std::string& agent, std::uint64_t seq, const std::string& run_id) {
-  v1::Envelope env = stamped(agent, seq);
+// A run envelope of `agent` (instance "inst-AGENT" unless given) for `run_id`.
+v1::Envelope run_started(const std::string& agent, std::uint64_t seq, const std::string& run_id,
+                         const std::string& instance = "") {
+  v1::Envelope env = stamped(agent, seq, instance);
   env.mutable_run_started()->set_run_id(run_id);
   return env;
 }
@@ -304,6 +309,109 @@ TEST(Collector, AnotherAgentsInstanceIsRefused) {
   v1::Envelope ack = box1.read();
   ASSERT_TRUE(ack.has_ack());
   EXPECT_EQ(ack.ack().seq(), 5u);
+}
+
+// What the collector tells its owner, for the replay tests.
+class RecordingEvents : public CollectorEvents {
+ public:
+  void on_hello(const std::shared_ptr<AgentChannel>& channel, const v1::Envelope&) override {
+    std::lock_guard lock(mu_);
+    hellos_.push_back(channel->instance_id());
+  }
+  void on_stored(const v1::Envelope& env) override {
+    std::lock_guard lock(mu_);
+    stored_.push_back(body_name(env) + "@" + env.instance_id());
+  }
+  void on_closed(const AgentChannel& channel, const std::string& agent_id,
+                 const std::string&) override {
+    std::lock_guard lock(mu_);
+    closed_.push_back(channel.instance_id() + ":" + agent_id);
+  }
+  std::vector<std::string> hellos() const { return copy(hellos_); }
+  std::vector<std::string> stored() const { return copy(stored_); }
+  std::vector<std::string> closed() const { return copy(closed_); }
+
+ private:
+  std::vector<std::string> copy(const std::vector<std::string>& v) const {
+    std::lock_guard lock(mu_);
+    return v;
+  }
+  mutable std::mutex mu_;
+  std::vector<std::string> hellos_, stored_, closed_;
+};
+
+// contract 1: a `?replay=1` session (an older instance's spool) is stored
+// and acked under the session rules, but claims no id (the live session
+// keeps it), is never live (no on_hello: the control plane sends it no run)
+// and closes with agent_id "" (no run of it is disconnected).
+TEST(Collector, AReplaySessionStoresAndAcksButIsNeverLive) {
+  RecordingEvents events;
+  TestServerConfig config;
+  config.events = &events;
+  TestServer server(config);
+  store::QueuedRun queued;
+  queued.run_id = "run-of-old";
+  queued.agent_id = "box1";
+  queued.plan_name = "p.yaml";
+  queued.submitted_by = "alice";
+  server.store.enqueue_run(queued);
+  server.store.mark_run_dispatched("run-of-old", "old-box1");
+  AgentClient live(server.port(), kBox1Token);
+  live.send(hello("box1", 1, "new-box1"));
+  ASSERT_TRUE(live.read().has_ack());
+  {
+    AgentClient replay(server.port(), kBox1Token, nullptr, "/agent?replay=1");
+    ASSERT_FALSE(replay.error()) << replay.error().message();
+    replay.send(hello("box1", 1, "old-box1"));
+    ASSERT_TRUE(replay.read().has_ack());
+    replay.send(run_started("box1", 2, "run-of-old", "old-box1"));
+    v1::Envelope finish = stamped("box1", 3, "old-box1");
+    finish.mutable_run_finished()->set_run_id("run-of-old");
+    finish.mutable_run_finished()->set_status(v1::STATUS_FAILED);
+    finish.mutable_run_finished()->set_dropped_samples(7);
+    replay.send(finish);
+    std::uint64_t acked = 0;
+    while (acked < 3) {
+      v1::Envelope ack = replay.read();
+      ASSERT_TRUE(ack.has_ack());
+      EXPECT_EQ(ack.ack().instance_id(), "old-box1");
+      acked = ack.ack().seq();
+    }
+    replay.ws().close(websocket::close_code::normal);
+  }
+  // The live session still holds the id and is served.
+  v1::Envelope line = stamped("box1", 2, "new-box1");
+  line.mutable_log()->set_message("still live");
+  live.send(line);
+  v1::Envelope ack = live.read();
+  ASSERT_TRUE(ack.has_ack());
+  EXPECT_EQ(ack.ack().seq(), 2u);
+  for (int i = 0; i < 100 && events.closed().empty(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(events.hellos(), std::vector<std::string>{"new-box1"});
+  EXPECT_EQ(events.closed(), std::vector<std::string>{"old-box1:"});
+  const std::vector<std::string> stored = events.stored();
+  EXPECT_NE(std::find(stored.begin(), stored.end(), "run_finished@old-box1"), stored.end());
+  EXPECT_EQ(server.store.queued_run("run-of-old")->state, "failed");
+  EXPECT_EQ(server.store.runs("run-of-old").at(0).dropped_samples, 7u);
+}
+
+// contract 3: the server's stop closes with 1000 (lab: the agent exits),
+// or with 1001 going away once asked (serve's shutdown: agents reconnect).
+TEST(Collector, StopClosesWith1000Or1001GoingAway) {
+  for (bool going_away : {false, true}) {
+    SCOPED_TRACE(going_away ? "serve" : "lab");
+    TestServer server;
+    AgentClient c(server.port(), kBox1Token);
+    c.send(hello("box1", 1));
+    ASSERT_TRUE(c.read().has_ack());
+    if (going_away) server.collector().close_going_away_on_stop();
+    server.listener().stop();
+    beast::error_code ec;
+    error_then_close(c, ec);
+    EXPECT_EQ(ec, websocket::error::closed) << ec.message();
+    EXPECT_EQ(c.ws().reason().code,
+              going_away ? websocket::close_code::going_away : websocket::close_code::normal);
+  }
 }
 
 TEST(HostLink, UnreachableHostNamesTheUrl) {

@@ -79,8 +79,7 @@ class ControlTest : public ::testing::Test {
   ControlTest() { make_control(); }
   ~ControlTest() override { control_.reset(); }
 
-  void make_control(bool shared_store = false) {
-    control::ControlOptions options;
+  void make_control(bool shared_store = false, control::ControlOptions options = {}) {
     options.shared_store = shared_store;
     options.poll_interval = std::chrono::milliseconds(20);
     control_.reset();
@@ -92,6 +91,7 @@ class ControlTest : public ::testing::Test {
     std::string id, instance;
     unsigned long long seq = 0;
     std::shared_ptr<FakeChannel> channel;
+    v1::Envelope hello;  // its instance's Hello, sent again on each reconnect
   };
 
   v1::Envelope envelope(Agent& a) {
@@ -122,6 +122,7 @@ class ControlTest : public ::testing::Test {
     hello.mutable_hello()->set_kernel_release("6.19.0-rc3");
     hello.mutable_hello()->set_agent_version("0.1.0");
     hello.mutable_hello()->set_allowed_pus(4);
+    a.hello = hello;
     deliver(hello, &a);
     v1::Envelope topo = envelope(a);
     v1::Topology* t = topo.mutable_topology();
@@ -139,6 +140,14 @@ class ControlTest : public ::testing::Test {
     llc->set_cpus("0-3");
     llc->set_level(3);
     deliver(topo);
+    return a;
+  }
+
+  // The same instance on a new connection: its Hello again (same seq, same
+  // bytes: the store has it), no Topology; its seq goes on.
+  Agent& reconnect(Agent& a) {
+    a.channel = std::make_shared<FakeChannel>(a.id, a.instance);
+    deliver(a.hello, &a);
     return a;
   }
 

@@ -174,7 +174,9 @@ TEST_F(ControlTest, AWaitingRunShowsWhatItWaitsForUntilItsNextEvent) {
   EXPECT_EQ(call_json("GET", "/api/v1/agents", 200)["agents"][0]["waiting"], "");
 }
 
-TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
+// contract 4: a lost link leaves the run disconnected, not failed; the same
+// instance's next Hello gives it back (running), and the next run still waits.
+TEST_F(ControlTest, DisconnectMidRunLeavesTheRunDisconnectedUntilTheSameInstanceIsBack) {
   Agent box{"box1"};
   connect(box);
   const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
@@ -182,17 +184,147 @@ TEST_F(ControlTest, DisconnectMidRunFailsTheRunAndTheNextWaits) {
   started.mutable_run_started()->set_run_id(r1);
   deliver(started);
   disconnect(box, "connection reset by peer");
-  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(state_of(r1), "disconnected");
   EXPECT_EQ(store_.queued_run(r1)->reason, "agent box1 disconnected: connection reset by peer");
-  EXPECT_EQ(store_.runs(r1).at(0).status, "failed");
+  EXPECT_GT(store_.queued_run(r1)->disconnected_at_ns, 0);
+  EXPECT_EQ(store_.runs(r1).at(0).status, "running");
   EXPECT_EQ(state_of(r2), "queued");
-  connect(box);
-  EXPECT_EQ(box.channel->started(), StringList{r2});
+  EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["state"], "disconnected");
+
+  reconnect(box);
+  EXPECT_EQ(state_of(r1), "running");
+  EXPECT_EQ(store_.queued_run(r1)->reason, "");
+  EXPECT_EQ(store_.queued_run(r1)->disconnected_at_ns, 0);
+  EXPECT_TRUE(box.channel->started().empty());  // its RunStarted is stored: no StartRun again
+  v1::Envelope done = envelope(box);
+  done.mutable_run_finished()->set_run_id(r1);
+  done.mutable_run_finished()->set_status(v1::STATUS_OK);
+  deliver(done);
+  EXPECT_EQ(state_of(r1), "ok");
+  EXPECT_EQ(box.channel->started(), StringList{r2});  // then the next one
 }
 
-// SIGTERM to serve: the run in progress fails as "serve stopped" (not as
-// its agent's disconnect that follows) and the next queued run stays queued.
-TEST_F(ControlTest, StoppingFailsTheRunningRunAsServeStoppedAndStartsNoOther) {
+// A run whose RunStarted the host never stored gets its StartRun again (the
+// agent ignores one it already has).
+TEST_F(ControlTest, ResumeSendsTheStartRunAgainWhenNoRunStartedIsStored) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  EXPECT_EQ(store_.queued_run(run)->instance_id, box.instance);
+  disconnect(box, "read: End of file");
+  reconnect(box);
+  EXPECT_EQ(state_of(run), "running");
+  EXPECT_EQ(box.channel->started(), StringList{run});
+  EXPECT_EQ(box.channel->sent().back().start_run().plan().name(), "quick");
+}
+
+// Another instance of the agent (it restarted): the run is interrupted with
+// the reason, the next run starts; the new instance's RunFinished (contract
+// 5) still sets the verdict, since interrupted is not final.
+TEST_F(ControlTest, AnotherInstanceInterruptsTheRunAndItsRunFinishedStillSetsTheStatus) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string old_instance = box.instance;
+  const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(r1);
+  deliver(started);
+  disconnect(box, "connection reset by peer");
+  connect(box);  // a new instance
+  const std::string why =
+      "agent box1 restarted (instance " + box.instance + " replaced " + old_instance + ")";
+  EXPECT_EQ(state_of(r1), "interrupted");
+  EXPECT_EQ(store_.queued_run(r1)->reason, why);
+  EXPECT_EQ(store_.runs(r1).at(0).status, "interrupted");
+  EXPECT_EQ(store_.runs(r1).at(0).reason, why);
+  EXPECT_EQ(box.channel->started(), StringList{r2});
+
+  v1::Envelope report = envelope(box);
+  report.mutable_run_finished()->set_run_id(r1);
+  report.mutable_run_finished()->set_status(v1::STATUS_FAILED);
+  report.mutable_run_finished()->set_reason("agent restarted; boot_id unchanged");
+  deliver(report);
+  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(store_.runs(r1).at(0).status, "failed");
+  EXPECT_EQ(store_.runs(r1).at(0).reason, "agent restarted; boot_id unchanged");
+  EXPECT_EQ(state_of(r2), "running");  // the other run is untouched
+}
+
+// contract 6: an abort of a disconnected run is noted and goes out on the
+// same instance's next Hello; its RunFinished carries the note.
+TEST_F(ControlTest, AbortOfADisconnectedRunIsSentOnTheSameInstancesNextHello) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  v1::Envelope started = envelope(box);
+  started.mutable_run_started()->set_run_id(run);
+  deliver(started);
+  disconnect(box, "connection reset by peer");
+  std::shared_ptr<FakeChannel> old = box.channel;
+  EXPECT_EQ(call_json("POST", "/api/v1/runs/" + run + "/abort", 200)["state"], "aborting");
+  EXPECT_TRUE(old->aborted().empty());
+  EXPECT_EQ(state_of(run), "disconnected");
+  EXPECT_EQ(store_.queued_run(run)->abort_note, "aborted by operator 'alice'");
+
+  reconnect(box);
+  EXPECT_EQ(box.channel->aborted(), StringList{run});
+  EXPECT_EQ(box.channel->sent().back().abort().reason(), "aborted by operator 'alice'");
+  EXPECT_EQ(state_of(run), "running");
+  EXPECT_EQ(store_.queued_run(run)->reason, "aborted by operator 'alice'");
+  EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["state"], "aborting");
+  v1::Envelope done = envelope(box);
+  done.mutable_run_finished()->set_run_id(run);
+  done.mutable_run_finished()->set_status(v1::STATUS_ABORTED);
+  done.mutable_run_finished()->set_reason("aborted after iteration 1 of 3");
+  deliver(done);
+  EXPECT_EQ(state_of(run), "aborted");
+  EXPECT_EQ(store_.runs(run).at(0).reason,
+            "aborted by operator 'alice' (aborted after iteration 1 of 3)");
+}
+
+// An abort of an interrupted run ends it: nobody else will.
+TEST_F(ControlTest, AbortOfAnInterruptedRunEndsIt) {
+  Agent box{"box1"};
+  connect(box);
+  const std::string run = submit({"box1"}).at(0);
+  disconnect(box, "gone");
+  connect(box);  // another instance
+  ASSERT_EQ(state_of(run), "interrupted");
+  EXPECT_EQ(call_json("POST", "/api/v1/runs/" + run + "/abort", 200)["state"], "aborted");
+  EXPECT_EQ(state_of(run), "aborted");
+  EXPECT_EQ(store_.queued_run(run)->reason, "aborted by operator 'alice'");
+  EXPECT_TRUE(box.channel->aborted().empty());
+}
+
+// serve --interrupt-after: a run disconnected longer than that is interrupted.
+TEST_F(ControlTest, ARunDisconnectedLongerThanInterruptAfterIsInterrupted) {
+  control::ControlOptions options;
+  options.interrupt_after = std::chrono::seconds(1);
+  options.sweep_interval = std::chrono::milliseconds(50);
+  make_control(false, options);
+  Agent box{"box1"}, other{"box2"};
+  connect(box);
+  connect(other);
+  const std::string run = submit({"box1"}).at(0), kept = submit({"box2"}).at(0);
+  disconnect(box, "connection timed out");
+  ioc_.restart();
+  ioc_.run_for(std::chrono::milliseconds(600));
+  EXPECT_EQ(state_of(run), "disconnected");  // not yet
+  ioc_.restart();
+  ioc_.run_for(std::chrono::milliseconds(900));
+  EXPECT_EQ(state_of(run), "interrupted");
+  EXPECT_EQ(store_.queued_run(run)->reason, "agent box1 disconnected for more than 1 s");
+  EXPECT_EQ(state_of(kept), "running");  // its agent never left
+
+  // The same instance back after all: its run is its own again.
+  reconnect(box);
+  EXPECT_EQ(state_of(run), "running");
+  EXPECT_EQ(box.channel->started(), StringList{run});
+}
+
+// SIGTERM to serve: the run in progress is "disconnected" as "serve stopped"
+// (not as its agent's close that follows) and the next queued run stays queued.
+TEST_F(ControlTest, StoppingLeavesTheRunningRunDisconnectedAndStartsNoOther) {
   Agent box{"box1"};
   connect(box);
   const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
@@ -201,9 +333,9 @@ TEST_F(ControlTest, StoppingFailsTheRunningRunAsServeStoppedAndStartsNoOther) {
   deliver(started);
   control_->stopping("serve stopped");
   disconnect(box, "closed by the host");
-  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(state_of(r1), "disconnected");
   EXPECT_EQ(store_.queued_run(r1)->reason, "serve stopped");
-  EXPECT_EQ(store_.runs(r1).at(0).reason, "serve stopped");
+  EXPECT_EQ(store_.runs(r1).at(0).status, "running");
   EXPECT_EQ(state_of(r2), "queued");
   EXPECT_EQ(box.channel->started(), StringList{r1});
 }
@@ -235,16 +367,23 @@ TEST_F(ControlTest, AgentErrorForItsRunFailsItAndStartsTheNext) {
   EXPECT_EQ(box.channel->started(), (StringList{r1, r2}));
 }
 
-TEST_F(ControlTest, RestartKeepsQueuedRunsAndFailsDispatchedOnes) {
+// serve restarted: dispatched rows are disconnected ("serve restarted"), not
+// failed; the same instance takes its run back, queued runs stay queued.
+TEST_F(ControlTest, RestartKeepsQueuedRunsAndDisconnectsDispatchedOnes) {
   Agent box{"box1"};
   connect(box);
   const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
   EXPECT_EQ(state_of(r1), "running");
   make_control();  // serve restarted
-  EXPECT_EQ(state_of(r1), "failed");
+  EXPECT_EQ(state_of(r1), "disconnected");
   EXPECT_EQ(store_.queued_run(r1)->reason, "serve restarted");
   EXPECT_EQ(state_of(r2), "queued");
+  reconnect(box);
+  EXPECT_EQ(state_of(r1), "running");
+  EXPECT_EQ(box.channel->started(), StringList{r1});  // no RunStarted stored: sent again
+  make_control();  // and again, but this time the agent restarted too
   connect(box);
+  EXPECT_EQ(state_of(r1), "interrupted");
   EXPECT_EQ(box.channel->started(), StringList{r2});
 }
 

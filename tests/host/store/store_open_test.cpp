@@ -37,13 +37,13 @@ std::string store_error(Fn fn) {
   return {};
 }
 
-TEST(StoreOpen, NewFileIsSchemaVersionThreeInWalMode) {
+TEST(StoreOpen, NewFileIsSchemaVersionFourInWalMode) {
   TempDir tmp;
   Store store(tmp.file("new.db"));
-  EXPECT_EQ(store.schema_version(), 3);
+  EXPECT_EQ(store.schema_version(), 4);
   EXPECT_EQ(store.path(), tmp.file("new.db"));
   RawDb raw(tmp.file("new.db"));
-  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "3");
+  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "4");
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "wal");
   EXPECT_TRUE(store.runs().empty());
 }
@@ -55,7 +55,7 @@ TEST(StoreOpen, ReopenedFileKeepsItsData) {
     ingest_all(store);
   }
   Store again(tmp.file("results.db"));
-  EXPECT_EQ(again.schema_version(), 3);
+  EXPECT_EQ(again.schema_version(), 4);
   auto runs = again.runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].hostname, "altra-01.lab");
@@ -92,7 +92,7 @@ TEST(StoreOpen, NewerSchemaIsRefusedAndLeftUntouched) {
   std::string what = store_error([&] { Store store(path); });
   EXPECT_NE(what.find(path), std::string::npos) << what;
   EXPECT_NE(what.find("99"), std::string::npos) << what;
-  EXPECT_NE(what.find("(3)"), std::string::npos) << what;
+  EXPECT_NE(what.find("(4)"), std::string::npos) << what;
   RawDb raw(path);
   EXPECT_EQ(raw.scalar("PRAGMA user_version"), "99");
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "delete");
@@ -171,7 +171,7 @@ TEST(StoreOpen, ReaderProcessRacesWriterProcessFromCreation) {
 
 TEST(StoreOpen, InMemoryStoreWorks) {
   Store store(":memory:");
-  EXPECT_EQ(store.schema_version(), 3);
+  EXPECT_EQ(store.schema_version(), 4);
   ingest_all(store);
   EXPECT_EQ(store.runs().size(), 1u);
 }

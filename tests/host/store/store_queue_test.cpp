@@ -1,6 +1,9 @@
 // The queue (schema step 3): FIFO per agent, state transitions by the
 // queue calls and by the run's own RunStarted/RunFinished, and queued runs
 // read back as results.
+#include <chrono>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "host/store/store.h"
@@ -140,10 +143,10 @@ TEST(StoreQueue, ATerminalStatusIsFinal) {
   store.mark_run_dispatched(testing::kRun);
   ingest_each(store, run, assigned);
   // The operator aborts while the agent is away; its RunFinished comes later
-  // (after a reconnect): refused, and the run stays aborted.
+  // (after a reconnect, a replay): stored and acked, and the run stays aborted.
   store.finish_queued_run(testing::kRun, "aborted", "aborted by alice");
   const v1::Envelope late = run_finished(v1::STATUS_OK, "", 100);
-  EXPECT_THROW(store.ingest(late, encode_envelope(late), assigned), StoreError);
+  EXPECT_EQ(store.ingest(late, encode_envelope(late), assigned), Store::Ingest::kStored);
   const RunRecord r = store.runs(testing::kRun).at(0);
   EXPECT_EQ(r.status, "aborted");
   EXPECT_EQ(r.reason, "aborted by alice");
@@ -169,8 +172,7 @@ TEST(StoreQueue, TheFirstRunFinishedDecides) {
   const long long finished_at = store.runs(testing::kRun).at(0).finished_at_ns;
   v1::Envelope again = run_finished(v1::STATUS_OK, "all done", 100);
   again.set_sent_at_ns(finished_at + 1000);
-  EXPECT_THROW(store.ingest(again, encode_envelope(again), assigned), StoreError);
-  store.ingest(again, encode_envelope(again));  // without the policy (an import): stored
+  EXPECT_EQ(store.ingest(again, encode_envelope(again), assigned), Store::Ingest::kStored);
   const RunRecord r = store.runs(testing::kRun).at(0);
   EXPECT_EQ(r.status, "aborted");
   EXPECT_EQ(r.reason, "aborted by the host");
@@ -200,28 +202,84 @@ TEST(StoreQueue, MarkDispatchedOnlyMovesAQueuedRow) {
   EXPECT_EQ(store.queued_run(kRunA1)->state, "aborted");
 }
 
-TEST(StoreQueue, FailDispatchedRunsFailsRunningRowsAndTheirRuns) {
+// serve start: dispatched rows are disconnected (not failed), their runs
+// rows stay running; queued rows stay queued.
+TEST(StoreQueue, DisconnectDispatchedRunsLeavesThemDisconnected) {
   TempDir tmp;
   Store store(tmp.file("q.db"));
   store.enqueue_run(queued_run(testing::kRun, testing::kAgent));  // will be running, started
   store.enqueue_run(queued_run(kRunA1, "box-a"));                 // dispatched, not started
   store.enqueue_run(queued_run(kRunA2, "box-a"));                 // still queued
   std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
+  const v1::Envelope finished = run.back();
   run.pop_back();  // no RunFinished: serve died mid-run
-  store.mark_run_dispatched(testing::kRun);
+  store.mark_run_dispatched(testing::kRun, kInstance);
   ingest_each(store, run, IngestPolicy{true});
   store.mark_run_dispatched(kRunA1);
+  EXPECT_TRUE(store.mark_run_disconnected(kRunA1, "agent box-a disconnected: reset"));
+  const long long gone_at = store.queued_run(kRunA1)->disconnected_at_ns;
+  EXPECT_GT(gone_at, 0);
 
-  EXPECT_EQ(store.fail_dispatched_runs("serve restarted"), 2);
-  EXPECT_EQ(store.queued_run(testing::kRun)->state, "failed");
+  EXPECT_EQ(store.disconnect_dispatched_runs("serve restarted"), 2);
+  EXPECT_EQ(store.queued_run(testing::kRun)->state, "disconnected");
   EXPECT_EQ(store.queued_run(testing::kRun)->reason, "serve restarted");
-  EXPECT_EQ(store.queued_run(kRunA1)->state, "failed");
+  EXPECT_EQ(store.queued_run(testing::kRun)->instance_id, kInstance);
+  EXPECT_EQ(store.queued_run(kRunA1)->state, "disconnected");
+  EXPECT_EQ(store.queued_run(kRunA1)->disconnected_at_ns, gone_at);  // it went before
   EXPECT_EQ(store.queued_run(kRunA2)->state, "queued");
   const RunRecord stored = store.runs(testing::kRun).at(0);
-  EXPECT_EQ(stored.status, "failed");
-  EXPECT_EQ(stored.reason, "serve restarted");
+  EXPECT_EQ(stored.status, "running");
   EXPECT_EQ(stored.iterations.size(), 3u);
-  EXPECT_EQ(store.fail_dispatched_runs("again"), 0);
+
+  // Resumed, then interrupted, then the agent's RunFinished decides.
+  EXPECT_TRUE(store.resume_run(testing::kRun));
+  EXPECT_EQ(store.queued_run(testing::kRun)->state, "running");
+  EXPECT_EQ(store.queued_run(testing::kRun)->disconnected_at_ns, 0);
+  EXPECT_FALSE(store.resume_run(kRunA2));  // queued: not resumable
+  EXPECT_TRUE(store.interrupt_run(testing::kRun, "agent a restarted (instance x replaced y)"));
+  EXPECT_EQ(store.runs(testing::kRun).at(0).status, "interrupted");
+  EXPECT_EQ(store.runs(testing::kRun).at(0).reason, "agent a restarted (instance x replaced y)");
+  ingest_each(store, {finished}, IngestPolicy{true});
+  EXPECT_EQ(store.queued_run(testing::kRun)->state, "ok");
+  EXPECT_EQ(store.runs(testing::kRun).at(0).status, "ok");
+  EXPECT_EQ(store.disconnect_dispatched_runs("again"), 1);  // kRunA1 only
+}
+
+// --interrupt-after: only rows disconnected that long; the reason names the
+// agent and the time.
+TEST(StoreQueue, InterruptStaleRunsTakesOnlyRowsDisconnectedLongEnough) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(kRunA1, "box-a"));
+  store.enqueue_run(queued_run(kRunA2, "box-b"));
+  store.mark_run_dispatched(kRunA1);
+  store.mark_run_dispatched(kRunA2);
+  store.mark_run_disconnected(kRunA1, "agent box-a disconnected: reset");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  store.mark_run_disconnected(kRunA2, "agent box-b disconnected: reset");
+  const std::vector<QueuedRun> stale = store.interrupt_stale_runs(std::chrono::seconds(1));
+  ASSERT_EQ(stale.size(), 1u);
+  EXPECT_EQ(stale[0].run_id, kRunA1);
+  EXPECT_EQ(store.queued_run(kRunA1)->state, "interrupted");
+  EXPECT_EQ(store.queued_run(kRunA1)->reason, "agent box-a disconnected for more than 1 s");
+  EXPECT_EQ(store.queued_run(kRunA2)->state, "disconnected");
+  EXPECT_TRUE(store.interrupt_stale_runs(std::chrono::seconds(1)).empty());
+}
+
+// A RunStarted replayed after the host interrupted the run: the runs row
+// takes the interrupted state, not "running".
+TEST(StoreQueue, ARunStartedAfterTheInterruptMirrorsIt) {
+  TempDir tmp;
+  Store store(tmp.file("q.db"));
+  store.enqueue_run(queued_run(testing::kRun, testing::kAgent));
+  store.mark_run_dispatched(testing::kRun, kInstance);
+  store.mark_run_disconnected(testing::kRun, "agent disconnected: reset");
+  store.interrupt_run(testing::kRun, "agent restarted (instance b replaced a)");
+  std::vector<v1::Envelope> run = run_of_agent(testing::kAgent, testing::kRun, 1, kInstance);
+  ingest_each(store, {run[0], run[1], run[2]}, IngestPolicy{true});  // Hello, Topology, RunStarted
+  EXPECT_EQ(store.runs(testing::kRun).at(0).status, "interrupted");
+  EXPECT_EQ(store.runs(testing::kRun).at(0).reason, "agent restarted (instance b replaced a)");
+  EXPECT_EQ(store.queued_run(testing::kRun)->state, "interrupted");
 }
 
 TEST(StoreQueue, QueuedRunNotStartedReadsAsARunRecord) {

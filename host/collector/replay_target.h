@@ -1,0 +1,15 @@
+// Whether an agent's upgrade asks for a replay session (docs/architecture.md
+// "Wire protocol", replay connections): `/agent?replay=1`. Such a session
+// carries an older instance's spooled envelopes: stored and acked, never
+// live (no id claim, no on_hello, no run sent to it).
+#pragma once
+
+#include <string_view>
+
+namespace schedrig::collector {
+
+// True when the query of request target `target` ("/agent?replay=1&x=y")
+// has the parameter replay=1; any other value or none is a live session.
+bool replay_requested(std::string_view target);
+
+}  // namespace schedrig::collector
