@@ -5,8 +5,8 @@
 //    (tests/support/tcp_proxy.h) during a run of short sampled iterations:
 //    the run ends ok with every envelope of the agent's instance stored once
 //    and no seq missing, every iteration and every sample stored once.
-// 2. the agent SIGKILLed mid-run 5 times with a knob flipped in its fake
-//    root: the next agent restores the knob before its Hello and reports the
+// 2. the agent SIGKILLed mid-run 5 times, 0-0.4 s after the run flipped a
+//    knob in its fake root: the next agent restores the knob before its Hello and reports the
 //    run failed "agent restarted; boot_id unchanged"; a last run ends ok.
 #include <algorithm>
 #include <chrono>
@@ -250,6 +250,8 @@ TEST(Faults, ServeKilledTwentyTimesAndTheLinkCutFiveTimesLosesNothing) {
 }
 
 TEST(Faults, AgentKilledMidRunFiveTimesRestoresTheKnobAndFailsTheRun) {
+  std::mt19937_64 rng(fault_seed());
+  std::uniform_real_distribution<double> into_off(0, 0.4);  // of the 1 s the knob is 0
   FaultRig rig;
   std::string why;
   ASSERT_TRUE(rig.start_serve(&why)) << why;
@@ -259,9 +261,10 @@ TEST(Faults, AgentKilledMidRunFiveTimesRestoresTheKnobAndFailsTheRun) {
   for (int k = 1; k <= kAgentKills; ++k) {
     const std::string run = rig.submit(knob_plan(), &why);
     ASSERT_FALSE(run.empty()) << why;
-    ASSERT_TRUE(eventually([&] { return rig.knob() == "0"; }, 30s))
+    ASSERT_TRUE(eventually([&] { return rig.knob() == "0"; }, 30s, 10ms))
         << "run " << run << " never flipped the knob\n"
         << rig.log_tails();
+    sleep_s(into_off(rng));
     rig.kill_agent();
     progress(fmt::format("agent kill {}/{} at {:.2f} s (run {})", k, kAgentKills, seconds_since(t0),
                          run));
