@@ -25,6 +25,7 @@ constexpr const char* kAutogroup = "agent/root/proc/sys/kernel/sched_autogroup_e
 // can be restarted on the same port and the agent's URL stays the same.
 unsigned short free_port() {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw std::runtime_error("socket for a free port");
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

@@ -66,17 +66,21 @@ std::vector<Fault> draw_faults(std::mt19937_64& rng) {
   return faults;
 }
 
+// Sleeps `s` seconds (fractions too).
 void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
+// 'S', so an empty status shows in a message.
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 // The run's status in the runs table ("" until its RunStarted is stored).
 std::string run_status(const FaultRig& rig, const std::string& run) {
   return rig.store().text("SELECT status FROM runs WHERE run_id = ?1", {run});
 }
+// The run's queue row state ("" when it has none).
 std::string queue_state(const FaultRig& rig, const std::string& run) {
   return rig.store().text("SELECT state FROM queue WHERE run_id = ?1", {run});
 }
+// A final status of a run or a queue row.
 bool ended(const std::string& status) {
   return status == "ok" || status == "failed" || status == "aborted";
 }
@@ -275,7 +279,9 @@ TEST(Faults, AgentKilledMidRunFiveTimesRestoresTheKnobAndFailsTheRun) {
     ASSERT_TRUE(eventually([&] { return known_instances(rig) == k + 1; }, 30s)) << rig.log_tails();
     EXPECT_EQ(rig.knob(), "1") << "the new agent said Hello before it restored the knob";
     const std::string log = rig.agent()->log();
-    EXPECT_NE(log.find("restored 1 knob(s)"), std::string::npos) << log;
+    const auto restored = log.find("restored 1 knob(s)");
+    EXPECT_NE(restored, std::string::npos) << log;
+    EXPECT_LT(restored, log.find("connected to")) << "restored after connecting:\n" << log;
     ASSERT_TRUE(wait_for_end(rig, run, 30s))
         << "run " << run << " is " << quoted(run_status(rig, run)) << "\n"
         << rig.log_tails();

@@ -15,8 +15,10 @@ class TcpProxy {
  public:
   // Listens on 127.0.0.1:0 at once and forwards each accepted connection to
   // 127.0.0.1:`target_port`. A target that refuses (not listening) gets the
-  // client reset, as a refused connect would. Throws std::system_error when
-  // it cannot listen.
+  // client reset, as a refused connect would. When one side of a connection
+  // resets, the other is reset; when one side closes (EOF, after everything
+  // it sent was passed on), both are closed cleanly. Throws
+  // std::system_error when it cannot listen.
   explicit TcpProxy(unsigned short target_port);
   // Resets every connection and stops the thread.
   ~TcpProxy();
