@@ -70,9 +70,10 @@ TEST(ConnectCli, AnUnknownConfigKeyNamesFileAndLine) {
   const std::string cfg = write(dir.file("agent.yaml"), "url: ws://127.0.0.1:1/agent\ntokn: x\n");
   const auto r = connect(dir, "--config " + cfg);
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
-                                "connect_timeout_s, root, state_dir)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
+                          "connect_timeout_s, root, state_dir, give_up_after_s, spool_max_mb)"),
+      std::string::npos)
       << r.output;
 }
 
