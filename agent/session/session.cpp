@@ -45,11 +45,21 @@ void wait_for_ack(link::Uplink& link, std::uint64_t last_seq) {
   }
 }
 
+// STATE/current-run names the run, so a restarted agent can report it; a
+// file that cannot be written only costs that report (warned).
+void note_current_run(const Session& s, const std::string& run_id) {
+  try {
+    write_current_run(s.current_run_file,
+                      {run_id, s.link.identity().instance_id, s.link.identity().boot_id});
+  } catch (const std::runtime_error& e) {
+    spdlog::warn("run {}: {}", printable(run_id), e.what());
+  }
+}
+
 void run_one(const Session& s, const v1::StartRun& start) {
   spdlog::info("run {}: plan '{}' starts", printable(start.run_id()),
                printable(start.plan().name()));
-  write_current_run(s.current_run_file,
-                    {start.run_id(), s.link.identity().instance_id, s.link.identity().boot_id});
+  note_current_run(s, start.run_id());
   s.link.abort_flag() = s.stop.load();
   const StopRelay relay(s.stop, s.link.abort_flag());  // SIGINT/SIGTERM abort the run
   LinkSink sink(s.link);
