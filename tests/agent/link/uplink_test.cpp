@@ -126,18 +126,23 @@ TEST(Uplink, ACutMidStreamReconnectsAndReplaysInSeqOrderLosingNothing) {
   FakeCollector host;
   Agent a(fast_options(host.url()));
   a.link.start(hello(), topology());
-  constexpr int kLogs = 600;
-  std::thread sender([&] {
-    for (int i = 0; i < kLogs; ++i) {
-      a.link.send(log_line(i));
-      if (i % 50 == 0) std::this_thread::sleep_for(10ms);
-    }
-  });
+  constexpr int kThreads = 3;  // the runner and the sampler send at once
+  constexpr int kEach = 200;
+  constexpr int kLogs = kThreads * kEach;
+  std::vector<std::thread> senders;
+  for (int t = 0; t < kThreads; ++t) {
+    senders.emplace_back([&] {
+      for (int i = 0; i < kEach; ++i) {
+        a.link.send(log_line(i));
+        if (i % 20 == 0) std::this_thread::sleep_for(10ms);
+      }
+    });
+  }
   for (int cut = 0; cut < 3; ++cut) {
     std::this_thread::sleep_for(60ms);
     host.cut();
   }
-  sender.join();
+  for (auto& t : senders) t.join();
   const std::uint64_t last = kLogs + 2;
   ASSERT_TRUE(host.wait_for(has_all("inst-new", last), 8s));
   const auto got = host.received();
