@@ -25,11 +25,16 @@ Uplink::Uplink(UplinkOptions options, AgentIdentity id, spool::Spool& spool)
 
 Uplink::~Uplink() { close(); }
 
+// The thread starts first: when an older instance's backlog fills the
+// spool, its replay is what frees room for this instance's Hello.
 void Uplink::start(Envelope hello, Envelope topology) {
-  append(hello, true);
-  hello_bytes_ = encode_envelope(hello);
-  append(topology, true);
   thread_ = std::thread([this] { run(); });
+  append(hello, true);
+  {
+    std::lock_guard lock(send_mu_);
+    hello_bytes_ = encode_envelope(hello);
+  }
+  append(topology, true);
 }
 
 std::uint64_t Uplink::send(Envelope env) { return append(env, true); }
@@ -152,6 +157,17 @@ void Uplink::close() {
   finish(UplinkEnd::kClosed, "closed by the agent");
 }
 
+// start() spools the Hello after starting the thread: wait for it ("" once closing).
+std::string Uplink::wait_for_hello() {
+  for (;;) {
+    {
+      std::lock_guard lock(send_mu_);
+      if (!hello_bytes_.empty()) return hello_bytes_;
+    }
+    if (!sleep_for(std::chrono::milliseconds(10))) return "";
+  }
+}
+
 // What one connection attempt came to.
 struct Uplink::Attempt {
   enum Kind { kFailed, kLost, kRefused, kHostClosed, kClosing } kind = kFailed;
@@ -163,7 +179,9 @@ struct Uplink::Attempt {
 Uplink::Attempt Uplink::attempt() {
   try {
     replay_older();
-    return serve_live();
+    const std::string hello = wait_for_hello();
+    if (hello.empty()) return {Attempt::kClosing, ""};
+    return serve_live(hello);
   } catch (const LinkError& e) {
     return {e.kind() == ErrorKind::kUsage ? Attempt::kRefused : Attempt::kFailed, e.what()};
   } catch (const std::exception& e) {  // the spool could not be read: try again later
@@ -171,7 +189,7 @@ Uplink::Attempt Uplink::attempt() {
   }
 }
 
-Uplink::Attempt Uplink::serve_live() {
+Uplink::Attempt Uplink::serve_live(const std::string& hello) {
   LinkState state(id_, LinkHooks{[this](std::uint64_t seq) { on_ack(seq); },
                                  [this](Envelope env) { on_command(std::move(env)); },
                                  [this](Envelope env) { answer(std::move(env)); }});
@@ -181,7 +199,7 @@ Uplink::Attempt Uplink::serve_live() {
   const auto since = Clock::now();
   spdlog::info("connected to {} (instance {})", options_.url, id_.instance_id);
   set_live(true);
-  conn->write(hello_bytes_);
+  conn->write(hello);
   if (catch_up(state, *conn)) {
     std::unique_lock lock(state_mu_);
     while (!closing_ && !state.closed()) state_cv_.wait_for(lock, 100ms);

@@ -69,8 +69,8 @@ class Uplink {
   Uplink(const Uplink&) = delete;
   Uplink& operator=(const Uplink&) = delete;
 
-  // Stamps and spools `hello` (seq 1: resent as is on every connection) and
-  // `topology`, then starts the connection thread. Call once, first.
+  // Starts the connection thread, then stamps and spools `hello` (seq 1:
+  // resent as is on every live connection) and `topology`. Call once, first.
   void start(schedrig::v1::Envelope hello, schedrig::v1::Envelope topology);
 
   // Stamps (next seq), spools, and when the live connection is caught up
@@ -114,7 +114,8 @@ class Uplink {
   Attempt attempt();
   void replay_older();
   void replay_instance(const spool::PendingInstance& p);
-  Attempt serve_live();
+  std::string wait_for_hello();
+  Attempt serve_live(const std::string& hello);
   bool catch_up(LinkState& state, Connection& conn);
   bool sleep_for(std::chrono::milliseconds d);
   std::uint64_t append(schedrig::v1::Envelope& env, bool wait_for_room);
@@ -128,7 +129,7 @@ class Uplink {
   UplinkOptions options_;
   AgentIdentity id_;
   spool::Spool& spool_;
-  std::string hello_bytes_;
+  std::string hello_bytes_;  // this instance's Hello as sent on every live connection; send_mu_
   std::set<std::string> skipped_;  // older instances not replayed (warned once); thread only
   int connections_ = 0;            // live connections made; thread only
 

@@ -198,6 +198,38 @@ TEST(Uplink, AnOlderInstanceIsReplayedOnAReplayConnectionHelloFirst) {
   for (const auto& p : a.spool.pending()) EXPECT_NE(p.instance_id, "inst-old");
 }
 
+v1::Envelope result_of(const std::string& run_id, int i);
+
+// An older instance's backlog filled the spool: the new instance's start()
+// waits for room its replay frees instead of hanging before any connection.
+TEST(Uplink, AnOlderBacklogThatFillsTheSpoolIsReplayedToMakeRoomForTheNewHello) {
+  TempDir state;
+  const std::string dir = state.file("spool");
+  spool::SpoolOptions small;
+  small.max_bytes = 64 * 1024;
+  small.segment_bytes = 8 * 1024;
+  std::uint64_t seq = 0;
+  {
+    spool::Spool old(dir, small);
+    const AgentIdentity id{"box", "boot-0", "inst-old"};
+    v1::Envelope h = hello();
+    stamp_envelope(h, id, ++seq);
+    old.append(h);
+    for (int i = 0;; ++i) {
+      v1::Envelope r = result_of("r0", i);
+      stamp_envelope(r, id, seq + 1);
+      if (old.append(r).outcome != spool::AppendOutcome::kStored) break;
+      ++seq;
+    }
+  }
+  FakeCollector host;
+  Agent a(fast_options(host.url()), "inst-new", small, dir);
+  a.link.start(hello(), topology());  // returns once the replay freed room
+  ASSERT_TRUE(host.wait_for(has_all("inst-new", 2), 5s));
+  EXPECT_TRUE(host.wait_for(has_all("inst-old", seq), 1s));
+  EXPECT_EQ(host.received()[0].target, "/agent?replay=1");
+}
+
 v1::Envelope sample_of(const std::string& run_id) {
   v1::Envelope env;
   env.mutable_sample()->set_run_id(run_id);
