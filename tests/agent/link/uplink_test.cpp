@@ -224,7 +224,9 @@ TEST(Uplink, AnOlderBacklogThatFillsTheSpoolIsReplayedToMakeRoomForTheNewHello) 
   }
   FakeCollector host;
   Agent a(fast_options(host.url()), "inst-new", small, dir);
-  a.link.start(hello(), topology());  // returns once the replay freed room
+  v1::Envelope big = hello();  // bigger than what is left
+  big.mutable_hello()->set_hostname(std::string(2048, 'h'));
+  a.link.start(big, topology());  // returns once the replay freed room
   ASSERT_TRUE(host.wait_for(has_all("inst-new", 2), 5s));
   EXPECT_TRUE(host.wait_for(has_all("inst-old", seq), 1s));
   EXPECT_EQ(host.received()[0].target, "/agent?replay=1");
