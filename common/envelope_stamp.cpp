@@ -5,14 +5,18 @@
 
 namespace schedrig {
 
+void stamp_envelope(v1::Envelope& env, const AgentIdentity& id, std::uint64_t seq) {
+  env.set_protocol_version(kProtocolVersion);
+  env.set_agent_id(id.agent_id);
+  env.set_boot_id(id.boot_id);
+  env.set_instance_id(id.instance_id);
+  env.set_seq(seq);
+  env.set_sent_at_ns(wall_clock_ns());
+}
+
 std::uint64_t EnvelopeStamper::stamp(v1::Envelope& env) {
   std::lock_guard lock(mu_);
-  env.set_protocol_version(kProtocolVersion);
-  env.set_agent_id(id_.agent_id);
-  env.set_boot_id(id_.boot_id);
-  env.set_instance_id(id_.instance_id);
-  env.set_seq(++last_seq_);
-  env.set_sent_at_ns(wall_clock_ns());
+  stamp_envelope(env, id_, ++last_seq_);
   return last_seq_;
 }
 

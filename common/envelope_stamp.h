@@ -19,6 +19,11 @@ struct AgentIdentity {
   std::string instance_id;  // UUIDv4 made at agent start
 };
 
+// Sets `env`'s protocol_version, the ids of `id`, `seq` and sent_at_ns (now).
+// For a caller that keeps its own seq (agent/link/uplink.h: a Sample the
+// spool drops gives its seq back, so an instance's seqs have no gaps).
+void stamp_envelope(schedrig::v1::Envelope& env, const AgentIdentity& id, std::uint64_t seq);
+
 class EnvelopeStamper {
  public:
   explicit EnvelopeStamper(AgentIdentity id) : id_(std::move(id)) {}

@@ -15,8 +15,15 @@ namespace schedrig::agent {
 namespace {
 
 // Flags whose presence on the command line decides over env and --config.
-constexpr const char* kSettledFlags[] = {
-    "url", "--id", "--token-file", "--ca", "--connect-timeout", "--root", "--state-dir"};
+constexpr const char* kSettledFlags[] = {"url",
+                                         "--id",
+                                         "--token-file",
+                                         "--ca",
+                                         "--connect-timeout",
+                                         "--give-up-after",
+                                         "--spool-max-mb",
+                                         "--root",
+                                         "--state-dir"};
 
 struct ConnectCli {
   ConnectFlags flags;
@@ -46,12 +53,15 @@ void add_connect_command(CLI::App& app, int& exit_code) {
       "connect",
       "dial the host collector (ws:// or wss://), present this agent's token, introduce this "
       "machine (Hello, Topology), and run the plans it sends, streaming one IterationResult per "
-      "iteration; exits 0 when the host closes the link normally (1000) or on SIGINT/SIGTERM, 1 "
-      "when the link is lost otherwise (a reset, 1011, an over-size message), 2 for bad usage "
-      "or a configuration the host refuses (a token file others may read, an unknown --config "
-      "key, a token the host refuses with 401/403, or a close with 1008 such as an --id the "
-      "token was not made for; the host's reason is printed), 3 when the host cannot be "
-      "reached");
+      "iteration. Every envelope goes to the spool (STATE/spool) first; a lost link is redialed "
+      "with backoff (100 ms up to 30 s, for ever by default) and what the host did not ack is "
+      "replayed, so a run goes on while the host is away. Exits 0 when the host closes the link "
+      "normally (1000) or on SIGINT/SIGTERM; 1 when the link was lost and --give-up-after "
+      "passed; 2 for bad usage or a configuration the host refuses (a token file others may "
+      "read, an unknown --config key, a token the host refuses with 401/403, a 404, or a close "
+      "with 1008 such as an --id the token was not made for; the host's reason is printed); 3 "
+      "when the host was never reached within --give-up-after, or another agent holds the "
+      "state dir");
   cmd->add_option("url", f.url,
                   "collector URL, ws://HOST[:PORT]/agent or wss://HOST[:PORT]/agent (default "
                   "ports 80 and 443); or url in --config");
@@ -70,11 +80,21 @@ void add_connect_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--ca", f.ca,
                   "PEM CA certificate(s) to verify a wss:// host against (default "
                   "$SCHEDRIG_CA, then ca in --config, then the system's trust store)");
-  cmd->add_option("--config", f.config,
-                  "YAML file with keys url, id, token_file, ca, connect_timeout_s, root, "
-                  "state_dir; flags (and SCHEDRIG_* variables) win over it");
-  cmd->add_option("--connect-timeout", f.connect_timeout_s, "seconds to wait for the host")
+  cmd->add_option(
+      "--config", f.config,
+      "YAML file with keys url, id, token_file, ca, connect_timeout_s, root, "
+      "state_dir, give_up_after_s, spool_max_mb; flags (and SCHEDRIG_* variables) win over it");
+  cmd->add_option("--connect-timeout", f.connect_timeout_s,
+                  "seconds one connection attempt may take (TCP, TLS, WebSocket handshakes)")
       ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--give-up-after", f.give_up_after_s,
+                  "seconds without a live link before giving up (exit 3 if the host was never "
+                  "reached, 1 if the link was lost); default 0 = never, keep trying")
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--spool-max-mb", f.spool_max_mb,
+                  "MiB the spool of unacked envelopes may take on disk (default 256): when full, "
+                  "samples are dropped (counted in RunFinished) and results wait for acks")
+      ->check(CLI::Range(1.0, 1048576.0));
   cmd->add_option("--token", c->removed_token)->group("");  // gone: says why and what instead
   add_state_options(*cmd, f.state);
   cmd->callback([c, cmd, &exit_code] { run_connect(*cmd, *c, exit_code); });

@@ -73,7 +73,8 @@ std::string settle_token(const Settle& settle, const ConnectFlags& f) {
       settle.text("--token-file", f.token_file, "token_file", "SCHEDRIG_AGENT_TOKEN_FILE");
   if (file.empty()) {
     refuse(
-        "connect needs the agent's token: --token-file F, --token-fd N, $SCHEDRIG_AGENT_TOKEN_FILE or "
+        "connect needs the agent's token: --token-file F, --token-fd N, $SCHEDRIG_AGENT_TOKEN_FILE "
+        "or "
         "token_file in --config (`schedrig token new --agent ID` on the host makes one)");
   }
   return auth::read_token_file(file);
@@ -102,6 +103,10 @@ SessionOptions connect_session_options(const ConnectFlags& f) {
   s.connect_timeout = std::chrono::milliseconds(static_cast<long>(
       settle.number("--connect-timeout", f.connect_timeout_s, "connect_timeout_s", 0.1, 3600) *
       1000));
+  s.give_up_after = std::chrono::milliseconds(static_cast<long>(
+      settle.number("--give-up-after", f.give_up_after_s, "give_up_after_s", 0, 1e9) * 1000));
+  s.spool_max_bytes = static_cast<std::uint64_t>(
+      settle.number("--spool-max-mb", f.spool_max_mb, "spool_max_mb", 1, 1 << 20) * 1024 * 1024);
   s.state.root = settle_root(settle, f, config);
   s.state.state_dir = settle.text("--state-dir", f.state.state_dir, "state_dir");
   s.security.ca_file = settle.text("--ca", f.ca, "ca", "SCHEDRIG_CA");

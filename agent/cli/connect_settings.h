@@ -15,8 +15,9 @@
 namespace schedrig::agent {
 
 // The keys `connect --config F` knows; anything else is an error.
-inline constexpr std::array<std::string_view, 7> kConnectConfigKeys{
-    "url", "id", "token_file", "ca", "connect_timeout_s", "root", "state_dir"};
+inline constexpr std::array<std::string_view, 9> kConnectConfigKeys{
+    "url",  "id",        "token_file",      "ca",          "connect_timeout_s",
+    "root", "state_dir", "give_up_after_s", "spool_max_mb"};
 
 // `connect`'s flags as parsed, defaults where not given.
 struct ConnectFlags {
@@ -27,6 +28,8 @@ struct ConnectFlags {
   std::string ca;
   std::string config;
   double connect_timeout_s = 10;
+  double give_up_after_s = 0;  // 0 = never
+  double spool_max_mb = 256;
   StateOptions state;
   std::set<std::string, std::less<>> given;  // what the command line set: "url", "--id", ...
 };

@@ -89,8 +89,8 @@ class HostLink {
   // Why the link closed ("host closed the connection (1000 normal)").
   std::string close_reason() const;
 
-  // Becomes true when the host sends Abort or the link drops; the runner
-  // watches it. The caller resets it between runs.
+  // Becomes true when the host sends Abort (not when the link drops); the
+  // runner watches it. The caller resets it between runs.
   std::atomic<bool>& abort_flag();
 
   // Sends a normal close frame (if open) and stops the I/O thread.

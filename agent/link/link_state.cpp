@@ -22,16 +22,25 @@ std::uint64_t LinkState::stamp(Envelope env, const std::function<void(std::strin
 }
 
 void LinkState::take(Envelope env) {
+  const bool ours = env.has_ack() && env.ack().instance_id() == stamper_.identity().instance_id;
+  if (ours && hooks_.on_ack) hooks_.on_ack(env.ack().seq());
+  if (!env.has_ack() && hooks_.on_command) return hooks_.on_command(std::move(env));
   std::lock_guard lock(mu_);
-  if (env.has_ack()) {
-    if (env.ack().instance_id() == stamper_.identity().instance_id) {
-      acked_ = std::max<std::uint64_t>(acked_, env.ack().seq());
-    }
-  } else {
+  if (ours) {
+    acked_ = std::max<std::uint64_t>(acked_, env.ack().seq());
+  } else if (!env.has_ack()) {
     if (env.has_abort()) abort_ = true;
     commands_.push_back(std::move(env));
   }
   cv_.notify_all();
+}
+
+void LinkState::answer(Envelope env, const std::function<void(std::string)>& queue) {
+  if (hooks_.answer) return hooks_.answer(std::move(env));
+  try {
+    stamp(std::move(env), queue);
+  } catch (const LinkError&) {  // closing: nothing to answer on
+  }
 }
 
 std::optional<Envelope> LinkState::next_command(std::chrono::milliseconds timeout) {
@@ -59,7 +68,6 @@ void LinkState::mark_closed(const std::string& reason, LinkEnd end) {
   closed_ = true;
   end_ = end;
   close_reason_ = reason;
-  abort_ = true;
   cv_.notify_all();
 }
 

@@ -27,9 +27,24 @@ enum class LinkEnd {
   kLost,     // anything else: a reset, another close code, an over-size message
 };
 
+// Where a connection's host->agent traffic goes instead of the LinkState's
+// own queue, for an owner that outlives connections (agent/link/uplink.h).
+// Each hook runs on the I/O thread and must not block for long. Unset hooks
+// keep the LinkState's own behaviour.
+struct LinkHooks {
+  // An Ack for this LinkState's instance, with its seq (also raises acked_seq()).
+  std::function<void(std::uint64_t seq)> on_ack;
+  // Any other host->agent envelope (instead of the next_command() queue).
+  std::function<void(schedrig::v1::Envelope env)> on_command;
+  // An Error the connection answers a bad host message with (instead of
+  // stamp() with this LinkState's stamper).
+  std::function<void(schedrig::v1::Envelope env)> answer;
+};
+
 class LinkState {
  public:
-  explicit LinkState(AgentIdentity identity) : stamper_(std::move(identity)) {}
+  explicit LinkState(AgentIdentity identity, LinkHooks hooks = {})
+      : stamper_(std::move(identity)), hooks_(std::move(hooks)) {}
 
   // The URL the link dials, for messages.
   void set_url(std::string url);
@@ -46,16 +61,22 @@ class LinkState {
                       const std::function<void(std::string bytes)>& queue);
 
   // A decoded host->agent envelope: an Ack for this instance raises
-  // acked_seq(); anything else is queued for next_command() (an Abort also
-  // sets the abort flag).
+  // acked_seq() (and goes to hooks.on_ack); anything else goes to
+  // hooks.on_command, or is queued for next_command() (an Abort also sets
+  // the abort flag).
   void take(schedrig::v1::Envelope env);
+
+  // Sends an Error answering a bad host message: through hooks.answer, or
+  // stamped and handed to `queue` like stamp(). Nothing once closed.
+  void answer(schedrig::v1::Envelope env, const std::function<void(std::string bytes)>& queue);
 
   std::optional<schedrig::v1::Envelope> next_command(std::chrono::milliseconds timeout);
   bool wait_acked(std::uint64_t seq, std::chrono::milliseconds timeout);
   std::uint64_t acked_seq() const;
 
-  // Records the end of the link once (later calls change nothing), sets the
-  // abort flag and wakes every waiter.
+  // Records the end of the link once (later calls change nothing) and wakes
+  // every waiter. The abort flag is left alone: a dropped link does not stop
+  // a run (docs/architecture.md "Agent": the spool keeps its envelopes).
   void mark_closed(const std::string& reason, LinkEnd end);
   bool closed() const;
   bool closed_cleanly() const;
@@ -65,6 +86,7 @@ class LinkState {
 
  private:
   EnvelopeStamper stamper_;
+  LinkHooks hooks_;
   std::string url_;  // set before the I/O thread starts
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -262,10 +262,7 @@ class WsConnection final : public Connection {
     Envelope env;
     env.mutable_error()->set_code(code);
     env.mutable_error()->set_message(message);
-    try {
-      state_.stamp(std::move(env), [this](std::string bytes) { write(std::move(bytes)); });
-    } catch (const LinkError&) {  // closing: nothing to answer on
-    }
+    state_.answer(std::move(env), [this](std::string bytes) { write(std::move(bytes)); });
   }
 
   void do_write() {

@@ -19,6 +19,7 @@ void LinkSink::iteration_done(const schedrig::v1::IterationResult& msg) {
 void LinkSink::run_finished(const schedrig::v1::RunFinished& msg) {
   Envelope env;
   *env.mutable_run_finished() = msg;
+  env.mutable_run_finished()->set_dropped_samples(link_.dropped_samples(msg.run_id()));
   last_seq_ = link_.send(std::move(env));
 }
 

@@ -2,15 +2,17 @@
 
 #include <spdlog/spdlog.h>
 
-#include "agent/link/host_link.h"
+#include "agent/link/uplink.h"
 #include "agent/link/ws_url.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/runner.h"
+#include "agent/session/current_run.h"
 #include "agent/session/hello.h"
 #include "agent/session/host_commands.h"
 #include "agent/session/link_sink.h"
 #include "agent/session/state_lock.h"
 #include "agent/session/stop_relay.h"
+#include "agent/spool/spool.h"
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
@@ -25,25 +27,39 @@ namespace v1 = schedrig::v1;
 
 // Everything a run needs that lives as long as the session.
 struct Session {
-  link::HostLink& link;
+  link::Uplink& link;
   const topology::Topology& topo;
   knobs::KnobController& knob_control;
   const std::atomic<bool>& stop;
+  std::string current_run_file;  // STATE/current-run
 };
 
-// Waits for the host to ack the run's last envelope; logs when it does not.
-void wait_for_ack(link::HostLink& link, std::uint64_t last_seq) {
+// Waits for the host to ack the run's last envelope while the link is up;
+// with the link down the spool keeps it for the next connection.
+void wait_for_ack(link::Uplink& link, std::uint64_t last_seq) {
   if (!last_seq || link.wait_acked(last_seq, 30s)) return;
-  if (link.closed()) {
-    spdlog::warn("link closed before the host acked seq {}: {}", last_seq, link.close_reason());
+  if (!link.live()) {
+    spdlog::info("link down: seq {} stays in the spool until the host acks it", last_seq);
   } else {
     spdlog::warn("host did not ack seq {} within 30 s", last_seq);
+  }
+}
+
+// STATE/current-run names the run, so a restarted agent can report it; a
+// file that cannot be written only costs that report (warned).
+void note_current_run(const Session& s, const std::string& run_id) {
+  try {
+    write_current_run(s.current_run_file,
+                      {run_id, s.link.identity().instance_id, s.link.identity().boot_id});
+  } catch (const std::runtime_error& e) {
+    spdlog::warn("run {}: {}", printable(run_id), e.what());
   }
 }
 
 void run_one(const Session& s, const v1::StartRun& start) {
   spdlog::info("run {}: plan '{}' starts", printable(start.run_id()),
                printable(start.plan().name()));
+  note_current_run(s, start.run_id());
   s.link.abort_flag() = s.stop.load();
   const StopRelay relay(s.stop, s.link.abort_flag());  // SIGINT/SIGTERM abort the run
   LinkSink sink(s.link);
@@ -56,32 +72,36 @@ void run_one(const Session& s, const v1::StartRun& start) {
     spdlog::error("run {}: plan rejected: {}", printable(start.run_id()), printable(e.what()));
     s.link.send(error_envelope(e.code(), e.what(), start.run_id()));
   }
+  remove_current_run(s.current_run_file);  // its RunFinished (or Error) is in the spool
   wait_for_ack(s.link, sink.last_seq());
 }
 
-// The link ended otherwise than cleanly. A 1008 close is the host refusing
-// this agent (an --id its token was not made for, another live agent with
-// this id): a configuration error, exit 2 like a refused token, with the
-// host's reason; anything else lost the session: exit 1.
-[[noreturn]] void link_ended(const link::HostLink& link) {
-  if (link.refused()) {
-    throw CliError(ErrorKind::kUsage, "host refused this agent: " + link.close_reason());
+// The uplink ended: the host closed it (1000: return, exit 0), refused this
+// agent (exit 2, the host's reason), or --give-up-after passed (exit 3 when
+// the host was never reached, 1 when the link was lost).
+void link_ended(const link::Uplink& link) {
+  switch (link.end()) {
+    case link::UplinkEnd::kRefused:
+      throw CliError(ErrorKind::kUsage, link.end_reason());
+    case link::UplinkEnd::kNeverConnected:
+      throw CliError(ErrorKind::kUnreachable, link.end_reason());
+    case link::UplinkEnd::kLost:
+      throw CliError(ErrorKind::kFailed, "link lost: " + link.end_reason());
+    default:
+      spdlog::info("link closed: {}", link.end_reason());
   }
-  throw CliError(ErrorKind::kFailed, "link lost: " + link.close_reason());
 }
 
-// Serves the host's commands until it closes the link or `stop` is set.
-void serve(const Session& s) {
+// Serves the host's commands until the uplink ends or `stop` is set.
+void serve(const Session& s, SeenRuns& seen) {
   const CommandHandlers handlers{[&s](const v1::StartRun& start) { run_one(s, start); },
                                  [&s](v1::Envelope env) { s.link.send(std::move(env)); }};
   while (!s.stop.load()) {
     auto cmd = s.link.next_command(200ms);
     if (cmd) {
-      handle_command(*cmd, handlers);
-    } else if (s.link.closed()) {
-      if (!s.link.closed_cleanly()) link_ended(s.link);
-      spdlog::info("link closed: {}", s.link.close_reason());
-      return;
+      handle_command(*cmd, handlers, seen);
+    } else if (s.link.end() != link::UplinkEnd::kOpen) {
+      return link_ended(s.link);
     }
   }
 }
@@ -94,25 +114,34 @@ void check_url(const std::string& url) {
   }
 }
 
+link::UplinkOptions uplink_options(const SessionOptions& o, const std::atomic<bool>& stop) {
+  link::UplinkOptions u;
+  u.url = o.url;
+  u.security = o.security;
+  u.connect_timeout = o.connect_timeout;
+  u.give_up_after = o.give_up_after;
+  u.stop = &stop;
+  return u;
+}
+
 }  // namespace
 
 void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   check_url(o.url);
-  const StateDirLock state_lock(state_dir_of(o.state));  // exit 3 when another agent has it
-  auto knob_control = open_knobs(o.state);
+  const std::string state_dir = state_dir_of(o.state);
+  const StateDirLock state_lock(state_dir);  // exit 3 when another agent has it
+  auto knob_control = open_knobs(o.state);   // knobs of a killed instance restored first
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
-  link::HostLink link(id);
-  link.connect(o.url, o.connect_timeout, o.security);  // LinkError: kUnreachable, exit 3
-  spdlog::info("connected to {} as {} (instance {})", o.url, id.agent_id, id.instance_id);
-  try {
-    link.send(make_hello(topo, *knob_control));
-    link.send(make_topology(topo));
-    serve(Session{link, topo, *knob_control, stop});
-  } catch (const link::LinkError& e) {  // lost once connected: the session failed (exit 1)
-    if (link.refused()) link_ended(link);
-    throw CliError(ErrorKind::kFailed, e.what());
-  }
+  spool::Spool spool(state_dir + "/spool", spool::SpoolOptions{o.spool_max_bytes});
+  link::Uplink link(uplink_options(o, stop), id, spool);
+  spdlog::info("agent {} (instance {})", id.agent_id, id.instance_id);
+  link.start(make_hello(topo, *knob_control), make_topology(topo));
+  SeenRuns seen;
+  seen.first(
+      report_unfinished_run(state_dir, id.instance_id, id.boot_id,
+                            [&link](v1::Envelope env) { return link.send(std::move(env)); }));
+  serve(Session{link, topo, *knob_control, stop, current_run_path(state_dir)}, seen);
   link.close();
 }
 

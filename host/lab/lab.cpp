@@ -80,8 +80,10 @@ std::string checked_agent_path(const LabOptions& o) {
   }
 }
 
-// `schedrig-agent connect URL --token-fd 3`, the token on a pipe (never on
-// its command line); CliError (exit 3) when it cannot be started.
+// `schedrig-agent connect URL --token-fd 3 --give-up-after 30`, the token on
+// a pipe (never on its command line); a lab killed with SIGKILL leaves an
+// agent that gives up 30 s later instead of redialing for ever. CliError
+// (exit 3) when it cannot be started.
 std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOptions& o,
                                           const std::string& url, const std::string& token) {
   constexpr int kTokenFd = 3;
@@ -89,7 +91,7 @@ std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOpti
     return std::make_unique<AgentProcess>(
         path,
         std::vector<std::string>{"--log-level", o.agent_log_level, "connect", url, "--token-fd",
-                                 std::to_string(kTokenFd)},
+                                 std::to_string(kTokenFd), "--give-up-after", "30"},
         SecretFd{kTokenFd, token});
   } catch (const std::runtime_error& e) {
     throw CliError(ErrorKind::kUnreachable, e.what());

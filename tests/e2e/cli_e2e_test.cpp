@@ -93,14 +93,17 @@ TEST(CliE2E, ServeClosesAgentsWithGoingAwayOnSigint) {
   EXPECT_NE(log.find("host closed the connection (1001"), std::string::npos) << log;
 }
 
+// `connect` keeps redialing a host it cannot reach; --give-up-after bounds
+// that: exit 3 (never reached), naming the URL and the time.
 TEST(CliE2E, UnreachableHostExits3NamingTheUrl) {
   TempDir dir;
   auto r =
       run_command(bin("schedrig-agent connect ws://127.0.0.1:1/agent --connect-timeout 2 "
-                      "--token-file " +
-                      agent_token_file(dir)));
+                      "--give-up-after 1 --state-dir " +
+                      dir.file("state") + " --token-file " + agent_token_file(dir)));
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("ws://127.0.0.1:1/agent"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("giving up after 1 s"), std::string::npos) << r.output;
 }
 
 TEST(CliE2E, ResultsOnAFileThatIsNoStoreExits2) {

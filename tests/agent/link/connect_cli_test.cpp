@@ -70,9 +70,10 @@ TEST(ConnectCli, AnUnknownConfigKeyNamesFileAndLine) {
   const std::string cfg = write(dir.file("agent.yaml"), "url: ws://127.0.0.1:1/agent\ntokn: x\n");
   const auto r = connect(dir, "--config " + cfg);
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
-                                "connect_timeout_s, root, state_dir)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
+                          "connect_timeout_s, root, state_dir, give_up_after_s, spool_max_mb)"),
+      std::string::npos)
       << r.output;
 }
 
@@ -82,6 +83,30 @@ TEST(ConnectCli, AnInvalidIdIsBadUsage) {
   const auto r = connect(dir, "ws://127.0.0.1:1/agent --id '-x y' --token-file " + f);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--id: invalid name"), std::string::npos) << r.output;
+}
+
+// A host nobody answers for is redialed until --give-up-after passes: then
+// exit 3 (never reached), saying so.
+TEST(ConnectCli, GiveUpAfterEndsAnAgentThatNeverReachedTheHostWithExit3) {
+  const TempDir dir;
+  const std::string f = write(dir.file("agent.token"), "tok\n");
+  boost::asio::io_context ioc;
+  unsigned short port = 0;
+  {
+    boost::asio::ip::tcp::acceptor a(
+        ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});  // free now, nobody listens later
+    port = a.local_endpoint().port();
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = connect(dir, "ws://127.0.0.1:" + std::to_string(port) +
+                                  "/agent --give-up-after 0.5 --token-file " + f);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));
+  EXPECT_NE(r.output.find("host unreachable: cannot reach ws://127.0.0.1:" + std::to_string(port) +
+                          "/agent: Connection refused; still trying"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("giving up after 0.5 s"), std::string::npos) << r.output;
 }
 
 // Runs `connect ARGS` against a TLS host that answers the upgrade 401, and
