@@ -64,7 +64,8 @@ std::optional<RunStateEvent> RunFollower::state_change(const std::string& before
   }
   RunStateEvent change{state_, ""};
   if (state_ == "disconnected") {  // the why is on the queue row
-    for (const auto& row : client_.get_json(runs_path("disconnected")).at("runs")) {
+    const nlohmann::json rows = client_.get_json(runs_path("disconnected"));  // outlives the loop
+    for (const auto& row : rows.at("runs")) {
       if (row.value("run_id", "") == run_id_) change.reason = row.value("reason", "");
     }
   }

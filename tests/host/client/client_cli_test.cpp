@@ -521,7 +521,7 @@ class OutageRunCli : public FailedRunCli {
     if (r.target == "/api/v1/runs?state=disconnected") {
       nlohmann::json row = queue_row(kRunA, "box1", "disconnected", -1);
       row["reason"] = "agent box1 disconnected: connection reset by peer";
-      return {200, nlohmann::json{{"runs", {row}}}.dump()};
+      return {200, nlohmann::json{{"runs", nlohmann::json::array({row})}}.dump()};
     }
     static constexpr const char* kStates[] = {"running", "disconnected", "disconnected", "running",
                                               "interrupted"};
