@@ -129,7 +129,8 @@ double median(std::vector<double> v) {
 }
 
 struct Figures {
-  std::map<std::string, std::vector<double>> ops;  // case -> per-iteration primary metric
+  std::map<std::string, std::vector<double>> ops;            // case -> per-iteration primary metric
+  std::map<std::string, std::vector<double>> round_medians;  // case -> one median per round
   double seconds = 0;
   std::uint64_t fsyncs = 0;
 };
@@ -148,11 +149,26 @@ void run_round(const Options& o, bool with_spool, const std::string& dir, Figure
   schedrig::runner::run_plan(start, topo, sink, knobs, stop);
   f.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
   if (spool) f.fsyncs += spool->stats().fsyncs;
+  std::map<std::string, std::vector<double>> round;
   for (const auto& r : sink.results) {
     if (r.status() == v1::STATUS_OK && r.metrics_size() > 0) {
       f.ops[r.case_name()].push_back(r.metrics(0).value());
+      round[r.case_name()].push_back(r.metrics(0).value());
     }
   }
+  for (const auto& [name, ops] : round) f.round_medians[name].push_back(median(ops));
+}
+
+// The cost of each A B pair of rounds, % (1 - on / off): its spread shows
+// how much of the median cost is the box's noise.
+std::vector<double> paired_costs_pct(const std::vector<double>& on,
+                                     const std::vector<double>& off) {
+  std::vector<double> costs;
+  for (std::size_t i = 0; i < std::min(on.size(), off.size()); ++i) {
+    if (off[i] > 0) costs.push_back((1 - on[i] / off[i]) * 100);
+  }
+  std::sort(costs.begin(), costs.end());
+  return costs;
 }
 
 }  // namespace
@@ -187,18 +203,25 @@ int main(int argc, char** argv) {
   out["load1"] = loadavg[0];
   for (const auto& [name, ops] : without.ops) {
     const double off = median(ops), on = median(with.ops[name]);
+    const auto pairs = paired_costs_pct(with.round_medians[name], without.round_medians[name]);
     out["cases"][name] = {{"spool_off_ops_per_s", off},
                           {"spool_on_ops_per_s", on},
-                          {"cost_pct", off > 0 ? (1 - on / off) * 100 : 0}};
+                          {"cost_pct", off > 0 ? (1 - on / off) * 100 : 0},
+                          {"paired_cost_pct_median", median(pairs)},
+                          {"paired_cost_pct_min", pairs.empty() ? 0 : pairs.front()},
+                          {"paired_cost_pct_max", pairs.empty() ? 0 : pairs.back()}};
   }
   if (o.json) {
     std::cout << out.dump(2) << "\n";
     return 0;
   }
   for (const auto& [name, c] : out["cases"].items()) {
-    std::cout << fmt::format("{:8} spool off {:>12.0f} ops/s  on {:>12.0f} ops/s  cost {:+.2f} %\n",
-                             name, c["spool_off_ops_per_s"].get<double>(),
-                             c["spool_on_ops_per_s"].get<double>(), c["cost_pct"].get<double>());
+    std::cout << fmt::format(
+        "{:8} spool off {:>10.0f} ops/s  on {:>10.0f} ops/s  cost {:+.2f} %  (per A B pair: median "
+        "{:+.2f} %, {:+.2f} to {:+.2f} %)\n",
+        name, c["spool_off_ops_per_s"].get<double>(), c["spool_on_ops_per_s"].get<double>(),
+        c["cost_pct"].get<double>(), c["paired_cost_pct_median"].get<double>(),
+        c["paired_cost_pct_min"].get<double>(), c["paired_cost_pct_max"].get<double>());
   }
   std::cout << fmt::format("fsyncs/s at 10 Hz sampling: {:.2f} (load1 {:.1f})\n",
                            out["fsyncs_per_s"].get<double>(), loadavg[0]);
