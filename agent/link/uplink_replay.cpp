@@ -2,6 +2,9 @@
 // "Wire protocol"): older instances on their own `?replay=1` connections,
 // then this instance's unacked envelopes on the live connection until it is
 // caught up. Writes are paced by the host's acks (UplinkOptions::replay_window).
+#include <algorithm>
+#include <deque>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -32,19 +35,33 @@ bool wait_acked_while(LinkState& state, std::uint64_t seq, std::chrono::millisec
   return true;
 }
 
-// Writes `env` once the host acked all but `window` envelopes before it
-// (seqs of one instance have no gaps); false when the connection closed first.
-template <class Closing>
-bool paced_write(LinkState& state, Connection& conn, const Envelope& env, std::uint64_t window,
-                 const Closing& closing) {
-  const std::uint64_t need = env.seq() > window ? env.seq() - window : 0;
-  while (state.acked_seq() < need) {
-    if (state.closed() || closing()) return false;
-    state.wait_acked(need, 100ms);
+// Paces a replay by the host's acks: at most `window` envelopes written and
+// not yet acked. It counts what was written, not seq distances, so a gap in
+// the spooled seqs (recovery set a damaged record aside) cannot stall it.
+class ReplayPacer {
+ public:
+  explicit ReplayPacer(std::uint64_t window) : window_(std::max<std::uint64_t>(window, 1)) {}
+
+  // Writes `env` once fewer than `window` written envelopes are unacked;
+  // false when the connection closed (or `closing()`) first.
+  template <class Closing>
+  bool write(LinkState& state, Connection& conn, const Envelope& env, const Closing& closing) {
+    for (;;) {
+      const std::uint64_t acked = state.acked_seq();
+      while (!unacked_.empty() && unacked_.front() <= acked) unacked_.pop_front();
+      if (unacked_.size() < window_) break;
+      if (state.closed() || closing()) return false;
+      state.wait_acked(unacked_.front(), 100ms);
+    }
+    conn.write(encode_envelope(env));
+    unacked_.push_back(env.seq());
+    return !state.closed();
   }
-  conn.write(encode_envelope(env));
-  return !state.closed();
-}
+
+ private:
+  std::uint64_t window_;
+  std::deque<std::uint64_t> unacked_;  // seqs written, oldest first
+};
 
 // `url` with the query replay=1 (contract: docs/architecture.md "Spool").
 WsUrl replay_url(const std::string& url) {
@@ -79,12 +96,14 @@ void Uplink::replay_instance(const spool::PendingInstance& p) {
   state.set_url(options_.url);
   auto conn = open_connection(state, replay_url(options_.url), options_.security,
                               options_.connect_timeout, options_.silence_limit);
-  spdlog::info("replaying {} envelopes of instance {}", p.last_seq - p.acked_seq, id);
+  spdlog::info("replaying instance {}: its unacked envelopes, seq {} to {}", id, p.acked_seq + 1,
+               p.last_seq);
   conn->write(encode_envelope(*p.hello));
   std::uint64_t last = p.hello->seq();
   spool::ReplayCursor cursor = spool_.replay(id);
+  ReplayPacer pacer(options_.replay_window);
   while (auto env = cursor.next()) {
-    if (!paced_write(state, *conn, *env, options_.replay_window, closing)) break;
+    if (!pacer.write(state, *conn, *env, closing)) break;
     last = env->seq();
   }
   const bool acked = wait_acked_while(state, last, options_.replay_ack_timeout, closing);
@@ -106,6 +125,7 @@ bool Uplink::catch_up(LinkState& state, Connection& conn) {
   const auto closing = [this] { return this->closing(); };
   std::uint64_t written = 1;        // the Hello
   bool told = ++connections_ == 1;  // the first connection's Topology is no replay
+  ReplayPacer pacer(options_.replay_window);
   for (;;) {
     std::uint64_t spooled = 0;  // every envelope up to it is in the cursor's segments
     {
@@ -120,7 +140,7 @@ bool Uplink::catch_up(LinkState& state, Connection& conn) {
                      id_.instance_id);
         told = true;
       }
-      if (!paced_write(state, conn, *env, options_.replay_window, closing)) return false;
+      if (!pacer.write(state, conn, *env, closing)) return false;
       written = env->seq();
     }
     std::lock_guard lock(send_mu_);

@@ -198,6 +198,37 @@ TEST(Uplink, AnOlderInstanceIsReplayedOnAReplayConnectionHelloFirst) {
   for (const auto& p : a.spool.pending()) EXPECT_NE(p.instance_id, "inst-old");
 }
 
+// Recovery can leave a gap in an instance's seqs (a damaged record set
+// aside): the replay paces by envelopes written, not by seq distance, so a
+// gap far wider than the window does not stall it (it waited for an Ack of
+// seq 4990 that could never come).
+TEST(Uplink, AGapInTheSpooledSeqsDoesNotStallTheReplay) {
+  TempDir state;
+  const std::string dir = state.file("spool");
+  {
+    spool::Spool old(dir);
+    const AgentIdentity id{"box", "boot-0", "inst-gap"};
+    std::vector<std::uint64_t> seqs = {1, 2, 3, 4, 5000, 5001, 5002};
+    std::vector<v1::Envelope> envs = {hello(),     topology(),  log_line(0), log_line(1),
+                                      log_line(2), log_line(3), log_line(4)};
+    for (std::size_t i = 0; i < seqs.size(); ++i) {
+      stamp_envelope(envs[i], id, seqs[i]);
+      old.append(envs[i]);
+    }
+  }
+  FakeCollector host;
+  UplinkOptions o = fast_options(host.url());
+  o.replay_window = 2;
+  Agent a(o, "inst-new", {}, dir);
+  a.link.start(hello(), topology());
+  ASSERT_TRUE(host.wait_for(has_all("inst-new", 2), 5s));
+  std::vector<std::uint64_t> replayed;
+  for (const auto& r : host.received())
+    if (r.env.instance_id() == "inst-gap") replayed.push_back(r.env.seq());
+  EXPECT_EQ(replayed, (std::vector<std::uint64_t>{1, 2, 3, 4, 5000, 5001, 5002}));
+  for (const auto& p : a.spool.pending()) EXPECT_NE(p.instance_id, "inst-gap");
+}
+
 v1::Envelope result_of(const std::string& run_id, int i);
 
 // An older instance's backlog filled the spool: the new instance's start()
