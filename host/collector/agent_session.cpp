@@ -244,6 +244,7 @@ void AgentSession<Stream>::submit(std::shared_ptr<const Envelope> env, std::stri
                  [self = this->shared_from_this(), env](const WriteOutcome& outcome) {
                    self->deliver(env, outcome);
                  }};
+  item.replay_session = replay_;
   ++pending_writes_;
   auto on_room = [weak = this->weak_from_this()] {
     if (auto self = weak.lock()) {
@@ -321,7 +322,13 @@ void AgentSession<Stream>::on_written(const std::shared_ptr<const Envelope>& env
     close_with(CloseCode::internal_error, "the store failed: " + outcome.peer_error);
   } else if (outcome.status == Status::kRefused && !refusing_ && !finished_) {
     violation(v1::ERROR_NOT_OWNER, outcome.peer_error, env->seq(), outcome.error);
-  } else if (outcome.status == Status::kStored || outcome.status == Status::kDuplicate) {
+  } else if (outcome.status == Status::kSkipped && !refusing_ && !finished_) {
+    // Not a breach: told, and acked below so the agent's spool lets it go.
+    spdlog::warn("{} (agent {}): {}", peer_, printable(agent_id_), printable(outcome.error));
+    reply_error(v1::ERROR_NOT_OWNER, outcome.peer_error, env->seq());
+  }
+  if (outcome.status == Status::kStored || outcome.status == Status::kDuplicate ||
+      outcome.status == Status::kSkipped) {
     if (!refusing_ && !finished_) {
       // The Ack is owed from here on: anything sent to the agent (a
       // message or a close the owner asks for) goes out after it (enqueue,

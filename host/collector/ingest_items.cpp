@@ -19,9 +19,12 @@ WriteOutcome outcome_of(const store::IngestOutcome& o) {
     return {o.result == store::Store::Ingest::kStored ? Status::kStored : Status::kDuplicate, "",
             ""};
   }
+  const std::string& peer = o.error->peer_message();
   if (o.error->reason() == store::StoreError::Reason::kNotOwner) {
-    const std::string& peer = o.error->peer_message();
     return {Status::kRefused, o.error->what(), peer.empty() ? "refused" : peer};
+  }
+  if (o.error->reason() == store::StoreError::Reason::kUnknownRun) {
+    return {Status::kSkipped, o.error->what(), peer.empty() ? "refused" : peer};
   }
   return {Status::kFailed, std::string("store: ") + o.error->what(), kStoreFailed};
 }
@@ -32,7 +35,9 @@ std::vector<WriteOutcome> ingest_items(store::Store& store, const std::vector<Wr
                                        const StoreWriterOptions& options) {
   std::vector<store::IngestItem> batch;
   batch.reserve(items.size());
-  for (const WriteItem& item : items) batch.push_back({item.env.get(), item.raw});
+  for (const WriteItem& item : items) {
+    batch.push_back({item.env.get(), item.raw, item.replay_session});
+  }
   const store::IngestPolicy policy{options.require_assigned_run};
   for (int attempt = 1;; ++attempt) {
     try {

@@ -29,11 +29,13 @@ struct WriteOutcome {
     kStored,     // committed, new
     kDuplicate,  // already stored: nothing changed (acked again)
     kRefused,    // the store refused it for ownership: nothing stored
+    kSkipped,    // refused alone (a run the queue does not know: a stale spool): nothing
+                 // stored, the agent told with an Error, and acked so it is not resent
     kFailed,     // the store failed after every try: nothing stored
   };
   Status status = Status::kStored;
-  std::string error;  // kRefused, kFailed: one line, for the host's log
-  // kRefused, kFailed: what the agent is told (its own envelope only: no
+  std::string error;  // kRefused, kSkipped, kFailed: one line, for the host's log
+  // kRefused, kSkipped, kFailed: what the agent is told (its own envelope only: no
   // store path, no other agent's ids).
   std::string peer_error;
 };
@@ -43,6 +45,7 @@ struct WriteItem {
   std::string raw;  // the bytes as received
   // Called once on the writer thread after the commit (or the failure).
   std::function<void(const WriteOutcome&)> done;
+  bool replay_session = false;  // from a `?replay=1` session (store::IngestPolicy)
 };
 
 struct StoreWriterOptions {

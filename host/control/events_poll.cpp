@@ -39,7 +39,11 @@ void EventsPoll::poll() {
   query_.after = page.next_after;
   for (const store::RunEvent& ev : page.events) events_.push_back(event_json(ev));
   const bool complete = !page.more;
-  if (events_.size() >= kMaxEvents || (!events_.empty() && complete) ||
+  if (!first_state_) first_state_ = state;
+  // A change of state is news too (disconnected, running again): followers
+  // say so when it happens, not at the poll's deadline.
+  const bool state_changed = state != *first_state_;
+  if (events_.size() >= kMaxEvents || (!events_.empty() && complete) || state_changed ||
       (ended(state) && complete) || std::chrono::steady_clock::now() >= query_.deadline) {
     return answer(state);
   }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -49,6 +50,7 @@ class EventsPoll : public std::enable_shared_from_this<EventsPoll> {
   EventsQuery query_;
   std::function<void(nlohmann::json)> done_;
   nlohmann::json events_ = nlohmann::json::array();
+  std::optional<std::string> first_state_;  // the run's state at the first look
 };
 
 }  // namespace schedrig::control

@@ -285,7 +285,10 @@ bool ingest_envelope(sqlite::Db& db, const Envelope& env, std::string_view raw_b
   require_ids(db, env);
   OwnerCache* owners = batch ? &batch->owners : nullptr;
   const bool recorded = instance_recorded(db, env, owners);
-  if (policy.require_assigned_run) require_assigned_run(db, env, raw_bytes, owners);
+  if (policy.replay_session) require_seen_hello(db, env, raw_bytes);
+  if (policy.require_assigned_run) {
+    require_assigned_run(db, env, raw_bytes, owners, policy.replay_session);
+  }
   if (batch) batch->item_wrote = true;
   if (!recorded) record_instance(db, env);
   if (!insert_envelope(db, env, raw_bytes, received_at_ns)) return false;

@@ -76,16 +76,26 @@ struct QueueRow {
   bool found = false;
   std::string agent_id, state;
   bool dispatched = false;  // dispatched_at_ns set: the agent was sent it (or started it)
+  std::string instance_id;  // the instance it was dispatched to ("" before schema 4)
 };
 
 QueueRow queue_row(sqlite::Db& db, const std::string& run_id) {
-  sqlite::Statement& st =
-      db.cached("SELECT agent_id, state, dispatched_at_ns != 0 FROM queue WHERE run_id = ?1");
+  sqlite::Statement& st = db.cached(
+      "SELECT agent_id, state, dispatched_at_ns != 0, instance_id FROM queue WHERE run_id = ?1");
   st.bind_text(1, run_id);
   QueueRow row;
-  if (st.step()) row = {true, st.column_text(0), st.column_text(1), st.column_int(2) != 0};
+  if (st.step()) {
+    row = {true, st.column_text(0), st.column_text(1), st.column_int(2) != 0, st.column_text(3)};
+  }
   st.reset();
   return row;
+}
+
+// A replay session may write to `row`'s run: it was dispatched to the
+// replayed instance itself, or no instance runs it any more.
+bool replay_may_write(const QueueRow& row, const Envelope& env) {
+  return row.instance_id.empty() || row.instance_id == env.instance_id() ||
+         (row.state != "running" && row.state != "disconnected");
 }
 
 // Why the run is not this agent's to write: for the host's log (whose
@@ -94,13 +104,20 @@ QueueRow queue_row(sqlite::Db& db, const std::string& run_id) {
                              const QueueRow& row) {
   const bool mine = row.found && row.agent_id == env.agent_id();
   const std::string peer =
-      mine ? fmt::format("{} (seq {}) for run {}, which {}: refused", body_name(env), env.seq(),
-                         run_id,
-                         row.state == "queued" ? std::string("is not dispatched to this agent yet")
-                                               : fmt::format("was {} before it was dispatched",
-                                                             row.state))
+      mine ? fmt::format(
+                 "{} (seq {}) for run {}, which {}: refused", body_name(env), env.seq(), run_id,
+                 row.state == "queued" ? std::string("is not dispatched to this agent yet")
+                                       : fmt::format("was {} before it was dispatched", row.state))
            : fmt::format("{} (seq {}) for run {}, which is not this agent's: refused",
                          body_name(env), env.seq(), run_id);
+  if (!row.found) {  // stale (a spool older than this store): this envelope alone is refused
+    throw StoreError(StoreError::Reason::kUnknownRun,
+                     fmt::format("store {}: envelope ({}) from agent '{}' for run '{}', which is "
+                                 "not in the queue; refused",
+                                 db.path(), body_name(env), env.agent_id(), run_id),
+                     fmt::format("{} (seq {}) for run {}, which this host does not know: refused",
+                                 body_name(env), env.seq(), run_id));
+  }
   const std::string whose = !row.found ? std::string("is not in the queue")
                             : mine     ? fmt::format("is {} in the queue", row.state)
                                        : fmt::format("is queued for agent '{}'", row.agent_id);
@@ -114,9 +131,27 @@ QueueRow queue_row(sqlite::Db& db, const std::string& run_id) {
 }  // namespace
 
 void require_assigned_run(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes,
-                          OwnerCache* cache) {
+                          OwnerCache* cache, bool replay_session) {
   const std::string* run_id = run_id_of(env);  // common/envelope_codec.h
   if (!run_id) return;
+  if (replay_session) {
+    const QueueRow row = queue_row(db, *run_id);
+    if (row.found && row.agent_id == env.agent_id() && row.dispatched &&
+        replay_may_write(row, env)) {
+      return;
+    }
+    if (row.found && row.agent_id == env.agent_id() && row.dispatched) {
+      throw StoreError(
+          StoreError::Reason::kNotOwner,
+          fmt::format("store {}: replayed envelope ({}) of instance '{}' for run "
+                      "'{}', which instance '{}' is running; refused",
+                      db.path(), body_name(env), env.instance_id(), *run_id, row.instance_id),
+          fmt::format("replayed {} (seq {}) for run {}, which another instance of "
+                      "this agent is running: refused",
+                      body_name(env), env.seq(), *run_id));
+    }
+    refuse_run(db, env, *run_id, row);
+  }
   if (cache) {
     auto found = cache->running_runs.find(*run_id);
     if (found != cache->running_runs.end() && found->second == env.agent_id()) return;
@@ -130,6 +165,17 @@ void require_assigned_run(sqlite::Db& db, const Envelope& env, std::string_view 
   }
   if (stored_exactly(db, env, raw_bytes)) return;  // a replay: acked, changes nothing
   refuse_run(db, env, *run_id, row);
+}
+
+void require_seen_hello(sqlite::Db& db, const Envelope& env, std::string_view raw_bytes) {
+  if (!env.has_hello() || stored_exactly(db, env, raw_bytes)) return;
+  throw StoreError(StoreError::Reason::kNotOwner,
+                   fmt::format("store {}: a replay session's Hello of instance '{}' (agent '{}') "
+                               "is not the one stored for it, or none is; refused",
+                               db.path(), env.instance_id(), env.agent_id()),
+                   fmt::format("replay of instance {}, which this host never saw live (or whose "
+                               "Hello differs): refused",
+                               env.instance_id()));
 }
 
 void forget_run(OwnerCache& cache, const Envelope& env) {

@@ -43,8 +43,17 @@ void record_instance(sqlite::Db& db, const schedrig::v1::Envelope& env);
 // changes no verdict), passes. An exact duplicate of an
 // envelope already stored (same agent, instance and seq, same bytes: a
 // replay) passes, so it is acked again. Writes nothing.
+// With `replay_session` (IngestPolicy::replay_session) the run must also
+// be dispatched to env's instance, or be interrupted or ended; a run not in
+// the queue at all is StoreError kUnknownRun (refused alone, not a breach).
 void require_assigned_run(sqlite::Db& db, const schedrig::v1::Envelope& env,
-                          std::string_view raw_bytes, OwnerCache* cache = nullptr);
+                          std::string_view raw_bytes, OwnerCache* cache = nullptr,
+                          bool replay_session = false);
+// A replay session's Hello must be stored already with exactly these
+// bytes: the instance was seen live. Else StoreError kNotOwner. Anything
+// but a Hello passes.
+void require_seen_hello(sqlite::Db& db, const schedrig::v1::Envelope& env,
+                        std::string_view raw_bytes);
 // After `env` is stored: a RunFinished ends its run, so the cache forgets it.
 void forget_run(OwnerCache& cache, const schedrig::v1::Envelope& env);
 

@@ -116,6 +116,16 @@ Store::Ingest Store::ingest(const v1::Envelope& env, std::string_view raw_bytes,
   return Ingest::kStored;
 }
 
+namespace {
+
+// The batch's policy for one item (replay_session is the item's sender's).
+IngestPolicy item_policy(IngestPolicy policy, const Store::IngestItem& item) {
+  policy.replay_session = item.replay_session;
+  return policy;
+}
+
+}  // namespace
+
 std::vector<Store::IngestOutcome> Store::ingest_batch(std::span<const IngestItem> items,
                                                       IngestPolicy policy) {
   std::vector<IngestOutcome> out(items.size());
@@ -132,7 +142,8 @@ std::vector<Store::IngestOutcome> Store::ingest_batch(std::span<const IngestItem
     for (std::size_t i = 0; i < items.size() && clean; ++i) {
       batch.item_wrote = false;
       try {
-        const bool stored = ingest_envelope(db, *items[i].env, items[i].raw, policy, now, &batch);
+        const bool stored = ingest_envelope(db, *items[i].env, items[i].raw,
+                                            item_policy(policy, items[i]), now, &batch);
         out[i].result = stored ? Ingest::kStored : Ingest::kDuplicate;
         if (stored) note_stored(batch, *items[i].env, now);
       } catch (const StoreError& e) {
@@ -157,7 +168,8 @@ std::vector<Store::IngestOutcome> Store::ingest_batch(std::span<const IngestItem
   for (std::size_t i = 0; i < items.size(); ++i) {
     sqlite::Savepoint item(db);
     try {
-      const bool stored = ingest_envelope(db, *items[i].env, items[i].raw, policy, now, &batch);
+      const bool stored = ingest_envelope(db, *items[i].env, items[i].raw,
+                                          item_policy(policy, items[i]), now, &batch);
       out[i].result = stored ? Ingest::kStored : Ingest::kDuplicate;
       item.release();
       if (stored) note_stored(batch, *items[i].env, now);

@@ -77,6 +77,7 @@ class Store {
   struct IngestItem {
     const schedrig::v1::Envelope* env = nullptr;
     std::string_view raw;
+    bool replay_session = false;  // its sender: IngestPolicy::replay_session
   };
   // What became of one item. When `error` is set nothing of the item was
   // stored (and `result` means nothing).

@@ -29,6 +29,8 @@ class StoreError : public Error {
                    // queued run's run_id is taken
     kNotOwner,     // an envelope for an instance or run that belongs to another agent,
                    // or for a run of its agent that is not running (queued, or ended)
+    kUnknownRun,   // a run envelope of an agent for a run the queue does not have at all
+                   // (a spool older than the store, a run of another host): refused alone
   };
 
   StoreError(Reason reason, const std::string& message)
@@ -64,6 +66,7 @@ class StoreError : public Error {
       case Reason::kOldSchema:
       case Reason::kNewerSchema:
       case Reason::kNotOwner:
+      case Reason::kUnknownRun:
         break;
     }
     return ErrorKind::kUsage;

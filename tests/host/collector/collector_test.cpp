@@ -204,12 +204,22 @@ TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
             "agent's: refused");
   EXPECT_EQ(box2.ws().reason().code, websocket::close_code::policy_error);
   EXPECT_EQ(server.store.queued_run("run-of-box1")->state, "running");  // not finished by box2
-  // A run nobody queued, from its own agent: refused too.
+  // A run nobody queued, from its own agent (a spool older than the store):
+  // that envelope alone is refused, told and acked; the session goes on.
   box1.send(run_started("box1", 3, "run-of-nobody"));
-  error = error_then_close(box1, ec);
-  ASSERT_TRUE(error);
-  EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  const v1::Envelope told = box1.read();
+  ASSERT_TRUE(told.has_error());
+  EXPECT_EQ(told.error().code(), v1::ERROR_NOT_OWNER);
+  EXPECT_EQ(told.error().message(),
+            "run_started (seq 3) for run run-of-nobody, which this host does not know: refused");
+  const v1::Envelope acked = box1.read();
+  ASSERT_TRUE(acked.has_ack());
+  EXPECT_EQ(acked.ack().seq(), 3u);
   EXPECT_TRUE(server.store.run_ids("run-of-nobody").empty());
+  v1::Envelope log = stamped("box1", 4);
+  log.mutable_log()->set_message("still here");
+  box1.send(log);
+  EXPECT_EQ(box1.read().ack().seq(), 4u);
 }
 
 // box1 forges the run queued behind its current one: refused, the run
@@ -356,13 +366,15 @@ TEST(Collector, AReplaySessionStoresAndAcksButIsNeverLive) {
   queued.submitted_by = "alice";
   server.store.enqueue_run(queued);
   server.store.mark_run_dispatched("run-of-old", "old-box1");
+  const v1::Envelope old_hello = hello("box1", 1, "old-box1");  // seen live before
+  server.store.ingest(old_hello, encode_envelope(old_hello));
   AgentClient live(server.port(), kBox1Token);
   live.send(hello("box1", 1, "new-box1"));
   ASSERT_TRUE(live.read().has_ack());
   {
     AgentClient replay(server.port(), kBox1Token, nullptr, "/agent?replay=1");
     ASSERT_FALSE(replay.error()) << replay.error().message();
-    replay.send(hello("box1", 1, "old-box1"));
+    replay.send(old_hello);
     ASSERT_TRUE(replay.read().has_ack());
     replay.send(run_started("box1", 2, "run-of-old", "old-box1"));
     v1::Envelope finish = stamped("box1", 3, "old-box1");
@@ -393,6 +405,42 @@ TEST(Collector, AReplaySessionStoresAndAcksButIsNeverLive) {
   EXPECT_NE(std::find(stored.begin(), stored.end(), "run_finished@old-box1"), stored.end());
   EXPECT_EQ(server.store.queued_run("run-of-old")->state, "failed");
   EXPECT_EQ(server.store.runs("run-of-old").at(0).dropped_samples, 7u);
+}
+
+// A replay session may only replay: an instance this host never saw live
+// is refused, and so is a replayed write into a run another instance of
+// the agent is running (review: a forged replay ended a live run "ok").
+TEST(Collector, AReplayOfAnUnseenInstanceOrIntoAnotherInstancesRunIsRefused) {
+  TestServer server;
+  store::QueuedRun queued;
+  queued.run_id = "run-of-live";
+  queued.agent_id = "box1";
+  queued.plan_name = "p.yaml";
+  queued.submitted_by = "alice";
+  server.store.enqueue_run(queued);
+  server.store.mark_run_dispatched("run-of-live", "live-box1");
+  beast::error_code ec;
+  {
+    AgentClient unseen(server.port(), kBox1Token, nullptr, "/agent?replay=1");
+    unseen.send(hello("box1", 1, "never-seen"));
+    const auto error = error_then_close(unseen, ec);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+    EXPECT_EQ(unseen.ws().reason().code, websocket::close_code::policy_error);
+  }
+  const v1::Envelope old_hello = hello("box1", 1, "old-box1");
+  server.store.ingest(old_hello, encode_envelope(old_hello));
+  AgentClient replay(server.port(), kBox1Token, nullptr, "/agent?replay=1");
+  replay.send(old_hello);
+  ASSERT_TRUE(replay.read().has_ack());
+  v1::Envelope forged = stamped("box1", 2, "old-box1");
+  forged.mutable_run_finished()->set_run_id("run-of-live");
+  forged.mutable_run_finished()->set_status(v1::STATUS_OK);
+  replay.send(forged);
+  const auto error = error_then_close(replay, ec);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), v1::ERROR_NOT_OWNER);
+  EXPECT_EQ(server.store.queued_run("run-of-live")->state, "running");
 }
 
 // contract 3: the server's stop closes with 1000 (lab: the agent exits),

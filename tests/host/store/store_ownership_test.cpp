@@ -120,11 +120,12 @@ TEST(StoreOwnership, RunEnvelopesNeedARunQueuedForTheirAgent) {
   EXPECT_EQ(counts(path), before);
   EXPECT_EQ(store.queued_run(kRun)->state, "running");
 
-  // A run nobody queued is refused for its own agent too; an Error without
-  // a run_id is not a run envelope.
+  // A run nobody queued is refused for its own agent too, as a run the
+  // store does not know (a stale spool: refused alone, not a breach); an
+  // Error without a run_id is not a run envelope.
   v1::Envelope unqueued =
       run_of_agent(kAgent, "c0000000-0000-4000-8000-000000000009", 50, kInstance)[2];
-  EXPECT_EQ(refusal(store, unqueued, assigned), StoreError::Reason::kNotOwner);
+  EXPECT_EQ(refusal(store, unqueued, assigned), StoreError::Reason::kUnknownRun);
   v1::Envelope plain_error = mine[2];
   plain_error.set_seq(60);
   plain_error.mutable_error()->set_message("cannot read /proc/schedstat");
