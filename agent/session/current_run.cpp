@@ -11,8 +11,8 @@
 #include <spdlog/spdlog.h>
 
 #include "agent/session/pending_file.h"
-#include "common/printable.h"
 #include "agent/spool/spool_fs.h"
+#include "common/printable.h"
 
 namespace schedrig::agent {
 
@@ -35,9 +35,8 @@ namespace {
 // without following a link or blocking (spool_fs.h open_trusted).
 std::optional<std::string> read_trusted(const std::string& file) {
   const std::filesystem::path path(file);
-  const spool::Fd dir(
-      ::open(path.parent_path().empty() ? "." : path.parent_path().c_str(),
-             O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  const spool::Fd dir(::open(path.parent_path().empty() ? "." : path.parent_path().c_str(),
+                             O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   spool::TrustedOpen f = dir.get() < 0 ? spool::TrustedOpen{spool::Fd(), "", false, errno}
                                        : spool::open_trusted(dir.get(), path.filename());
   if (!f.why.empty()) {

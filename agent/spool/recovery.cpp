@@ -78,9 +78,10 @@ std::uint64_t read_records(SpoolContents& c, int dirfd, const std::string& dir,
 
 // A segment name that is not a regular file (a FIFO, a link: NAME.bad) or
 // belongs to another user (skipped, left as it is).
-void set_aside_unsafe(SpoolContents& c, int dirfd, const std::string& dir,
-                      const std::string& name, const SpoolUnsafeFile& e) {
-  if (e.foreign()) return note(c, dir, {name, 0, std::string(e.what()) + "; skipped, not replayed"});
+void set_aside_unsafe(SpoolContents& c, int dirfd, const std::string& dir, const std::string& name,
+                      const SpoolUnsafeFile& e) {
+  if (e.foreign())
+    return note(c, dir, {name, 0, std::string(e.what()) + "; skipped, not replayed"});
   rename_in(dirfd, name, name + ".bad");
   note(c, dir, {name, 0, std::string(e.what()) + "; renamed " + name + ".bad, not replayed"});
 }
@@ -121,7 +122,8 @@ SpoolContents recover(int dirfd, const std::string& dir, const AckedSeqs& acks) 
     if (!is_segment_file_name(name)) continue;
     // Read in number order (the name's number; the header's is what counts).
     const auto number = std::strtoull(name.c_str() + 4, nullptr, 10);
-    c.next_number = std::max<std::uint64_t>(c.next_number, number + 1);  // even for a file set aside
+    c.next_number =
+        std::max<std::uint64_t>(c.next_number, number + 1);  // even for a file set aside
     names.emplace_back(number, std::move(name));
   }
   std::sort(names.begin(), names.end());

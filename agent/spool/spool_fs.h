@@ -42,7 +42,7 @@ Fd open_in(int dirfd, const std::string& name, int flags);
 // when the open failed for another reason (errno in `err`, e.g. ENOENT).
 struct TrustedOpen {
   Fd fd;
-  std::string why;  // "a FIFO, not a regular file", "owned by uid 1000, ..."
+  std::string why;       // "a FIFO, not a regular file", "owned by uid 1000, ..."
   bool foreign = false;  // set aside for its owner, not for its type
   int err = 0;
 };
