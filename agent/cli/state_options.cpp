@@ -27,7 +27,8 @@ void add_state_options(CLI::App& cmd, StateOptions& o) {
       ->check(CLI::Validator(root_problem, "DIR"));
   cmd.add_option("--state-dir", o.state_dir,
                  "where the knob restore journal lives (default /var/lib/schedrig as root, else "
-                 "$XDG_STATE_HOME/schedrig)");
+                 "$XDG_STATE_HOME/schedrig); it and its spool must belong to this user or root and "
+                 "be writable by no one else (chmod 0700), else exit 2");
 }
 
 }  // namespace schedrig::agent

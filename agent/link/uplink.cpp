@@ -29,12 +29,12 @@ Uplink::~Uplink() { close(); }
 // spool, its replay is what frees room for this instance's Hello.
 void Uplink::start(Envelope hello, Envelope topology) {
   thread_ = std::thread([this] { run(); });
-  append(hello, true);
+  const bool spooled = append(hello, true) != 0;
   {
     std::lock_guard lock(send_mu_);
     hello_bytes_ = encode_envelope(hello);
   }
-  append(topology, true);
+  if (spooled) append(topology, true);  // else stopped while stalled: one "lost" line, the Hello's
 }
 
 std::uint64_t Uplink::send(Envelope env) { return append(env, true); }
@@ -64,8 +64,10 @@ std::uint64_t Uplink::append(Envelope& env, bool wait_for_room) {
       stalled_ = true;
     }
     if ((options_.stop && options_.stop->load()) || closing()) {
-      spdlog::error("stopping with the spool still full: {} seq {} is lost", body_name(env),
-                    env.seq());
+      spdlog::error(
+          "stopping with the spool still full: {} is lost: never spooled, it was stamped seq {} "
+          "(free for the next envelope)",
+          body_name(env), env.seq());
       return 0;
     }
     spool_.wait_for_room(env, 1s);

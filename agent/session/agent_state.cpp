@@ -2,17 +2,37 @@
 
 #include "agent/sampler/sampler.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include "agent/spool/dir_trust.h"
 
 #include "common/cli_error.h"
 #include "common/state_dir.h"
 
 namespace schedrig::agent {
 
+// The state dir holds the knob journal, the spool and current-run, all
+// believed by a root agent: refuse one another user may write (dir_trust.h).
+void check_state_dir(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0)
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("state dir {}: cannot stat it: {}", dir, std::strerror(errno)));
+  if (const auto why = spool::untrusted_dir(st))
+    throw CliError(ErrorKind::kUsage, fmt::format("state dir {}: {}", dir, *why));
+}
+
 std::string state_dir_of(const StateOptions& o) {
-  if (o.state_dir.empty()) return default_state_dir();
-  create_state_dir(o.state_dir);
-  return o.state_dir;
+  const std::string dir = o.state_dir.empty() ? default_state_dir() : o.state_dir;
+  if (!o.state_dir.empty()) create_state_dir(dir);
+  check_state_dir(dir);
+  return dir;
 }
 
 std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o) {

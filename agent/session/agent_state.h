@@ -19,7 +19,10 @@ struct StateOptions {
 };
 
 // The state dir `o` names (default_state_dir() when unset), created 0700 if
-// missing (common/state_dir.h). Throws CliError (exit 2) when it cannot be.
+// missing (common/state_dir.h). Throws CliError (exit 2) when it cannot be,
+// or when it is owned by another user than the euid and root or writable by
+// group or other (naming the path, owner, mode and "chown root and chmod
+// 0700": agent/spool/dir_trust.h).
 std::string state_dir_of(const StateOptions& o);
 
 // A controller for `o`, after recover(): a journal of this boot is restored

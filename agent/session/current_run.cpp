@@ -1,15 +1,18 @@
 #include "agent/session/current_run.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
 
 #include "agent/session/pending_file.h"
+#include "agent/spool/spool_fs.h"
 #include "common/printable.h"
-#include "common/procfs/read_file.h"
 
 namespace schedrig::agent {
 
@@ -26,13 +29,39 @@ void write_current_run(const std::string& file, const CurrentRun& run) {
   out.commit();
 }
 
-std::optional<CurrentRun> read_current_run(const std::string& file) {
-  int err = 0;
-  const auto text = procfs::try_read_small_file(file, &err, kMaxBytes);
-  if (!text) {
-    if (err != ENOENT) spdlog::warn("{}: cannot read it (errno {})", file, err);
+namespace {
+
+// The file's text when it is a regular file of this user or root, opened
+// without following a link or blocking (spool_fs.h open_trusted).
+std::optional<std::string> read_trusted(const std::string& file) {
+  const std::filesystem::path path(file);
+  const spool::Fd dir(::open(path.parent_path().empty() ? "." : path.parent_path().c_str(),
+                             O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  spool::TrustedOpen f = dir.get() < 0 ? spool::TrustedOpen{spool::Fd(), "", false, errno}
+                                       : spool::open_trusted(dir.get(), path.filename());
+  if (!f.why.empty()) {
+    spdlog::warn("{}: {}: ignored", file, f.why);
     return std::nullopt;
   }
+  if (f.fd.get() < 0) {
+    if (f.err != ENOENT) spdlog::warn("{}: cannot read it: {}", file, std::strerror(f.err));
+    return std::nullopt;
+  }
+  std::string text(kMaxBytes, '\0');
+  const ssize_t n = ::read(f.fd.get(), text.data(), text.size());
+  if (n < 0) {
+    spdlog::warn("{}: cannot read it: {}", file, std::strerror(errno));
+    return std::nullopt;
+  }
+  text.resize(static_cast<std::size_t>(n));
+  return text;
+}
+
+}  // namespace
+
+std::optional<CurrentRun> read_current_run(const std::string& file) {
+  const auto text = read_trusted(file);
+  if (!text) return std::nullopt;
   CurrentRun run;
   std::istringstream in(*text);
   for (std::string key, value; in >> key >> value;) {

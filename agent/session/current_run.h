@@ -27,7 +27,9 @@ std::string current_run_path(const std::string& state_dir);
 void write_current_run(const std::string& file, const CurrentRun& run);
 
 // What `file` holds; nullopt when there is none or it is unreadable or
-// malformed (logged as a warning: a torn file names no run to report).
+// malformed (logged as a warning: a torn file names no run to report), or
+// is not a regular file of this user or root (a link, a FIFO, a planted
+// file: warned, ignored).
 std::optional<CurrentRun> read_current_run(const std::string& file);
 
 // Removes `file` if it is there.

@@ -133,7 +133,10 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   auto knob_control = open_knobs(o.state);   // knobs of a killed instance restored first
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
-  spool::Spool spool(state_dir + "/spool", spool::SpoolOptions{o.spool_max_bytes});
+  spool::SpoolOptions spool_options;
+  spool_options.max_bytes = o.spool_max_bytes;
+  spool_options.agent_id = id.agent_id;  // older instances of other ids: *.orphan
+  spool::Spool spool(state_dir + "/spool", spool_options);
   link::Uplink link(uplink_options(o, stop), id, spool);
   spdlog::info("agent {} (instance {})", id.agent_id, id.instance_id);
   link.start(make_hello(topo, *knob_control), make_topology(topo));

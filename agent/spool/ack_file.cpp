@@ -53,13 +53,19 @@ bool read_acks(std::istream& in, AckedSeqs& acks) {
 
 AckedSeqs load_acks(int dirfd, const std::string& dir) {
   AckedSeqs acks;
-  const Fd fd = open_in(dirfd, kAckFileName, O_RDONLY);
-  if (fd.get() < 0) {
-    if (errno != ENOENT)
-      spdlog::warn("spool: cannot read {}/{}: {}; acked envelopes will be replayed", dir,
-                   kAckFileName, std::strerror(errno));
+  const TrustedOpen f = open_trusted(dirfd, kAckFileName);
+  if (!f.why.empty()) {
+    spdlog::warn("spool: {}/{}: {}; ignored: acked envelopes will be replayed", dir, kAckFileName,
+                 f.why);
     return acks;
   }
+  if (f.fd.get() < 0) {
+    if (f.err != ENOENT)
+      spdlog::warn("spool: cannot read {}/{}: {}; acked envelopes will be replayed", dir,
+                   kAckFileName, std::strerror(f.err));
+    return acks;
+  }
+  const Fd& fd = f.fd;
   FdStreamBuf buf(fd.get(), kMaxAckFileBytes);
   std::istream in(&buf);
   if (!read_magic(in) || !read_acks(in, acks))

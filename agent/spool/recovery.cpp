@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "agent/spool/segment_reader.h"
+#include "agent/spool/spool_error.h"
 #include "agent/spool/spool_fs.h"
 
 namespace schedrig::spool {
@@ -75,6 +76,16 @@ std::uint64_t read_records(SpoolContents& c, int dirfd, const std::string& dir,
   }
 }
 
+// A segment name that is not a regular file (a FIFO, a link: NAME.bad) or
+// belongs to another user (skipped, left as it is).
+void set_aside_unsafe(SpoolContents& c, int dirfd, const std::string& dir, const std::string& name,
+                      const SpoolUnsafeFile& e) {
+  if (e.foreign())
+    return note(c, dir, {name, 0, std::string(e.what()) + "; skipped, not replayed"});
+  rename_in(dirfd, name, name + ".bad");
+  note(c, dir, {name, 0, std::string(e.what()) + "; renamed " + name + ".bad, not replayed"});
+}
+
 std::uint64_t file_size(int dirfd, const std::string& name) {
   struct stat st {};
   if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return 0;
@@ -83,7 +94,12 @@ std::uint64_t file_size(int dirfd, const std::string& name) {
 
 void recover_segment(SpoolContents& c, int dirfd, const std::string& dir, const std::string& name,
                      const AckedSeqs& acks) {
-  auto reader = SegmentReader::open(dirfd, name, std::numeric_limits<std::uint64_t>::max());
+  std::unique_ptr<SegmentReader> reader;
+  try {
+    reader = SegmentReader::open(dirfd, name, std::numeric_limits<std::uint64_t>::max());
+  } catch (const SpoolUnsafeFile& e) {
+    return set_aside_unsafe(c, dirfd, dir, name, e);
+  }
   if (!reader) return;
   const HeaderRead& h = reader->header();
   const std::uint64_t size = file_size(dirfd, name);
@@ -106,6 +122,8 @@ SpoolContents recover(int dirfd, const std::string& dir, const AckedSeqs& acks) 
     if (!is_segment_file_name(name)) continue;
     // Read in number order (the name's number; the header's is what counts).
     const auto number = std::strtoull(name.c_str() + 4, nullptr, 10);
+    c.next_number =
+        std::max<std::uint64_t>(c.next_number, number + 1);  // even for a file set aside
     names.emplace_back(number, std::move(name));
   }
   std::sort(names.begin(), names.end());

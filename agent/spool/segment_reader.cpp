@@ -17,12 +17,13 @@ using record::RecordStatus;
 
 std::unique_ptr<SegmentReader> SegmentReader::open(int dirfd, const std::string& name,
                                                    std::uint64_t limit) {
-  Fd fd = open_in(dirfd, name, O_RDONLY);
-  if (fd.get() < 0 && errno == ENOENT) return nullptr;
-  if (fd.get() < 0)
+  TrustedOpen f = open_trusted(dirfd, name);
+  if (!f.why.empty()) throw SpoolUnsafeFile(name + ": " + f.why, f.foreign);
+  if (f.fd.get() < 0 && f.err == ENOENT) return nullptr;
+  if (f.fd.get() < 0)
     throw SpoolError(ErrorKind::kFailed,
-                     fmt::format("spool: cannot open {}: {}", name, std::strerror(errno)));
-  return std::unique_ptr<SegmentReader>(new SegmentReader(std::move(fd), name, limit));
+                     fmt::format("spool: cannot open {}: {}", name, std::strerror(f.err)));
+  return std::unique_ptr<SegmentReader>(new SegmentReader(std::move(f.fd), name, limit));
 }
 
 SegmentReader::SegmentReader(Fd fd, std::string name, std::uint64_t limit)

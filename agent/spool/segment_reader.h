@@ -33,9 +33,11 @@ struct SegmentRecord {
 
 class SegmentReader {
  public:
-  // Opens `name` in `dirfd` (O_RDONLY|O_NOFOLLOW) to read its first `limit`
+  // Opens `name` in `dirfd` (open_trusted: a regular file of this user or
+  // root, never through a link, never blocking) to read its first `limit`
   // bytes. nullptr when the file is gone (deleted once acked); throws
-  // SpoolError on any other failure to open it.
+  // SpoolUnsafeFile when it is not such a file, SpoolError on any other
+  // failure to open it.
   static std::unique_ptr<SegmentReader> open(int dirfd, const std::string& name,
                                              std::uint64_t limit);
 

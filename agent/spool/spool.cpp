@@ -24,6 +24,7 @@ Spool::Spool(std::string dir, SpoolOptions options)
   notes_ = contents_.notes;
   for (const SegmentInfo& seg : contents_.segments) bytes_ += seg.file_bytes;
   delete_acked(false);
+  set_aside_orphans();
   forget_finished_instances();
   save_ack_file();
   last_sync_ = std::chrono::steady_clock::now();
@@ -76,6 +77,46 @@ AppendResult Spool::append(const schedrig::v1::Envelope& env) {
   const auto now = std::chrono::steady_clock::now();
   if (durable(env) || now - last_sync_ >= options_.sample_sync_interval) out.synced = sync_active();
   return out;
+}
+
+// Instances no replay of this agent will send (uplink_replay.cpp skips
+// them) would hold their bytes against max_bytes forever and could stall
+// this agent before its own Hello.
+void Spool::set_aside_orphans() {
+  if (options_.agent_id.empty()) return;
+  for (const auto& [id, inst] : contents_.instances) {
+    if (inst.last_seq <= inst.acked) continue;
+    if (!inst.hello)
+      set_aside(id, "its Hello is lost, so no agent can replay it");
+    else if (inst.agent_id != options_.agent_id)
+      set_aside(id, fmt::format("it is agent '{}''s, not this agent's ('{}')", inst.agent_id,
+                                options_.agent_id));
+  }
+}
+
+// Renames the instance's segments NAME.orphan and forgets them, with one
+// warning naming the files, `why` and what a person may do.
+void Spool::set_aside(const std::string& instance_id, const std::string& why) {
+  std::string files;
+  auto& segs = contents_.segments;
+  for (std::size_t i = 0; i < segs.size();) {
+    if (segs[i].instance_id != instance_id) {
+      ++i;
+      continue;
+    }
+    rename_in(dirfd_.get(), segs[i].name, segs[i].name + ".orphan");
+    files += (files.empty() ? "" : ", ") + segs[i].name + ".orphan";
+    bytes_ -= segs[i].file_bytes;
+    segs.erase(segs.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  const InstanceState& inst = contents_.instances.at(instance_id);
+  spdlog::warn(
+      "spool {}: instance {} has {} unacked envelope(s) this agent never replays: {}; set aside "
+      "(not replayed, not counted against --spool-max-mb): {}. To replay them, rename them back "
+      "to .spool (drop .orphan) and start the agent with --id '{}'; or delete them",
+      dir_, instance_id, inst.last_seq - inst.acked, why, files,
+      inst.agent_id.empty() ? std::string("OTHER") : inst.agent_id);
+  sync_dir(dirfd_.get(), dir_);
 }
 
 void Spool::check_order(const schedrig::v1::Envelope& env) const {

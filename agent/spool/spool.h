@@ -39,7 +39,9 @@ class Spool {
  public:
   // Opens `dir` (created 0700 if missing, never through a link) and
   // recovers what is in it (recovery.h); segments whose every record is
-  // acked (ack file) are deleted. Throws SpoolError: kUsage when the
+  // acked (ack file) are deleted; with options.agent_id set, unacked
+  // instances this agent can never replay are set aside as *.orphan (one
+  // warning each, naming the files and what to do). Throws SpoolError: kUsage when the
   // directory cannot be made or opened, kFailed on an I/O error.
   explicit Spool(std::string dir, SpoolOptions options = {});
   ~Spool();  // syncs what is not yet synced, saves the acks
@@ -96,6 +98,8 @@ class Spool {
   const std::string& dir() const { return dir_; }
 
  private:
+  void set_aside_orphans();
+  void set_aside(const std::string& instance_id, const std::string& why);
   void check_order(const schedrig::v1::Envelope& env) const;
   std::string hello_record(const InstanceState& inst) const;
   bool needs_new_segment(const std::string& instance_id, std::size_t record_bytes) const;

@@ -20,4 +20,16 @@ class SpoolNoSpace : public SpoolError {
   using SpoolError::SpoolError;
 };
 
+// A file in the spool that is not a regular file (a FIFO, a link) or is
+// owned by another user (spool_fs.h open_trusted): recovery sets it aside.
+class SpoolUnsafeFile : public SpoolError {
+ public:
+  SpoolUnsafeFile(const std::string& message, bool foreign)
+      : SpoolError(ErrorKind::kFailed, message), foreign_(foreign) {}
+  bool foreign() const { return foreign_; }
+
+ private:
+  bool foreign_;
+};
+
 }  // namespace schedrig::spool

@@ -11,10 +11,29 @@
 
 #include <fmt/format.h>
 
+#include "agent/spool/dir_trust.h"
 #include "agent/spool/spool_error.h"
+#include "common/file_owner.h"
 
 namespace schedrig::spool {
 namespace {
+
+const char* type_name(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  return "not a regular file";
+}
+
+// Why `st` may not be read as a spool file, or "".
+std::string refusal(const struct stat& st, bool& foreign) {
+  if (!S_ISREG(st.st_mode)) return fmt::format("{}, not a regular file", type_name(st.st_mode));
+  const auto owner = untrusted_owner(st.st_uid);
+  foreign = owner.has_value();
+  return owner.value_or("");
+}
 
 [[noreturn]] void fail(const std::string& what, int err, ErrorKind kind = ErrorKind::kFailed) {
   throw SpoolError(kind, fmt::format("spool: {}: {}", what, std::strerror(err)));
@@ -43,11 +62,36 @@ Fd open_spool_dir(const std::string& dir) {
     fail("cannot create directory " + dir, errno, ErrorKind::kUsage);
   Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.get() < 0) fail("cannot open directory " + dir, errno, ErrorKind::kUsage);
+  check_trusted_dir(fd.get(), "spool dir", dir);
   return fd;
 }
 
 Fd open_in(int dirfd, const std::string& name, int flags) {
   return Fd(::openat(dirfd, name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0600));
+}
+
+TrustedOpen open_trusted(int dirfd, const std::string& name) {
+  TrustedOpen out;
+  struct stat st {};
+  // Look first: opening a device may do something, even with O_NONBLOCK.
+  if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    out.err = errno;
+    return out;
+  }
+  if (out.why = refusal(st, out.foreign); !out.why.empty()) return out;
+  out.fd = Fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (out.fd.get() < 0) {
+    out.err = errno;
+    if (out.err == ELOOP) out.why = "a symbolic link, not a regular file";
+    return out;
+  }
+  if (::fstat(out.fd.get(), &st) != 0) {
+    out.err = errno;
+    out.fd = Fd();
+  } else if (out.why = refusal(st, out.foreign); !out.why.empty()) {
+    out.fd = Fd();  // swapped between the look and the open
+  }
+  return out;
 }
 
 void sync_data(int fd, const std::string& what) {

@@ -30,12 +30,29 @@ class Fd {
 
 // Creates `dir` (mode 0700; missing parents as std::filesystem makes them)
 // unless it exists, and opens it O_DIRECTORY|O_NOFOLLOW. Throws
-// SpoolError(kUsage) when it cannot be made or is not a directory (a link).
+// SpoolError(kUsage) when it cannot be made or is not a directory (a link),
+// or may not be trusted (dir_trust.h: owner, mode).
 Fd open_spool_dir(const std::string& dir);
 
 // Opens `name` in `dirfd` with `flags` | O_NOFOLLOW | O_CLOEXEC (mode 0600
 // when created). Returns Fd(-1) with errno set on failure.
 Fd open_in(int dirfd, const std::string& name, int flags);
+
+// What open_trusted found: an open regular file, or why not. `why` is empty
+// when the open failed for another reason (errno in `err`, e.g. ENOENT).
+struct TrustedOpen {
+  Fd fd;
+  std::string why;       // "a FIFO, not a regular file", "owned by uid 1000, ..."
+  bool foreign = false;  // set aside for its owner, not for its type
+  int err = 0;
+};
+
+// Opens `name` in `dirfd` for reading without following a link and
+// without blocking (O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC), when it is a
+// regular file owned by this user or root (a FIFO would hang open(), a
+// planted file would be replayed under this agent's token). A link is
+// refused like a FIFO (ELOOP).
+TrustedOpen open_trusted(int dirfd, const std::string& name);
 
 // fdatasync(2); throws SpoolError "cannot sync WHAT: reason".
 void sync_data(int fd, const std::string& what);

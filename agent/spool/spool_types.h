@@ -22,6 +22,10 @@ struct SpoolOptions {
   // Samples and Logs are synced at most this often (and with the next
   // durable record); everything else is synced before append returns.
   std::chrono::milliseconds sample_sync_interval{1000};
+  // This agent's --id. When set, open sets aside (NAME.orphan: never
+  // replayed, not counted) the segments of instances it can never replay:
+  // another agent_id's, or one whose Hello was lost. "" keeps them all.
+  std::string agent_id;
 };
 
 enum class AppendOutcome {
