@@ -10,6 +10,7 @@
 #include "host/cli/watch_printer.h"
 #include "host/client/remote_runs.h"
 #include "host/client/run_events.h"
+#include "host/client/server_outage.h"
 
 namespace schedrig::host {
 namespace {
@@ -37,7 +38,9 @@ int follow(client::ApiClient& client, const std::string& run, bool json) {
   printer.start(r.status);
   client::RunFollower follower(client, r.run_id);
   while (!follower.ended()) {
-    for (const auto& event : follower.poll(kLongPollS)) show(printer, event, r.run_id);
+    std::vector<client::RunEvent> events;
+    client::ride_server_outage([&] { events = follower.poll(kLongPollS); }, std::cerr);
+    for (const auto& event : events) show(printer, event, r.run_id);
     std::cout << std::flush;
   }
   printer.finish(follower.state(), follower.reason(), follower.dropped_samples());

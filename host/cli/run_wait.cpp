@@ -12,6 +12,7 @@
 #include "host/cli/remote_watch.h"
 #include "host/client/remote_runs.h"
 #include "host/client/run_events.h"
+#include "host/client/server_outage.h"
 #include "host/compare/compare_table.h"
 #include "host/report/compare_text.h"
 #include "host/report/results_json.h"
@@ -64,7 +65,9 @@ class RunsWaiter {
       open = false;
       for (auto& f : followed_) {
         if (f.follower.ended()) continue;
-        for (const auto& event : f.follower.poll(wait_s)) show(f, event);
+        std::vector<client::RunEvent> events;
+        client::ride_server_outage([&] { events = f.follower.poll(wait_s); }, std::cerr);
+        for (const auto& event : events) show(f, event);
         out_ << std::flush;
         open = open || !f.follower.ended();
       }
