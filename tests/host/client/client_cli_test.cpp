@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -538,17 +539,19 @@ class OutageRunCli : public FailedRunCli {
     FailedRunCli::SetUp();
     run_.status = "interrupted";
     run_.reason = kWhy;
+    // Started after run_ is set: its thread reads run_ (thread start orders it).
+    outage_api_.emplace([this](const FakeRequest& r) { return outage(r); });
   }
 
   std::atomic<int> polls_{0};
   std::atomic<bool> interrupted_{false};
-  FakeApi outage_api_{[this](const FakeRequest& r) { return outage(r); }};
+  std::optional<FakeApi> outage_api_;
 };
 
 TEST_F(OutageRunCli, RunWaitWaitsThroughADisconnectAndStopsAtInterrupted) {
   const auto wait =
       run_command(bin("schedrig") + " run --agent box1 --plan " + dir_.file("plan.yaml") +
-                  " --wait --server " + outage_api_.url() + " --token-file " + token_);
+                  " --wait --server " + outage_api_->url() + " --token-file " + token_);
   EXPECT_EQ(wait.exit_code, 1) << wait.output;
   EXPECT_TRUE(interrupted_.load());
   const std::string a = kRunA;
