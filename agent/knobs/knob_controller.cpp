@@ -158,8 +158,9 @@ std::vector<JournalEntry> KnobController::recover() {
   std::vector<JournalEntry> restored;
   for (const auto& e : found->entries) {
     if (std::find(refused.begin(), refused.end(), e.original.name) != refused.end()) continue;
-    spdlog::info("restored {} to its original {} on {} (journal {}, pid {})", e.original.name,
-                 knob_text(e.original), root_.describe(), journal_file_, found->pid);
+    spdlog::info("restored {} to its original value ({}) on {} (journal {}, pid {})",
+                 e.original.name, knob_text(e.original), root_.describe(), journal_file_,
+                 found->pid);
     restored.push_back(e);
   }
   remove_journal(journal_file_);

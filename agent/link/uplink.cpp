@@ -255,7 +255,6 @@ void Uplink::run() {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           down_since + options_.give_up_after - Clock::now());
       if (left.count() <= 0) {
-        spdlog::error("giving up after {:.3g} s", seconds(options_.give_up_after));
         abort_ = true;  // the session ends: a run still going ends aborted, knobs restored
         return finish(
             ever_live ? UplinkEnd::kLost : UplinkEnd::kNeverConnected,
