@@ -102,6 +102,13 @@ json agents_json(const std::vector<store::AgentRecord>& stored,
   return {{"agents", out}};
 }
 
+// A row's reason as the queue shows it: an abort waiting for a
+// disconnected agent says so (the Abort goes out when the agent is back).
+static std::string queue_reason(const store::QueuedRun& r) {
+  if (r.state != "disconnected" || r.abort_note.empty()) return r.reason;
+  return r.reason + "; abort pending (" + r.abort_note + "): sent when the agent is back";
+}
+
 json queue_json(const std::vector<store::QueuedRun>& rows,
                 const std::map<std::string, int>& positions,
                 const std::map<std::string, LiveAgent>& live) {
@@ -117,7 +124,7 @@ json queue_json(const std::vector<store::QueuedRun>& rows,
                    {"agent_id", r.agent_id},
                    {"plan_name", r.plan_name},
                    {"state", runner && runner->aborting ? "aborting" : r.state},
-                   {"reason", r.reason},
+                   {"reason", queue_reason(r)},
                    {"waiting", runner ? runner->waiting : ""},
                    {"labels", r.labels},
                    {"submitted_by", r.submitted_by},

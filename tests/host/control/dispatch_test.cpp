@@ -265,6 +265,9 @@ TEST_F(ControlTest, AbortOfADisconnectedRunIsSentOnTheSameInstancesNextHello) {
   EXPECT_TRUE(old->aborted().empty());
   EXPECT_EQ(state_of(run), "disconnected");
   EXPECT_EQ(store_.queued_run(run)->abort_note, "aborted by operator 'alice'");
+  EXPECT_EQ(call_json("GET", "/api/v1/runs", 200)["runs"][0]["reason"],
+            "agent box1 disconnected: connection reset by peer; abort pending (aborted by "
+            "operator 'alice'): sent when the agent is back");
 
   reconnect(box);
   EXPECT_EQ(box.channel->aborted(), StringList{run});
