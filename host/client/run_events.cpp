@@ -95,8 +95,7 @@ std::vector<RunEvent> RunFollower::poll(unsigned wait_s) {
     return read;
   });
   if (std::optional<RunStateEvent> change = state_change(before)) {
-    events.emplace_back(std::in_place_type<RunStateEvent>, std::move(change->state),
-                        std::move(change->reason));
+    events.emplace_back(std::move(*change));  // (no aggregate in_place: clang 14)
   }
   if (!ended_ && events.empty() && run_state_stops_following(state_)) {
     RunEnd end = stored_end();
