@@ -1,5 +1,7 @@
 #include "agent/link/ws_connection.h"
 
+#include <fcntl.h>
+
 #include <deque>
 #include <optional>
 #include <thread>
@@ -143,8 +145,17 @@ class WsConnection final : public Connection {
     beast::get_lowest_layer(*ws_).async_connect(eps,
                                                 [this](beast::error_code ec, const tcp::endpoint&) {
                                                   if (ec) return end(ec.message());
+                                                  close_on_exec();
                                                   secure();
                                                 });
+  }
+
+  // Asio opens sockets without FD_CLOEXEC: without it every workload the
+  // runner execs (schedrig-fork-creator) inherits the link, and keeps the
+  // TCP connection open after the agent dies, so the host never sees it go.
+  void close_on_exec() {
+    const int fd = beast::get_lowest_layer(*ws_).socket().native_handle();
+    ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
   }
 
   // wss: SNI, then the handshake verifying the chain and that the

@@ -148,6 +148,14 @@ std::string FaultRig::submit(const std::string& yaml, std::string* why) {
   return "";
 }
 
+std::unique_ptr<ChildProcess> FaultRig::watch(const std::string& run) const {
+  return std::make_unique<ChildProcess>(
+      std::vector<std::string>{bin("schedrig"), "watch", run, "--server",
+                               fmt::format("http://127.0.0.1:{}", port_), "--token-file",
+                               dir_.file("alice.token")},
+      dir_.file("watch.log"));
+}
+
 std::string FaultRig::knob() const {
   std::string v = read_file(dir_.file(kAutogroup));
   while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();

@@ -47,6 +47,9 @@ class FaultRig {
   // Writes `yaml` to a plan file and queues it on box1 with `schedrig run
   // --server` (no --wait): the run id, or "" with the CLI's output in `why`.
   std::string submit(const std::string& yaml, std::string* why);
+  // `schedrig watch RUN --server` as a child, following `run` across the
+  // serve restarts (host/client/server_outage.h); its log in the rig's dir.
+  std::unique_ptr<ChildProcess> watch(const std::string& run) const;
 
   const StoreView& store() const { return store_; }
   // The fake autogroup knob's value, trimmed ("1" as the rig writes it).

@@ -203,13 +203,29 @@ TEST(Faults, ServeKilledTwentyTimesAndTheLinkCutFiveTimesLosesNothing) {
       << rig.log_tails();
   const auto t0 = Clock::now();
   progress(fmt::format("run {} started; {} kills, {} cuts", run, kServeKills, kCuts));
+  const std::unique_ptr<ChildProcess> watch = rig.watch(run);  // follows across the restarts
 
   ASSERT_TRUE(inflict(rig, proxy, faults, t0, &why)) << why << "\n" << rig.log_tails();
   ASSERT_TRUE(wait_for_end(rig, run, 180s))
       << "run " << run << " is " << quoted(run_status(rig, run)) << " after the faults\n"
       << rig.log_tails();
-  progress(fmt::format("run ended {} at {:.2f} s; {} proxy connections", run_status(rig, run),
-                       seconds_since(t0), proxy.accepted()));
+  const std::string agent_log = rig.agent()->log();
+  std::size_t live_connections = 0;
+  for (std::size_t at = 0; (at = agent_log.find("] connected to ", at)) != std::string::npos; ++at)
+    ++live_connections;
+  progress(fmt::format("run ended {} at {:.2f} s; {} proxy connections, {} live connections",
+                       run_status(rig, run), seconds_since(t0), proxy.accepted(),
+                       live_connections));
+  // The kills and cuts reached the agent as lost links (it redialed), not as
+  // 45 s of silence (a proxy socket a child inherited once hid them all).
+  // Two kills within one backoff pause make one outage: at least half.
+  EXPECT_GE(live_connections, static_cast<std::size_t>(kServeKills / 2)) << agent_log;
+
+  // The follower rode over every restart: it saw the end and exited 0.
+  const std::optional<int> watch_exit = watch->wait_for_exit(60s);
+  EXPECT_EQ(watch_exit, std::optional<int>(0)) << watch->log();
+  EXPECT_NE(watch->log().find("server is back"), std::string::npos) << watch->log();
+  EXPECT_NE(watch->log().find("run " + run + " ok"), std::string::npos) << watch->log();
 
   const auto& db = rig.store();
   EXPECT_EQ(run_status(rig, run), "ok")

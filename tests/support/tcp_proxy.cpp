@@ -1,5 +1,7 @@
 #include "tests/support/tcp_proxy.h"
 
+#include <fcntl.h>
+
 #include <array>
 #include <atomic>
 #include <functional>
@@ -19,6 +21,14 @@ namespace {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
+
+// Asio opens sockets without FD_CLOEXEC: a child the test spawns later
+// (serve, an agent) would inherit the proxy's sockets and keep them open
+// past cut() and past the other side's end, so nothing would reach the peer.
+void close_on_exec(tcp::socket& s) {
+  const int fd = s.native_handle();
+  ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
+}
 
 // Closes `s` with a reset rather than a FIN (SO_LINGER on, 0 s).
 void reset_socket(tcp::socket& s) {
@@ -58,6 +68,7 @@ class Link : public std::enable_shared_from_this<Link> {
   void start(const tcp::endpoint& target) {
     upstream_.async_connect(target, [self = shared_from_this()](const error_code& ec) {
       if (ec) return self->reset();
+      close_on_exec(self->upstream_);
       self->read(self->up_);
       self->read(self->down_);
     });
@@ -141,6 +152,7 @@ struct TcpProxy::Impl {
     acceptor.async_accept([this](const error_code& ec, tcp::socket s) {
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
       if (!ec) {
+        close_on_exec(s);  // else serve and agents spawned later keep it open
         ++accepted;
         auto link = std::make_shared<Link>(std::move(s), blackhole, links);
         links.insert(link);

@@ -13,6 +13,8 @@
 #include <string>
 #include <thread>
 
+#include <boost/asio/read.hpp>
+
 #include <gtest/gtest.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -174,6 +176,28 @@ TEST(TcpProxy, ATargetThatIsDownResetsTheClient) {
   ASSERT_TRUE(c.connected());  // the proxy accepts, then cannot reach the target
   EXPECT_EQ(c.receive(1, 5s), "");
   EXPECT_EQ(c.error, ECONNRESET);
+}
+
+}  // namespace
+}  // namespace schedrig::testing
+
+namespace schedrig::testing {
+namespace {
+
+// The target going away (a killed serve) ends the client's connection too.
+TEST(TcpProxy, ATargetThatClosesEndsTheClient) {
+  asio::io_context ioc;
+  tcp::acceptor acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  TcpProxy proxy(acceptor.local_endpoint().port());
+  Client c(proxy.port());
+  ASSERT_TRUE(c.connected());
+  tcp::socket s = acceptor.accept();
+  ASSERT_TRUE(c.send("ping"));
+  std::array<char, 4> buf{};
+  asio::read(s, asio::buffer(buf));
+  s.close();
+  EXPECT_EQ(c.receive(1, 3s), "");
+  EXPECT_TRUE(c.eof || c.error != 0) << "the client still waits";
 }
 
 }  // namespace
