@@ -109,6 +109,18 @@ TEST(Collector, OversizeMessageIsClosedWith1009) {
   EXPECT_TRUE(next.read().has_ack());
 }
 
+// Queues run `run_id` for box1 (by alice) and marks it dispatched to
+// `instance` ("" = none recorded), as the control plane would.
+void dispatch(TestServer& server, const std::string& run_id, const std::string& instance = "") {
+  store::QueuedRun queued;
+  queued.run_id = run_id;
+  queued.agent_id = "box1";
+  queued.plan_name = "p.yaml";
+  queued.submitted_by = "alice";
+  server.store.enqueue_run(queued);
+  server.store.mark_run_dispatched(run_id, instance);
+}
+
 // Reads until the link ends; the Error seen before the close, if any.
 std::optional<v1::Error> error_then_close(AgentClient& c, beast::error_code& ec) {
   std::optional<v1::Error> error;
@@ -174,13 +186,7 @@ v1::Envelope run_started(const std::string& agent, std::uint64_t seq, const std:
 
 TEST(Collector, ARunNotQueuedForTheAgentIsRefused) {
   TestServer server;
-  store::QueuedRun queued;
-  queued.run_id = "run-of-box1";
-  queued.agent_id = "box1";
-  queued.plan_name = "p.yaml";
-  queued.submitted_by = "alice";
-  server.store.enqueue_run(queued);
-  server.store.mark_run_dispatched("run-of-box1");
+  dispatch(server, "run-of-box1");
   AgentClient box1(server.port(), kBox1Token);
   box1.send(hello("box1", 1));
   ASSERT_TRUE(box1.read().has_ack());
@@ -359,13 +365,7 @@ TEST(Collector, AReplaySessionStoresAndAcksButIsNeverLive) {
   TestServerConfig config;
   config.events = &events;
   TestServer server(config);
-  store::QueuedRun queued;
-  queued.run_id = "run-of-old";
-  queued.agent_id = "box1";
-  queued.plan_name = "p.yaml";
-  queued.submitted_by = "alice";
-  server.store.enqueue_run(queued);
-  server.store.mark_run_dispatched("run-of-old", "old-box1");
+  dispatch(server, "run-of-old", "old-box1");
   const v1::Envelope old_hello = hello("box1", 1, "old-box1");  // seen live before
   server.store.ingest(old_hello, encode_envelope(old_hello));
   AgentClient live(server.port(), kBox1Token);
@@ -412,13 +412,7 @@ TEST(Collector, AReplaySessionStoresAndAcksButIsNeverLive) {
 // the agent is running (review: a forged replay ended a live run "ok").
 TEST(Collector, AReplayOfAnUnseenInstanceOrIntoAnotherInstancesRunIsRefused) {
   TestServer server;
-  store::QueuedRun queued;
-  queued.run_id = "run-of-live";
-  queued.agent_id = "box1";
-  queued.plan_name = "p.yaml";
-  queued.submitted_by = "alice";
-  server.store.enqueue_run(queued);
-  server.store.mark_run_dispatched("run-of-live", "live-box1");
+  dispatch(server, "run-of-live", "live-box1");
   beast::error_code ec;
   {
     AgentClient unseen(server.port(), kBox1Token, nullptr, "/agent?replay=1");
