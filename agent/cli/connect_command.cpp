@@ -94,7 +94,7 @@ void add_connect_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--spool-max-mb", f.spool_max_mb,
                   "MiB the spool of unacked envelopes may take on disk (default 256): when full, "
                   "samples are dropped (counted in RunFinished) and results wait for acks")
-      ->check(CLI::Range(1.0, 1048576.0));
+      ->check(CLI::Range(1, 1048576));
   cmd->add_option("--token", c->removed_token)->group("");  // gone: says why and what instead
   add_state_options(*cmd, f.state);
   cmd->callback([c, cmd, &exit_code] { run_connect(*cmd, *c, exit_code); });

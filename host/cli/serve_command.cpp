@@ -11,6 +11,7 @@
 
 #include "common/cli_error.h"
 #include "common/printable.h"
+#include "common/wire_names.h"
 #include "host/cli/commands.h"
 #include "host/cli/serve_settings.h"
 #include "host/collector/collector.h"
@@ -34,7 +35,10 @@ class ServeEvents : public collector::CollectorEvents {
     } else if (env.has_run_started()) {
       spdlog::info("agent {}: run {} started", agent, printable(env.run_started().run_id()));
     } else if (env.has_run_finished()) {
-      spdlog::info("agent {}: run {} finished", agent, printable(env.run_finished().run_id()));
+      const auto& done = env.run_finished();
+      spdlog::info("agent {}: run {} finished {}{}", agent, printable(done.run_id()),
+                   status_name(done.status()),
+                   done.reason().empty() ? "" : ": " + printable(done.reason()));
     } else if (env.has_error()) {
       spdlog::warn("agent {}: error: {}", agent, printable(env.error().message()));
     }
