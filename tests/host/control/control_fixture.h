@@ -155,13 +155,18 @@ class ControlTest : public ::testing::Test {
     control_->on_closed(*a.channel, a.id, reason);
   }
 
+  // The agent starts `run_id` (its RunStarted, `planned` iterations).
+  void start(Agent& a, const std::string& run_id, unsigned planned = 0) {
+    v1::Envelope started = envelope(a);
+    started.mutable_run_started()->set_run_id(run_id);
+    started.mutable_run_started()->set_planned_iterations(planned);
+    deliver(started);
+  }
+
   // The agent runs `run_id` to its end with `status` and `reason`.
   void finish(Agent& a, const std::string& run_id, v1::Status status = v1::STATUS_OK,
               const std::string& reason = "") {
-    v1::Envelope started = envelope(a);
-    started.mutable_run_started()->set_run_id(run_id);
-    started.mutable_run_started()->set_planned_iterations(1);
-    deliver(started);
+    start(a, run_id, 1);
     v1::Envelope done = envelope(a);
     done.mutable_run_finished()->set_run_id(run_id);
     done.mutable_run_finished()->set_status(status);

@@ -139,9 +139,7 @@ TEST_F(ControlTest, AWaitingRunShowsWhatItWaitsForUntilItsNextEvent) {
   Agent box{"box1"};
   connect(box);
   const std::string run = submit({"box1"}).at(0);
-  v1::Envelope started = envelope(box);
-  started.mutable_run_started()->set_run_id(run);
-  deliver(started);
+  start(box, run);
   v1::Envelope wait = envelope(box);
   wait.mutable_log()->set_run_id(run);
   wait.mutable_log()->set_level("warn");
@@ -180,9 +178,7 @@ TEST_F(ControlTest, DisconnectMidRunLeavesTheRunDisconnectedUntilTheSameInstance
   Agent box{"box1"};
   connect(box);
   const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
-  v1::Envelope started = envelope(box);
-  started.mutable_run_started()->set_run_id(r1);
-  deliver(started);
+  start(box, r1);
   disconnect(box, "connection reset by peer");
   EXPECT_EQ(state_of(r1), "disconnected");
   EXPECT_EQ(store_.queued_run(r1)->reason, "agent box1 disconnected: connection reset by peer");
@@ -226,9 +222,7 @@ TEST_F(ControlTest, AnotherInstanceInterruptsTheRunAndItsRunFinishedStillSetsThe
   connect(box);
   const std::string old_instance = box.instance;
   const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
-  v1::Envelope started = envelope(box);
-  started.mutable_run_started()->set_run_id(r1);
-  deliver(started);
+  start(box, r1);
   disconnect(box, "connection reset by peer");
   connect(box);  // a new instance
   const std::string why =
@@ -256,9 +250,7 @@ TEST_F(ControlTest, AbortOfADisconnectedRunIsSentOnTheSameInstancesNextHello) {
   Agent box{"box1"};
   connect(box);
   const std::string run = submit({"box1"}).at(0);
-  v1::Envelope started = envelope(box);
-  started.mutable_run_started()->set_run_id(run);
-  deliver(started);
+  start(box, run);
   disconnect(box, "connection reset by peer");
   std::shared_ptr<FakeChannel> old = box.channel;
   EXPECT_EQ(call_json("POST", "/api/v1/runs/" + run + "/abort", 200)["state"], "aborting");
@@ -331,9 +323,7 @@ TEST_F(ControlTest, StoppingLeavesTheRunningRunDisconnectedAndStartsNoOther) {
   Agent box{"box1"};
   connect(box);
   const std::string r1 = submit({"box1"}).at(0), r2 = submit({"box1"}).at(0);
-  v1::Envelope started = envelope(box);
-  started.mutable_run_started()->set_run_id(r1);
-  deliver(started);
+  start(box, r1);
   control_->stopping("serve stopped");
   disconnect(box, "closed by the host");
   EXPECT_EQ(state_of(r1), "disconnected");
