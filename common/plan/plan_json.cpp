@@ -18,6 +18,9 @@ nlohmann::json case_json(const v1::Case& c) {
                       {"params", sorted(c.params())},
                       {"placement", c.placement()}};
   if (!c.membind().empty()) j["membind"] = c.membind();
+  if (c.has_gate()) {
+    j["gate"] = {{"metric", c.gate().metric()}, {"threshold_pct", c.gate().threshold_pct()}};
+  }
   return j;
 }
 

@@ -121,13 +121,28 @@ std::string default_case_name(const v1::Case& c) {
   return keys.empty() ? c.workload() : fmt::format("{}:{}", c.workload(), fmt::join(keys, ","));
 }
 
+// `gate: {metric, threshold_pct}`: what `--fail-on regression` judges for the
+// case (docs/architecture.md "Plan files"); metric a non-empty name, the
+// threshold 0..1000 %.
+void parse_gate(const Reader& r, const YAML::Node& node, const std::string& key, v1::Gate* g) {
+  r.check_map(node, key, {"metric", "threshold_pct"});
+  if (node["metric"]) {
+    g->set_metric(r.scalar(node["metric"], key + ".metric"));
+    if (g->metric().empty()) r.fail(node["metric"], key + ".metric", "must not be empty");
+  }
+  if (node["threshold_pct"]) {
+    g->set_threshold_pct(r.number<double>(node["threshold_pct"], key + ".threshold_pct", 0, 1000));
+  }
+}
+
 void parse_case(const Reader& r, const YAML::Node& node, const std::string& key, v1::Case* c) {
-  r.check_map(node, key, {"name", "workload", "params", "placement", "membind"});
+  r.check_map(node, key, {"name", "workload", "params", "placement", "membind", "gate"});
   if (!node["workload"]) r.fail(node, key + ".workload", "is required");
   c->set_workload(r.scalar(node["workload"], key + ".workload"));
   if (node["params"]) r.string_map(node["params"], key + ".params", c->mutable_params());
   c->set_placement(node["placement"] ? r.scalar(node["placement"], key + ".placement") : "all");
   if (node["membind"]) c->set_membind(r.scalar(node["membind"], key + ".membind"));
+  if (node["gate"]) parse_gate(r, node["gate"], key + ".gate", c->mutable_gate());
   c->set_name(node["name"] ? r.scalar(node["name"], key + ".name") : default_case_name(*c));
 }
 

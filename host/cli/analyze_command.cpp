@@ -1,9 +1,11 @@
 // `schedrig analyze FILE.csv`: the statistics of `compare` on raw numbers
 // (CSV header variant,iteration,value; variant `baseline` is the reference).
+#include <filesystem>
 #include <iostream>
 
 #include "common/cli_error.h"
 #include "host/cli/commands.h"
+#include "host/cli/gate_options.h"
 #include "host/compare/analyze_series.h"
 #include "host/compare/series_csv.h"
 #include "host/report/analyze_report.h"
@@ -14,16 +16,30 @@ namespace {
 struct AnalyzeCliOptions {
   std::string file;
   std::string method = "auto";
-  double threshold = 0;
+  GateCliOptions gate;
   bool lower_is_better = false;
   bool json = false;
 };
 
-void run_analyze(const AnalyzeCliOptions& o) {
+// The gate over the file's one metric: every variant against the baseline.
+std::vector<compare::GateFailure> gate_failures(const compare::AnalyzeReport& report,
+                                                const AnalyzeCliOptions& o) {
+  std::vector<compare::GateFailure> out;
+  const std::string file = std::filesystem::path(o.file).filename().string();
+  for (std::size_t i = 0; i < report.comparisons.size(); ++i) {
+    const analysis::Comparison& c = report.comparisons[i];
+    if (!compare::fails_gate(c, o.gate.threshold_pct)) continue;
+    out.push_back({file + "/" + report.series[i + 1].name, "value", c.change_pct, c.verdict,
+                   o.gate.threshold_pct});
+  }
+  return out;
+}
+
+int run_analyze(const AnalyzeCliOptions& o) {
   compare::AnalyzeOptions options;
   options.lower_is_better = o.lower_is_better;
   options.method = *analysis::parse_method(o.method);  // CLI11 checked the word
-  options.threshold_pct = o.threshold;
+  options.threshold_pct = o.gate.threshold_pct;
   compare::AnalyzeReport report;
   try {
     report = compare::analyze_series_set(compare::read_series_csv(o.file), options, o.file);
@@ -35,6 +51,9 @@ void run_analyze(const AnalyzeCliOptions& o) {
   } else {
     report::print_analyze_text(report, std::cout);
   }
+  std::cout << std::flush;
+  if (!o.gate.enabled()) return kExitOk;
+  return compare::report_gate(gate_failures(report, o), true, std::cerr) ? kExitFailed : kExitOk;
 }
 
 }  // namespace
@@ -51,14 +70,9 @@ void add_analyze_command(CLI::App& app, int& exit_code) {
                 "smaller values are better (latency); default: higher is better");
   cmd->add_option("--method", o->method, "auto, mwu, welch or ci-overlap (as for compare)")
       ->check(CLI::IsMember({"auto", "mwu", "welch", "ci-overlap"}));
-  cmd->add_option("--threshold", o->threshold,
-                  "percent; smaller changes are never marked (default 0)")
-      ->check(CLI::NonNegativeNumber);
+  add_gate_options(*cmd, o->gate, false);
   cmd->add_flag("--json", o->json, "JSON (shape in docs/statistics.md)");
-  cmd->callback([o, &exit_code] {
-    run_analyze(*o);
-    exit_code = kExitOk;
-  });
+  cmd->callback([o, &exit_code] { exit_code = run_analyze(*o); });
 }
 
 }  // namespace schedrig::host

@@ -8,6 +8,7 @@
 #include "common/logging.h"
 #include "common/sample_rate.h"
 #include "host/cli/commands.h"
+#include "host/cli/gate_options.h"
 #include "host/lab/lab.h"
 #include "host/store/store_error.h"
 
@@ -16,6 +17,8 @@ namespace schedrig::host {
 void add_lab_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<lab::LabOptions>();
   auto labels = std::make_shared<std::vector<std::string>>();
+  auto gate = std::make_shared<GateCliOptions>();
+  auto disturbed = std::make_shared<std::string>("exclude");
   auto* cmd = app.add_subcommand(
       "lab",
       "run the main job on this machine in one command: start a collector on loopback, spawn "
@@ -41,12 +44,19 @@ void add_lab_command(CLI::App& app, int& exit_code) {
       ->check(sample_hz_text_problem);
   cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent")
       ->check(CLI::IsMember(schedrig::kLogLevels));
-  cmd->callback([cmd, o, labels, &exit_code] {
+  add_disturbed_option(*cmd, *disturbed);
+  add_gate_options(*cmd, *gate, true);
+  cmd->callback([cmd, o, labels, gate, disturbed, &exit_code] {
     // Progress lines are the lab's output; the collector's info logs would
     // interleave with them, so they show only when --log-level is given.
     if (cmd->get_parent()->get_option("--log-level")->count() == 0)
       spdlog::set_level(spdlog::level::warn);
     o->labels = parse_labels(*labels);
+    o->compare.threshold_pct = gate->threshold_pct;
+    o->compare.disturbed = *compare::parse_disturbed(*disturbed);  // CLI11 checked the word
+    o->all_metrics = gate->all_metrics;
+    o->fail_on_regression = gate->enabled();
+    o->gate = gate->gate();
     try {
       exit_code = lab::run_lab(*o, std::cout);
     } catch (const store::StoreError& e) {

@@ -14,6 +14,7 @@
 #include "common/plan/plan_yaml.h"
 #include "common/printable.h"
 #include "host/cli/commands.h"
+#include "host/cli/gate_options.h"
 #include "host/cli/run_wait.h"
 #include "host/cli/server_options.h"
 #include "host/client/api_paths.h"
@@ -32,7 +33,7 @@ struct RunOptions {
   std::string plan;
   std::vector<std::string> labels;
   bool wait = false;
-  std::string fail_on;
+  GateCliOptions gate;
   bool json = false;
 };
 
@@ -118,7 +119,14 @@ int run_on_server(const RunOptions& o) {
   for (const auto& r : runs) out << queued_line(r) << "\n";
   out << std::flush;
   if (!o.wait) return kExitOk;
-  return wait_for_runs(*api, runs, {planned_iterations(plan), o.fail_on == "regression", o.json});
+  WaitOptions wait;
+  wait.planned = planned_iterations(plan);
+  wait.json = o.json;
+  wait.fail_on_regression = o.gate.enabled();
+  wait.gate = o.gate.gate();
+  wait.threshold_pct = o.gate.threshold_pct;
+  wait.all_metrics = o.gate.all_metrics;
+  return wait_for_runs(*api, runs, wait);
 }
 
 }  // namespace
@@ -144,14 +152,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--wait", o->wait,
                 "follow the runs until they end: a line per iteration result (the agent first "
                 "when several), then each run's comparison table");
-  cmd->add_option("--fail-on", o->fail_on, "with --wait: exit 1 when a comparison has a regression")
-      ->check(CLI::IsMember({"regression"}));
+  add_gate_options(*cmd, o->gate, true);  // with --wait
   cmd->add_flag("--json", o->json,
                 "the server's answer {\"runs\":[{run_id, agent_id, queue_position}]}; with "
                 "--wait, the runs as `results --json` (progress lines go to stderr)");
   cmd->callback([o, &exit_code] {
     if (o->agents.empty() && !o->all) {
       throw CliError(ErrorKind::kUsage, "run: give --agent ID (repeatable) or --all");
+    }
+    if (o->gate.enabled() && !o->wait) {
+      throw CliError(ErrorKind::kUsage,
+                     "run: --fail-on needs --wait (the gate judges the results)");
     }
     exit_code = run_on_server(*o);
   });

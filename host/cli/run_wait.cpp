@@ -14,6 +14,7 @@
 #include "host/client/run_events.h"
 #include "host/client/server_outage.h"
 #include "host/compare/compare_table.h"
+#include "host/compare/gate.h"
 #include "host/report/compare_text.h"
 #include "host/report/results_json.h"
 #include "host/report/run_status_text.h"
@@ -108,19 +109,29 @@ class RunsWaiter {
 };
 
 // Compares `run`'s variants with its baseline, writes the table to `out`
-// (none when null) and says whether it has a regression. A run that cannot
-// be compared (no ok iteration) says why on stderr.
-bool has_regression(const store::RunRecord& run, std::ostream* out) {
+// (none when null) and returns the rows that fail the gate. A run that
+// cannot be compared (no ok iteration) says why on stderr.
+// With `several` runs each line names its run.
+std::vector<compare::GateFailure> gate_failures(const store::RunRecord& run, const WaitOptions& o,
+                                                std::ostream* out, bool several) {
   try {
-    const compare::Table table = compare::compare_variants(run, compare::CompareOptions{});
+    compare::CompareOptions options;
+    options.threshold_pct = o.threshold_pct;
+    const compare::Table table = compare::compare_variants(run, options);
     if (out) {
       *out << "\n";
-      report::print_compare_table(table, *out);
+      report::print_compare_table(table, *out, {o.all_metrics});
     }
-    return compare::has_regression(table);
+    if (!o.fail_on_regression) return {};
+    auto failures = compare::gate_failures(table, o.gate);
+    if (several) {
+      for (auto& f : failures)
+        f.where = fmt::format("{} {}", compare::short_id(run.run_id), f.where);
+    }
+    return failures;
   } catch (const compare::CompareError& e) {
     std::cerr << printable(fmt::format("run {}: no comparison: {}", run.run_id, e.what())) << "\n";
-    return false;
+    return {};
   }
 }
 
@@ -130,10 +141,12 @@ int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& run
                  const WaitOptions& o) {
   std::vector<store::RunRecord> records;
   for (const auto& r : runs) records.push_back(client::fetch_run(client, r.run_id));
-  bool ok = true, regression = false;
+  bool ok = true;
+  std::vector<compare::GateFailure> failures;
   for (const auto& run : records) {
     ok = ok && run.status == "ok";
-    regression = has_regression(run, o.json ? nullptr : &std::cout) || regression;
+    for (auto& f : gate_failures(run, o, o.json ? nullptr : &std::cout, records.size() > 1))
+      failures.push_back(std::move(f));
   }
   if (o.json) std::cout << report::results_json(records).dump(2) << "\n";
   std::cout << std::flush;
@@ -141,8 +154,8 @@ int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& run
   for (const auto& run : records) {
     if (run.status != "ok") std::cerr << printable(report::run_status_note(run)) << "\n";
   }
-  if (!ok) return kExitFailed;
-  return o.fail_on_regression && regression ? kExitFailed : kExitOk;
+  if (o.fail_on_regression && compare::report_gate(failures, ok, std::cerr)) return kExitFailed;
+  return ok ? kExitOk : kExitFailed;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/client/api_client.h"
+#include "host/compare/gate.h"
 
 namespace schedrig::host {
 
@@ -18,9 +19,12 @@ struct QueuedRunRef {
 };
 
 struct WaitOptions {
-  unsigned planned = 0;  // planned iterations per run (the plan's)
-  bool fail_on_regression = false;
-  bool json = false;  // stdout: the runs' results JSON; progress on stderr
+  unsigned planned = 0;             // planned iterations per run (the plan's)
+  bool fail_on_regression = false;  // --fail-on regression
+  compare::GateOptions gate;        // what it judges (host/compare/gate.h)
+  double threshold_pct = 0;         // --threshold, for the tables too
+  bool all_metrics = false;         // --all-metrics in the tables
+  bool json = false;                // stdout: the runs' results JSON; progress on stderr
 };
 
 // Follows every run of `runs` to its end, printing progress lines
@@ -30,8 +34,8 @@ struct WaitOptions {
 // is waited for (a line says so, another when it resumes); one interrupted
 // ends the wait for it ("run R interrupted: REASON") like a failed one.
 // Returns kExitOk, kExitFailed when a run did not finish ok (interrupted
-// included) or (fail_on_regression) its
-// comparison has a regression, or kExitInterrupted on Ctrl-C/SIGTERM, which
+// included) or (fail_on_regression) its comparison fails the gate (a
+// "gate:" line per failing case and metric on stderr), or kExitInterrupted on Ctrl-C/SIGTERM, which
 // stops waiting and leaves the runs going on the server (it says so).
 int wait_for_runs(client::ApiClient& client, const std::vector<QueuedRunRef>& runs,
                   const WaitOptions& o);

@@ -1,116 +1,35 @@
 #include "host/compare/compare_table.h"
 
 #include <algorithm>
-#include <cmath>
 #include <set>
-#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "host/compare/comparable.h"
+#include "host/compare/run_data.h"
+
 namespace schedrig::compare {
 namespace {
 
-// Values of one (case, variant, metric) as collected, before sorting.
-struct Collected {
-  std::vector<std::pair<unsigned, double>> points;  // (iteration, value)
-};
-
-struct MetricInfo {
-  std::string unit, direction;
-};
-
-// One case of a run: its metrics in order and the values per variant.
-struct CaseData {
-  std::vector<std::string> metrics;
-  std::map<std::string, MetricInfo> info;
-  std::map<std::string, std::map<std::string, Collected>> by_variant;  // variant -> metric
-};
-
-struct RunData {
-  std::vector<std::string> cases;
-  std::vector<std::string> variants;  // plan order, then others as stored
-  std::map<std::string, CaseData> by_case;
-};
-
-void push_unique(std::vector<std::string>& v, const std::string& s) {
-  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+void append_note(analysis::Comparison& c, const std::string& note) {
+  c.note += c.note.empty() ? "" : "; ";
+  c.note += note;
 }
 
-// push_unique with a set beside the list, for the 100k-iteration loop.
-void push_new(std::vector<std::string>& v, std::unordered_set<std::string>& seen,
-              const std::string& s) {
-  if (seen.insert(s).second) v.push_back(s);
+// Across runs, an (I)/(R) from fewer than two boots a side says that the
+// boot-to-boot variance, real on every kernel A/B, was not measured.
+void add_boot_note(analysis::Comparison& c, std::size_t reference_boots, std::size_t run_boots) {
+  if (c.verdict != analysis::Verdict::kImprovement && c.verdict != analysis::Verdict::kRegression)
+    return;
+  if (reference_boots >= 2 && run_boots >= 2) return;
+  append_note(c, reference_boots <= 1 && run_boots <= 1
+                     ? std::string("1 boot per side: boot-to-boot variance not measured")
+                     : fmt::format("{} vs {} boots: boot-to-boot variance not measured",
+                                   reference_boots, run_boots));
 }
 
-std::vector<std::string> plan_names(const nlohmann::json& plan, const char* list) {
-  std::vector<std::string> out;
-  if (!plan.is_object() || !plan.contains(list) || !plan[list].is_array()) return out;
-  for (const auto& item : plan[list]) {
-    if (item.is_object() && item.contains("name") && item["name"].is_string()) {
-      push_unique(out, item["name"].get<std::string>());
-    }
-  }
-  return out;
-}
-
-RunData collect(const store::RunRecord& run) {
-  RunData d;
-  d.cases = plan_names(run.plan, "cases");
-  d.variants = plan_names(run.plan, "variants");
-  std::unordered_set<std::string> cases(d.cases.begin(), d.cases.end());
-  std::unordered_set<std::string> variants(d.variants.begin(), d.variants.end());
-  for (const auto& it : run.iterations) {
-    push_new(d.cases, cases, it.case_name);
-    push_new(d.variants, variants, it.variant);
-    CaseData& c = d.by_case[it.case_name];
-    auto& per_metric = c.by_variant[it.variant];
-    for (const auto& m : it.metrics) {
-      auto [info, added] = c.info.try_emplace(m.name);
-      if (added) c.metrics.push_back(m.name);
-      if (info->second.unit.empty()) info->second.unit = m.unit;
-      if (info->second.direction.empty()) info->second.direction = m.direction;
-      if (it.status != "ok" || !std::isfinite(m.value)) continue;
-      per_metric[m.name].points.emplace_back(it.iteration, m.value);
-    }
-  }
-  return d;
-}
-
-// The values of (case, variant, metric) as collected; nullptr when the run has none.
-const Collected* find_collected(const RunData& d, const std::string& case_name,
-                                const std::string& variant, const std::string& metric) {
-  auto c = d.by_case.find(case_name);
-  if (c == d.by_case.end()) return nullptr;
-  auto v = c->second.by_variant.find(variant);
-  if (v == c->second.by_variant.end()) return nullptr;
-  auto m = v->second.find(metric);
-  return m == v->second.end() ? nullptr : &m->second;
-}
-
-// `points` into side.iterations and side.values, in iteration order (a
-// stable sort keeps repeats of an iteration in the order stored).
-void fill_in_iteration_order(std::vector<std::pair<unsigned, double>> points, Side& side) {
-  std::stable_sort(points.begin(), points.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [iteration, value] : points) {
-    side.iterations.push_back(iteration);
-    side.values.push_back(value);
-  }
-}
-
-Side make_side(const RunData& d, const std::string& run_id, const std::string& case_name,
-               const std::string& variant, const std::string& metric) {
-  Side side;
-  side.run_id = run_id;
-  side.variant = variant;
-  if (const Collected* found = find_collected(d, case_name, variant, metric))
-    fill_in_iteration_order(found->points, side);
-  side.analysis = analysis::analyze_series(side.values);
-  return side;
-}
-
-Cell make_cell(const Row& row, Side side, const Table& table) {
+Cell make_cell(const Row& row, Side side, const Table& table, bool across) {
   Cell cell;
   cell.present = !side.values.empty();
   analysis::CompareOptions o;
@@ -120,21 +39,22 @@ Cell make_cell(const Row& row, Side side, const Table& table) {
   o.higher_is_better = row.higher_is_better;
   cell.comparison = analysis::compare_samples(row.baseline.values, side.values, o);
   analysis::add_series_notes(cell.comparison, row.baseline.analysis, side.analysis);
-  if (row.direction_assumed) {
-    cell.comparison.note += cell.comparison.note.empty() ? "" : "; ";
-    cell.comparison.note += "direction unset: higher taken as better";
-  }
+  if (row.direction_assumed)
+    append_note(cell.comparison, "direction unset: higher taken as better");
+  if (across) add_boot_note(cell.comparison, boot_count(row.baseline), boot_count(side));
   cell.side = std::move(side);
   return cell;
 }
 
-Row make_row(const std::string& case_name, const std::string& metric, const MetricInfo& info) {
+Row make_row(const std::string& case_name, const std::string& metric, const MetricInfo& info,
+             bool primary) {
   Row row;
   row.case_name = case_name;
   row.metric = metric;
   row.unit = info.unit;
   row.direction_assumed = info.direction.empty();
   row.higher_is_better = info.direction != "lower_is_better";
+  row.primary = primary;
   return row;
 }
 
@@ -145,6 +65,20 @@ std::string plan_name(const store::RunRecord& run) {
   return "";
 }
 
+// The plan's `gate:` per case name (common/plan/plan_json writes it).
+void read_gates(const nlohmann::json& plan, std::map<std::string, CaseGate>& gates) {
+  if (!plan.is_object() || !plan.contains("cases") || !plan["cases"].is_array()) return;
+  for (const auto& c : plan["cases"]) {
+    if (!c.is_object() || !c.contains("gate") || !c["gate"].is_object()) continue;
+    const auto& g = c["gate"];
+    CaseGate gate;
+    if (g.contains("metric") && g["metric"].is_string()) gate.metric = g["metric"];
+    if (g.contains("threshold_pct") && g["threshold_pct"].is_number())
+      gate.threshold_pct = g["threshold_pct"];
+    gates.try_emplace(c.value("name", ""), gate);
+  }
+}
+
 Table table_for(const store::RunRecord& run, const CompareOptions& options) {
   Table t;
   t.run_id = run.run_id;
@@ -153,16 +87,13 @@ Table table_for(const store::RunRecord& run, const CompareOptions& options) {
   t.plan_name = plan_name(run);
   t.method = options.method;
   t.threshold_pct = options.threshold_pct;
+  t.disturbed = options.disturbed;
+  read_gates(run.plan, t.gates);
   return t;
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += ", ";
-    out += s;
-  }
-  return out;
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
+  return fmt::format("{}", fmt::join(items, sep));
 }
 
 bool has(const std::vector<std::string>& v, const std::string& s) {
@@ -177,7 +108,7 @@ void only_in(std::vector<std::string>& out, const char* kind, const std::vector<
   }
 }
 
-// Cases, then variants, that only one of the two runs has: the reference's first.
+// Cases, then variants, that only one of the two sides has: the reference's first.
 void list_unmatched(Table& t, const RunData& a, const std::string& a_id, const RunData& ref,
                     const std::string& ref_id) {
   only_in(t.unmatched, "case", ref.cases, a.cases, ref_id);
@@ -186,7 +117,7 @@ void list_unmatched(Table& t, const RunData& a, const std::string& a_id, const R
   only_in(t.unmatched, "variant", a.variants, ref.variants, a_id);
 }
 
-// Both runs of a comparison across runs, and the one variant to keep ("" = all).
+// Both sides of a comparison across runs, and the one variant to keep ("" = all).
 struct CrossRun {
   const RunData& run;
   const RunData& reference;
@@ -195,8 +126,8 @@ struct CrossRun {
   const std::string& only_variant;
 };
 
-// The rows of one case both runs have: per shared variant and per metric
-// either run has (the reference's first), skipping rows with no values on
+// The rows of one case both sides have: per shared variant and per metric
+// either side has (the reference's first), skipping rows with no values on
 // either side.
 void add_case_rows(Table& t, const CrossRun& x, const std::string& case_name) {
   auto rc = x.reference.by_case.find(case_name);
@@ -210,31 +141,112 @@ void add_case_rows(Table& t, const CrossRun& x, const std::string& case_name) {
     for (const auto& metric : metrics) {
       auto info =
           rc->second.info.count(metric) ? rc->second.info.at(metric) : ac->second.info.at(metric);
-      Row row = make_row(case_name, metric, info);
+      Row row = make_row(case_name, metric, info, metric == metrics.front());
       row.variant = variant;
       row.baseline = make_side(x.reference, x.reference_id, case_name, variant, metric);
       Side side = make_side(x.run, x.run_id, case_name, variant, metric);
       if (row.baseline.values.empty() && side.values.empty()) continue;
-      row.cells.push_back(make_cell(row, std::move(side), t));
+      row.cells.push_back(make_cell(row, std::move(side), t, true));
       t.rows.push_back(std::move(row));
     }
   }
 }
 
+// A side's label: the first run's short id, "+N" for N more pooled runs.
+std::string side_label(const std::vector<store::RunRecord>& runs) {
+  const std::string id = short_id(runs.front().run_id);
+  return runs.size() == 1 ? id : fmt::format("{}+{}", id, runs.size() - 1);
+}
+
+std::vector<const store::RunRecord*> pointers(const std::vector<store::RunRecord>& runs) {
+  std::vector<const store::RunRecord*> out;
+  for (const auto& r : runs) out.push_back(&r);
+  return out;
+}
+
+std::size_t distinct_boots(const std::vector<store::RunRecord>& runs) {
+  std::set<std::string> boots;
+  for (const auto& r : runs) {
+    if (!r.boot_id.empty()) boots.insert(r.boot_id);
+  }
+  return boots.size();
+}
+
+// Every run against the first reference: the topology fields that differ,
+// and the shared cases whose definitions differ (refused unless --force,
+// then listed in t.forced).
+void check_comparable(Table& t, const std::vector<store::RunRecord>& runs,
+                      const std::vector<store::RunRecord>& references, const RunData& a,
+                      const RunData& ref, bool force) {
+  const store::RunRecord& first = references.front();
+  const bool many = runs.size() + references.size() > 2;
+  std::vector<std::string> refusals;
+  auto check = [&](const store::RunRecord& run) {
+    for (auto d : topology_differences(first, run)) {
+      if (many) d.field += fmt::format(" (run {})", short_id(run.run_id));
+      t.topology_differences.push_back(std::move(d));
+    }
+    for (const auto& name : ref.cases) {
+      if (!has(a.cases, name)) continue;
+      const auto diffs = case_differences(first, run, name);
+      if (diffs.empty()) continue;
+      refusals.push_back(fmt::format("case '{}' ({} -> {}): {}", name, short_id(first.run_id),
+                                     short_id(run.run_id), join(diffs)));
+    }
+  };
+  for (std::size_t i = 1; i < references.size(); ++i) check(references[i]);
+  for (const auto& run : runs) check(run);
+  if (refusals.empty()) return;
+  if (!force) {
+    throw CompareError(
+        fmt::format("cases differ between the runs, so their numbers do not "
+                    "compare (--force pairs them anyway): {}",
+                    join(refusals, "; ")));
+  }
+  t.forced = std::move(refusals);
+}
+
 }  // namespace
+
+std::string_view to_string(DisturbedPolicy p) {
+  switch (p) {
+    case DisturbedPolicy::kInclude:
+      return "include";
+    case DisturbedPolicy::kOnly:
+      return "only";
+    case DisturbedPolicy::kExclude:
+      break;
+  }
+  return "exclude";
+}
+
+std::optional<DisturbedPolicy> parse_disturbed(std::string_view word) {
+  for (auto p : {DisturbedPolicy::kExclude, DisturbedPolicy::kInclude, DisturbedPolicy::kOnly}) {
+    if (to_string(p) == word) return p;
+  }
+  return std::nullopt;
+}
+
+std::size_t boot_count(const Side& side) {
+  std::set<std::string> boots;
+  for (const auto& b : side.boots) {
+    if (!b.empty()) boots.insert(b);
+  }
+  return boots.size();
+}
 
 std::string short_id(const std::string& run_id) { return run_id.substr(0, 8); }
 
 Table compare_variants(const store::RunRecord& run, const CompareOptions& options) {
-  const RunData d = collect(run);
   Table t = table_for(run, options);
+  const RunData d = collect({&run}, options.disturbed, false, t.runs);
   std::string baseline = options.baseline_variant;
   if (baseline.empty()) {
     if (d.variants.empty()) {
       throw CompareError(fmt::format("run {} has no variants to compare", short_id(run.run_id)));
     }
     baseline = d.variants.front();
-  } else if (std::find(d.variants.begin(), d.variants.end(), baseline) == d.variants.end()) {
+  } else if (!has(d.variants, baseline)) {
     throw CompareError(fmt::format("run {} has no variant '{}' (variants: {})",
                                    short_id(run.run_id), baseline, join(d.variants)));
   }
@@ -246,10 +258,12 @@ Table compare_variants(const store::RunRecord& run, const CompareOptions& option
     auto c = d.by_case.find(case_name);
     if (c == d.by_case.end()) continue;  // in the plan, never run
     for (const auto& metric : c->second.metrics) {
-      Row row = make_row(case_name, metric, c->second.info.at(metric));
+      Row row =
+          make_row(case_name, metric, c->second.info.at(metric), metric == c->second.metrics[0]);
       row.baseline = make_side(d, run.run_id, case_name, baseline, metric);
       for (const auto& v : t.columns) {
-        row.cells.push_back(make_cell(row, make_side(d, run.run_id, case_name, v, metric), t));
+        row.cells.push_back(
+            make_cell(row, make_side(d, run.run_id, case_name, v, metric), t, false));
       }
       t.rows.push_back(std::move(row));
     }
@@ -257,31 +271,47 @@ Table compare_variants(const store::RunRecord& run, const CompareOptions& option
   return t;
 }
 
-Table compare_runs(const store::RunRecord& run, const store::RunRecord& reference,
-                   const CompareOptions& options) {
-  const RunData a = collect(run), ref = collect(reference);
+Table compare_runs(const std::vector<store::RunRecord>& runs,
+                   const std::vector<store::RunRecord>& references, const CompareOptions& options) {
+  if (runs.empty() || references.empty()) {
+    throw CompareError("compare_runs needs at least one run a side");
+  }
+  const store::RunRecord& run = runs.front();
+  const store::RunRecord& reference = references.front();
   Table t = table_for(run, options);
+  read_gates(reference.plan, t.gates);  // cases RUN's plan gives no gate
+  const RunData a = collect(pointers(runs), options.disturbed, false, t.runs);
+  const RunData ref = collect(pointers(references), options.disturbed, true, t.runs);
   t.against_run_id = reference.run_id;
   t.against_agent = reference.hostname.empty() ? reference.agent_id : reference.hostname;
   t.against_kernel = reference.kernel_release;
-  t.baseline_label = short_id(reference.run_id);
-  t.columns = {short_id(run.run_id)};
+  t.baseline_label = side_label(references);
+  t.columns = {side_label(runs)};
+  t.run_boots = distinct_boots(runs);
+  t.reference_boots = distinct_boots(references);
   t.fingerprint_differences = fingerprint_differences(reference.fingerprint, run.fingerprint);
   if (!options.baseline_variant.empty() && !has(ref.variants, options.baseline_variant)) {
     throw CompareError(fmt::format("run {} has no variant '{}' (variants: {})",
                                    short_id(reference.run_id), options.baseline_variant,
                                    join(ref.variants)));
   }
-  list_unmatched(t, a, short_id(run.run_id), ref, short_id(reference.run_id));
+  check_comparable(t, runs, references, a, ref, options.force);
+  list_unmatched(t, a, t.columns.front(), ref, t.baseline_label);
   const CrossRun x{a, ref, run.run_id, reference.run_id, options.baseline_variant};
   for (const auto& case_name : ref.cases) {
     if (has(a.cases, case_name)) add_case_rows(t, x, case_name);
   }
   if (t.rows.empty()) {
     throw CompareError(fmt::format("runs {} and {} share no case and variant with results",
-                                   short_id(run.run_id), short_id(reference.run_id)));
+                                   t.columns.front(), t.baseline_label));
   }
   return t;
+}
+
+Table compare_runs(const store::RunRecord& run, const store::RunRecord& reference,
+                   const CompareOptions& options) {
+  return compare_runs(std::vector<store::RunRecord>{run}, std::vector<store::RunRecord>{reference},
+                      options);
 }
 
 std::vector<FingerprintDifference> fingerprint_differences(

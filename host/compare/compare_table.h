@@ -1,12 +1,16 @@
 // Comparison rows built from stored runs (docs/architecture.md
-// "Statistics", "Identity"): within one run every variant against the baseline variant, or
-// one run against another (the same case names and variants), per case and
-// metric. The numbers come from host/analysis; this file only matches cases,
-// variants and metrics, and reads each metric's direction.
+// "Statistics", "Identity"; docs/statistics.md "What is compared"): within
+// one run every variant against the baseline variant, or runs against
+// reference runs (the same case names and variants; several runs a side are
+// pooled), per case and metric. The numbers come from host/analysis; this
+// file only matches cases, variants and metrics, and reads each metric's
+// direction.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -24,21 +28,36 @@ class CompareError : public Error {
   explicit CompareError(const std::string& message) : Error(ErrorKind::kUsage, message) {}
 };
 
+// --disturbed: what to do with iterations whose IterationRecord::disturbed
+// is set (the quiet check gave up, or other work ran in the window).
+enum class DisturbedPolicy { kExclude, kInclude, kOnly };
+// "exclude", "include", "only"
+std::string_view to_string(DisturbedPolicy p);
+// Parses a --disturbed word; nullopt for anything else.
+std::optional<DisturbedPolicy> parse_disturbed(std::string_view word);
+
 struct CompareOptions {
   std::string baseline_variant;  // "" = the plan's first variant
   analysis::Method method = analysis::Method::kAuto;
   double threshold_pct = 0;  // --threshold: changes below this are never marked
+  DisturbedPolicy disturbed = DisturbedPolicy::kExclude;
+  bool force = false;  // --force: pair cases across runs even when their definitions differ
 };
 
-// The values of one (run, case, variant, metric): ok iterations with a
-// finite value, in iteration order.
+// The values of one (side, case, variant, metric): ok iterations with a
+// finite value that the disturbed policy keeps, run by run (the order
+// given), each run's in iteration order.
 struct Side {
-  std::string run_id;
+  std::string run_id;  // the side's first run
   std::string variant;
   std::vector<double> values;
   std::vector<unsigned> iterations;  // iteration numbers, parallel to values
+  std::vector<std::string> boots;    // boot_id of each value's run ("" unknown), parallel
   analysis::SeriesAnalysis analysis;
 };
+
+// Distinct known boot ids among side.boots (an unknown boot_id counts none).
+std::size_t boot_count(const Side& side);
 
 // One variant's column in a row.
 struct Cell {
@@ -55,6 +74,7 @@ struct Row {
   std::string unit;
   bool higher_is_better = true;
   bool direction_assumed = false;  // the agent left the direction unset
+  bool primary = false;            // the case's first metric (the workload's primary one)
   Side baseline;
   std::vector<Cell> cells;  // parallel to Table::columns
 };
@@ -67,6 +87,25 @@ struct FingerprintDifference {
   std::string run;        // RUN's value
 };
 
+// A run the comparison read, for the header: its status, and what the
+// disturbed policy did with its ok iterations.
+struct ComparedRun {
+  std::string run_id;
+  bool reference = false;  // an --against run
+  std::string status, reason, boot_id;
+  unsigned planned_iterations = 0, ok_iterations = 0;
+  bool started = true;     // a RunStarted or a result was stored
+  unsigned disturbed = 0;  // ok iterations marked disturbed
+  unsigned left_out = 0;   // ok iterations the policy left out
+};
+
+// What `--fail-on regression` judges for a case when the command line does
+// not say (the plan's `gate:`; docs/architecture.md "Plan files").
+struct CaseGate {
+  std::string metric;  // "" = the primary metric
+  double threshold_pct = 0;
+};
+
 struct Table {
   std::string run_id, run_agent, run_kernel, plan_name;
   std::string against_run_id, against_agent, against_kernel;  // empty within a run
@@ -74,10 +113,19 @@ struct Table {
   std::vector<std::string> columns;  // variant names, or RUN's short id across runs
   std::vector<Row> rows;
   std::vector<FingerprintDifference> fingerprint_differences;  // across runs only
-  std::vector<std::string> unmatched;  // "case 'x' only in run 1a2b3c4d", ...
+  // Across runs: "pus" and "cpus[CASE]" where the runs differ (reference's first
+  // run -> the other run's value; one entry per run that differs).
+  std::vector<FingerprintDifference> topology_differences;
+  // With --force: each pairing of cases that would have been refused, in words.
+  std::vector<std::string> forced;
+  std::vector<std::string> unmatched;     // "case 'x' only in run 1a2b3c4d", ...
+  std::vector<ComparedRun> runs;          // the runs read: RUN(s), then the --against runs
+  std::map<std::string, CaseGate> gates;  // per case name, from the plan of RUN (or reference)
   analysis::Method method = analysis::Method::kAuto;
+  DisturbedPolicy disturbed = DisturbedPolicy::kExclude;
   double threshold_pct = 0;
   double confidence = 0.95;
+  std::size_t reference_boots = 0, run_boots = 0;  // across runs: distinct known boot ids a side
 };
 
 // Every variant of `run` against its baseline variant, per case and metric,
@@ -86,10 +134,17 @@ struct Table {
 // when options.baseline_variant names no variant of the run.
 Table compare_variants(const store::RunRecord& run, const CompareOptions& options = {});
 
-// `run` against `reference` (the --against run): for each case name and
-// variant both runs have, per metric. options.baseline_variant, when set,
-// keeps only that variant. Throws CompareError when they share no case and
-// variant.
+// `runs` against `references` (the --against runs), each side's iterations
+// pooled: for each case name and variant both sides have, per metric.
+// options.baseline_variant, when set, keeps only that variant. Throws
+// CompareError when they share no case and variant, and (unless
+// options.force) when a shared case's definition differs between any run
+// and the first reference (comparable.h: workload, params, placement,
+// cpulist of its iterations, PU count), naming the case and what differs.
+Table compare_runs(const std::vector<store::RunRecord>& runs,
+                   const std::vector<store::RunRecord>& references,
+                   const CompareOptions& options = {});
+// One run a side.
 Table compare_runs(const store::RunRecord& run, const store::RunRecord& reference,
                    const CompareOptions& options = {});
 

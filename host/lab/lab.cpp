@@ -44,22 +44,31 @@ std::chrono::steady_clock::time_point run_deadline(const v1::Plan& plan, std::si
              std::chrono::duration<double>(allowed_s));
 }
 
-void print_summary(store::Store& store, const std::string& run_id, std::ostream& out) {
+// Prints what was stored, the comparison and the sample summary; false when
+// the gate (--fail-on regression) fails.
+bool print_summary(store::Store& store, const std::string& run_id, const LabOptions& o,
+                   std::ostream& out) {
   auto runs = store.runs(run_id);
-  if (runs.empty()) return;
+  if (runs.empty()) return !o.fail_on_regression;
   out << "\n";
   report::print_run_detail(runs.front(), out);
   out << fmt::format("\nstored in {}\nsee: schedrig results {} --db {}\n", store.path(),
                      run_id.substr(0, 8), store.path());
   // The run's own comparison: every variant against the baseline variant.
   out << fmt::format("     schedrig compare {} --db {}\n\n", run_id.substr(0, 8), store.path());
+  std::vector<compare::GateFailure> failures;
   try {
-    report::print_compare_table(compare::compare_variants(runs.front()), out);
+    const compare::Table table = compare::compare_variants(runs.front(), o.compare);
+    report::print_compare_table(table, out, {o.all_metrics});
+    if (o.fail_on_regression) failures = compare::gate_failures(table, o.gate);
   } catch (const compare::CompareError& e) {
     out << "compare: " << e.what() << "\n";
   }
   // What the sampler saw per variant, and the quiet-box waits (issue #6).
   report::print_sample_summary(runs.front(), out);
+  out << std::flush;
+  return !o.fail_on_regression ||
+         !compare::report_gate(failures, runs.front().status == "ok", std::cerr);
 }
 
 // The plan to run; CliError (exit 2) when it cannot be read.
@@ -136,7 +145,7 @@ void abort_run(control::Control& control, const std::string& run_id) {
 // and returns the exit code of the failure's kind (the agent's own Error
 // answer, when it sent one, decides).
 int report_failure(const LabFailure& failure, const LabDriver& driver, store::Store& store,
-                   const std::string& run_id, std::ostream& out) {
+                   const std::string& run_id, const LabOptions& o, std::ostream& out) {
   out << "lab: " << failure.reason << "\n";
   // The queue row too: a run that timed out has a live agent, so nothing else ends it.
   if (auto row = store.queued_run(run_id);
@@ -144,7 +153,7 @@ int report_failure(const LabFailure& failure, const LabDriver& driver, store::St
     store.finish_queued_run(run_id, "failed", "lab: " + failure.reason);
   }
   store.fail_unfinished_run(run_id, "lab: " + failure.reason);
-  print_summary(store, run_id, out);
+  print_summary(store, run_id, o, out);
   return exit_code_for(driver.agent_error_kind().value_or(failure.kind));
 }
 
@@ -194,12 +203,12 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   }
   server.close_sessions();
   const int agent_status = agent->stop(5s);
-  if (failure) return report_failure(*failure, driver, store, run_id, out);
+  if (failure) return report_failure(*failure, driver, store, run_id, o, out);
   if (!WIFEXITED(agent_status) || WEXITSTATUS(agent_status) != 0) {
     spdlog::warn("schedrig-agent {} after the run", describe_status(agent_status));
   }
-  print_summary(store, run_id, out);
-  return driver.finished()->status() == v1::STATUS_OK ? kExitOk : kExitFailed;
+  const bool gate_passed = print_summary(store, run_id, o, out);
+  return driver.finished()->status() == v1::STATUS_OK && gate_passed ? kExitOk : kExitFailed;
 }
 
 }  // namespace schedrig::lab

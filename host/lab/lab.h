@@ -14,6 +14,8 @@
 #include <string>
 
 #include "common/plan/plan_yaml.h"
+#include "host/compare/compare_table.h"
+#include "host/compare/gate.h"
 #include "schedrig/v1/plan.pb.h"
 
 namespace schedrig::lab {
@@ -26,6 +28,12 @@ struct LabOptions {
   std::map<std::string, std::string> labels;  // --label K=V
   std::string agent_log_level = "warn";
   double sample_hz = -1;  // --sample-hz, < 0 = the plan's (after --quick)
+  // The comparison table at the end: --threshold, --disturbed; --all-metrics.
+  compare::CompareOptions compare;
+  bool all_metrics = false;
+  // --fail-on regression: the gate over that table (host/compare/gate.h).
+  bool fail_on_regression = false;
+  compare::GateOptions gate;
   // How long the spawned agent has to connect and say Hello (not a flag).
   std::chrono::milliseconds connect_timeout{30'000};
 };
@@ -36,7 +44,8 @@ struct LabOptions {
 schedrig::v1::Plan lab_plan(const LabOptions& options, PlanLines* lines = nullptr);
 
 // Runs the lab; returns the exit code of how it ended (0 ok; else
-// exit_code_for the failure's ErrorKind: 1 the run failed or was aborted,
+// exit_code_for the failure's ErrorKind: 1 the run failed or was aborted, or
+// (fail_on_regression) the gate failed, saying so on stderr,
 // 2 the agent refused the plan, 3 the agent could not be started, never
 // connected or lacks a facility). SIGINT/SIGTERM (common/stop_signal.h) ask
 // the agent to abort the run. Throws CliError for bad input (exit 2) and

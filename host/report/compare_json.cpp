@@ -79,11 +79,35 @@ nlohmann::json comparison_json(const std::string& variant, const analysis::Compa
           {"note", c.note}};
 }
 
-nlohmann::json compare_json(const Table& t) {
-  nlohmann::json diffs = nlohmann::json::array();
-  for (const auto& d : t.fingerprint_differences) {
-    diffs.push_back({{"field", d.field}, {"against", d.reference}, {"run", d.run}});
+namespace {
+
+nlohmann::json differences_json(const std::vector<compare::FingerprintDifference>& diffs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : diffs) {
+    out.push_back({{"field", d.field}, {"against", d.reference}, {"run", d.run}});
   }
+  return out;
+}
+
+nlohmann::json runs_json(const Table& t) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : t.runs) {
+    out.push_back({{"run", r.run_id},
+                   {"side", r.reference ? "against" : "run"},
+                   {"status", r.status},
+                   {"reason", r.reason},
+                   {"boot_id", r.boot_id},
+                   {"ok_iterations", r.ok_iterations},
+                   {"planned_iterations", r.planned_iterations},
+                   {"disturbed", r.disturbed},
+                   {"left_out", r.left_out}});
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json compare_json(const Table& t) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : t.rows) {
     nlohmann::json variants = nlohmann::json::array();
@@ -99,6 +123,7 @@ nlohmann::json compare_json(const Table& t) {
          {"metric", row.metric},
          {"unit", row.unit},
          {"direction", direction_word(row)},
+         {"primary", row.primary},
          {"baseline", side_json(row.baseline, row.baseline.variant)},
          {"variants", std::move(variants)}});
   }
@@ -109,7 +134,14 @@ nlohmann::json compare_json(const Table& t) {
           {"method", std::string(analysis::to_string(t.method))},
           {"threshold_pct", t.threshold_pct},
           {"confidence", t.confidence},
-          {"fingerprint_differences", std::move(diffs)},
+          {"disturbed", std::string(compare::to_string(t.disturbed))},
+          {"runs", runs_json(t)},
+          {"boots", t.against_run_id.empty()
+                        ? nlohmann::json(nullptr)
+                        : nlohmann::json({{"against", t.reference_boots}, {"run", t.run_boots}})},
+          {"fingerprint_differences", differences_json(t.fingerprint_differences)},
+          {"topology_differences", differences_json(t.topology_differences)},
+          {"forced", t.forced},
           {"unmatched", t.unmatched},
           {"rows", std::move(rows)}};
 }

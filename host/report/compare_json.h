@@ -28,8 +28,13 @@ nlohmann::json series_json(const std::string& name, const analysis::SeriesAnalys
 nlohmann::json comparison_json(const std::string& variant, const analysis::Comparison& c);
 
 // {"run","against","baseline","method","threshold_pct","confidence",
-//  "fingerprint_differences":[{"field","against","run"}],"unmatched":[...],
-//  "rows":[{"case","variant","metric","unit","direction",
+//  "disturbed" (the --disturbed policy),
+//  "runs":[{"run","side" ("run"|"against"),"status","reason","boot_id",
+//           "ok_iterations","planned_iterations","disturbed","left_out"}],
+//  "boots":{"against","run"} (distinct known boot ids a side; null within a run),
+//  "fingerprint_differences":[{"field","against","run"}],
+//  "topology_differences":[{"field","against","run"}],"forced":[...],"unmatched":[...],
+//  "rows":[{"case","variant","metric","unit","direction","primary",
 //           "baseline":{"run", series_json...},
 //           "variants":[{"run", series_json..., "comparison":{comparison_json}}]}]}
 // "against" and a row's "variant" are null within one run. A variant

@@ -1,6 +1,8 @@
-// The comparison for people: Fastpath's layout (one row per case and metric,
-// the baseline value with its unit, then each variant's change % with its
-// mark, plus n and CoV), a legend under it, and notes in words.
+// The comparison for people (docs/statistics.md "Outputs"): a header (the
+// runs, runs not ok, disturbed iterations left out, boots, fingerprint and
+// topology differences), then per case and metric a line for the baseline
+// and one per variant (its median with unit, n, CoV, change with its mark,
+// the 95% interval and the p-value), a legend, and notes in words.
 #pragma once
 
 #include <ostream>
@@ -11,13 +13,26 @@
 
 namespace schedrig::report {
 
-// Writes a header line naming the run(s) (and, across runs, which
-// fingerprint fields differ), the table, the legend, and notes for bimodal
-// or drifting series and other remarks. Variant cells read "+1.82% (I)",
-// "-0.22%", "+3.1% ?" (insufficient) or "-" (no values); "*" after the mark
-// flags a parametric result from few iterations (auto method), and
-// "bimodal"/"drift" follow when that series is one.
-void print_compare_table(const compare::Table& table, std::ostream& out);
+struct TableOptions {
+  // Every metric; by default only each case's primary metric and the
+  // workload's p50/p99 latencies (shown_by_default).
+  bool all_metrics = false;
+};
+
+// Writes the header, the table, the legend and the notes (compare_notes.h).
+// Change cells read "+1.82% (I)", "-0.22%", "+3.1% ?" (insufficient) or "-"
+// (no values); "*" after the mark flags a parametric result from few
+// iterations (auto method); "bimodal"/"drift" follow a median whose series
+// is one.
+void print_compare_table(const compare::Table& table, std::ostream& out,
+                         const TableOptions& options = {});
+
+// Whether the default table shows `row`: the case's primary metric, or a
+// p50/p99 latency (a name with a `p50` or `p99` word not followed by a
+// number: `wakeup_latency_p99_us`, not `wakeup_latency_p99_9_us`). Counts and
+// derived metrics (bogo_ops, duration_s, children_*, requests, ...) only
+// with --all-metrics.
+bool shown_by_default(const compare::Row& row);
 
 // The legend: marks, method, confidence and threshold, e.g.
 // "(I) improvement, (R) regression: significant at 95% confidence ...".
@@ -28,5 +43,8 @@ std::string format_interval(double lo_pct, double hi_pct);
 
 // CoV as "0.8%"; "-" when NaN.
 std::string format_cov(double cov_pct);
+
+// A p-value: "0.0068", "<0.0001"; "-" when NaN.
+std::string format_p(double p);
 
 }  // namespace schedrig::report

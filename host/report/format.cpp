@@ -16,6 +16,34 @@ std::string format_utc(long long ns) {
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+std::string wrap_words(const std::string& text, std::size_t width, const std::string& indent) {
+  std::string out, line;
+  std::size_t start = 0;
+  const auto flush = [&] {
+    out += line;
+    line.clear();
+  };
+  while (start <= text.size()) {
+    std::size_t end = text.find_first_of(" \n", start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    const bool first = line.empty() || line == indent;
+    if (!first && line.size() + 1 + word.size() > width) {
+      flush();
+      out += '\n';
+      line = indent;
+    }
+    line += (line.empty() || line == indent) ? word : " " + word;
+    if (end < text.size() && text[end] == '\n') {
+      flush();
+      out += '\n';
+    }
+    start = end + 1;
+  }
+  flush();
+  return out;
+}
+
 std::string format_utc_ms(long long ns) {
   std::string out = format_utc(ns);
   if (out == "-") return out;

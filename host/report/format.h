@@ -18,6 +18,11 @@ std::string format_utc(long long ns);
 // As format_utc, to the millisecond: "2026-01-01T00:00:00.250Z"; 0 -> "-".
 std::string format_utc_ms(long long ns);
 
+// `text` broken at spaces into lines of at most `width` bytes (a longer word
+// stays whole), each after the first starting with `indent`; the lines are
+// joined with '\n', no trailing newline. Existing newlines are kept.
+std::string wrap_words(const std::string& text, std::size_t width, const std::string& indent);
+
 // Labels as "k=v,k=v" in key order; "" when there are none.
 std::string format_labels(const std::map<std::string, std::string>& labels);
 

@@ -15,4 +15,13 @@ namespace schedrig::report {
 // through printable().
 std::string run_status_note(const store::RunRecord& run);
 
+// What run_status_note reads of a run.
+struct RunStatus {
+  std::string run_id, status, reason;
+  unsigned ok_iterations = 0, planned_iterations = 0;
+  bool started = true;  // a RunStarted or a result was stored
+};
+// The same words from those fields.
+std::string run_status_note(const RunStatus& run);
+
 }  // namespace schedrig::report

@@ -30,6 +30,8 @@ v1::Plan sample_plan() {
   (*c->mutable_params())["read_ratio"] = "0.60";
   c->set_placement("all");
   c->set_membind("local");
+  c->mutable_gate()->set_metric("op_latency_p99_us");
+  c->mutable_gate()->set_threshold_pct(5);
   auto* c2 = p.add_cases();
   c2->set_name("fork");
   c2->set_workload("fork");
@@ -88,11 +90,14 @@ TEST(PlanJson, Cases) {
   EXPECT_EQ(cases[0]["workload"], "kv");
   EXPECT_EQ(cases[0]["placement"], "all");
   EXPECT_EQ(cases[0]["membind"], "local");
+  EXPECT_EQ(cases[0]["gate"],
+            nlohmann::json({{"metric", "op_latency_p99_us"}, {"threshold_pct", 5.0}}));
   EXPECT_EQ(cases[1]["name"], "fork");
   EXPECT_EQ(cases[1]["placement"], "cpus:0-3");
   EXPECT_TRUE(cases[1]["params"].is_object());
   EXPECT_TRUE(cases[1]["params"].empty());
   EXPECT_FALSE(cases[1].contains("membind"));
+  EXPECT_FALSE(cases[1].contains("gate"));
 }
 
 TEST(PlanJson, Variants) {

@@ -355,6 +355,34 @@ TEST(PlanYaml, OutOfRange) {
   expect_names(error_of("duration_s: 1\nseed: -1\ncases: [{workload: a}]\n"), 2, "seed");
 }
 
+// A case's gate: the metric `--fail-on regression` judges and its threshold.
+TEST(PlanYaml, CaseGate) {
+  const v1::Plan p = parse_plan_yaml(
+      "duration_s: 1\ncases:\n  - workload: fork\n    gate: {metric: bogo_ops_per_s, "
+      "threshold_pct: 2.5}\n  - workload: kv\n    gate: {threshold_pct: 3}\n  - workload: "
+      "wakeup\n",
+      "t.yaml");
+  ASSERT_EQ(p.cases_size(), 3);
+  EXPECT_TRUE(p.cases(0).has_gate());
+  EXPECT_EQ(p.cases(0).gate().metric(), "bogo_ops_per_s");
+  EXPECT_DOUBLE_EQ(p.cases(0).gate().threshold_pct(), 2.5);
+  EXPECT_EQ(p.cases(1).gate().metric(), "");  // the primary metric
+  EXPECT_DOUBLE_EQ(p.cases(1).gate().threshold_pct(), 3);
+  EXPECT_FALSE(p.cases(2).has_gate());
+
+  const std::string head = "duration_s: 1\ncases:\n  - workload: fork\n";
+  expect_names(error_of(head + "    gate: {metric: ''}\n"), 4, "cases[0].gate.metric",
+               {"must not be empty"});
+  expect_names(error_of(head + "    gate: {threshold_pct: 1001}\n"), 4,
+               "cases[0].gate.threshold_pct", {"1001 is out of range [0, 1000]"});
+  expect_names(error_of(head + "    gate: {threshold_pct: -1}\n"), 4, "cases[0].gate.threshold_pct",
+               {"out of range"});
+  expect_names(error_of(head + "    gate: {metric: [a, b]}\n"), 4, "cases[0].gate.metric",
+               {"single value"});
+  expect_names(error_of(head + "    gate: {limit: 3}\n"), 4, "cases[0].gate.limit", {"not known"});
+  expect_names(error_of(head + "    gate: 3\n"), 4, "cases[0].gate", {"must be a map"});
+}
+
 // yaml-cpp's LoadAll never returned on these (fuzz_plan_yaml): a document
 // that would start with a ','.
 TEST(PlanYaml, CommaOutsideAFlowIsASyntaxErrorNotAHang) {

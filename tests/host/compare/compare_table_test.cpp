@@ -210,9 +210,10 @@ TEST_F(CompareTable, RunsWithoutACommonCaseAreAnError) {
   EXPECT_THROW(compare_runs(db.runs(kRunA).front(), db.runs(kRunB).front()), CompareError);
 }
 
-// The console table in Fastpath's layout: baseline value with unit, then
-// each variant's change with its mark, n and CoV; the legend under it.
-TEST_F(CompareTable, ConsoleTableHasTheFastpathLayout) {
+// The console table: per case and metric the baseline's line (median with
+// unit, n, CoV), then a line per variant with its change and mark, CI and
+// p-value; the legend under it.
+TEST_F(CompareTable, ConsoleTableHasALinePerVariant) {
   const Table t = compare_variants(stored(three_variants(10)));
   std::ostringstream out;
   print_compare_table(t, out);
@@ -227,18 +228,25 @@ TEST_F(CompareTable, ConsoleTableHasTheFastpathLayout) {
   std::getline(lines, header);
   std::getline(lines, header);  // blank
   std::getline(lines, header);
-  EXPECT_EQ(header.rfind("CASE      METRIC         baseline (base)   n   CoV  faster      95% CI "
-                         "(%)       n   CoV  slower",
-                         0),
-            0u)
-      << header;
+  EXPECT_EQ(header,
+            "CASE      METRIC         VARIANT         MEDIAN   n   CoV  CHANGE      95% CI (%)  "
+            "          p")
+      << s;
   std::getline(lines, line);
   // Baseline median: 10000 (1 + 0.005 * 0.1), the middle of the jitter
   // pattern's first ten values; their CoV is 0.35%.
-  EXPECT_EQ(line.rfind("fork-all  ops_per_s         10,005 ops/s  10  0.4%  +5.00% (I)  [+", 0), 0u)
-      << line;
-  EXPECT_NE(line.find("-5."), std::string::npos);
-  EXPECT_NE(line.find("(R)"), std::string::npos);
+  EXPECT_EQ(line, "fork-all  ops_per_s      baseline  10,005 ops/s  10  0.4%") << s;
+  std::getline(lines, line);
+  EXPECT_EQ(
+      line.rfind("                         faster    10,505 ops/s  10  0.4%  +5.00% (I)  [+", 0),
+      0u)
+      << s;
+  // Complete separation, exact 10 vs 10: p = 2 / C(20, 10) = 1.1e-5.
+  EXPECT_EQ(line.substr(line.size() - 9), "  <0.0001") << line;
+  std::getline(lines, line);
+  EXPECT_NE(line.find("slower"), std::string::npos) << line;
+  EXPECT_NE(line.find("-5."), std::string::npos) << line;
+  EXPECT_NE(line.find("(R)"), std::string::npos) << line;
   EXPECT_NE(s.find("(I) improvement, (R) regression: significant at 95% confidence (two-sided)"),
             std::string::npos);
   EXPECT_NE(s.find("method auto: Mann-Whitney U test"), std::string::npos);
@@ -260,8 +268,9 @@ TEST_F(CompareTable, BimodalSeriesAreNamedNextToTheVerdictAndInWords) {
   EXPECT_NE(cell.comparison.note.find("variant bimodal (2 flips)"), std::string::npos);
   std::ostringstream out;
   print_compare_table(t, out);
-  EXPECT_NE(out.str().find("(R) bimodal"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("fork-all / ops_per_s / ni-random: bimodal: 6 of 10 iterations at "
+  EXPECT_NE(out.str().find("38,186 ops/s bimodal  10  62.0%  -69.72% (R)"), std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("fork-all / ni-random / ops_per_s: bimodal: 6 of 10 iterations at "
                            "~38.1k"),
             std::string::npos)
       << out.str();

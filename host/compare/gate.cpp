@@ -1,0 +1,74 @@
+#include "host/compare/gate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/printable.h"
+#include "host/compare/run_data.h"
+
+namespace schedrig::compare {
+namespace {
+
+bool judged(const Row& row, const GateOptions& o, const CaseGate* plan) {
+  if (o.all_metrics) return true;
+  if (!o.metrics.empty()) {
+    return std::find(o.metrics.begin(), o.metrics.end(), row.metric) != o.metrics.end();
+  }
+  if (plan && !plan->metric.empty()) return row.metric == plan->metric;
+  return row.primary;
+}
+
+void check_metric_names(const Table& table, const GateOptions& o) {
+  std::vector<std::string> known;
+  for (const auto& row : table.rows) push_unique(known, row.metric);
+  for (const auto& m : o.metrics) {
+    if (std::find(known.begin(), known.end(), m) == known.end()) {
+      throw CompareError(fmt::format("--metric {}: no such metric in the comparison (metrics: {})",
+                                     m, fmt::join(known, ", ")));
+    }
+  }
+}
+
+}  // namespace
+
+std::string gate_line(const GateFailure& f) {
+  const std::string threshold = f.threshold_pct > 0
+                                    ? fmt::format("threshold {:g}%", f.threshold_pct)
+                                    : std::string("no threshold");
+  return fmt::format("gate: {} {} {:+.1f}% {} [{}]", f.where, f.metric, f.change_pct,
+                     analysis::mark(f.verdict), threshold);
+}
+
+bool fails_gate(const analysis::Comparison& c, double threshold_pct) {
+  if (c.verdict != analysis::Verdict::kRegression) return false;
+  return !(std::fabs(c.change_pct) < threshold_pct);  // a NaN change fails on the verdict
+}
+
+std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& o) {
+  check_metric_names(table, o);
+  std::vector<GateFailure> out;
+  for (const auto& row : table.rows) {
+    const auto g = table.gates.find(row.case_name);
+    const CaseGate* plan = g == table.gates.end() ? nullptr : &g->second;
+    if (!judged(row, o, plan)) continue;
+    const double threshold = o.threshold_pct > 0 ? o.threshold_pct : plan ? plan->threshold_pct : 0;
+    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+      const analysis::Comparison& c = row.cells[i].comparison;
+      if (!fails_gate(c, threshold)) continue;
+      const std::string& variant = row.variant.empty() ? table.columns[i] : row.variant;
+      out.push_back({fmt::format("{}/{}", row.case_name, variant), row.metric, c.change_pct,
+                     c.verdict, threshold});
+    }
+  }
+  return out;
+}
+
+bool report_gate(const std::vector<GateFailure>& failures, bool runs_ok, std::ostream& err) {
+  if (!runs_ok) err << "--fail-on regression: a compared run did not finish ok\n";
+  for (const auto& f : failures) err << printable(gate_line(f)) << "\n";
+  return !runs_ok || !failures.empty();
+}
+
+}  // namespace schedrig::compare

@@ -1,0 +1,53 @@
+// `--fail-on regression` (docs/architecture.md "Command lines"; the same
+// meaning in compare, analyze, lab and run --wait): which rows a gate
+// judges and which of them fail it. By default each case's primary metric
+// (its first), or the metric its plan's `gate:` names; --metric NAME or
+// --all-metrics widen it. A row fails when its verdict is (R) and
+// |change| reaches the threshold (--threshold, else the plan's
+// gate.threshold_pct, else none). A spread or a cliff counts as the
+// verdict says (docs/statistics.md).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "host/analysis/verdict.h"
+#include "host/compare/compare_table.h"
+
+namespace schedrig::compare {
+
+struct GateOptions {
+  std::vector<std::string> metrics;  // --metric NAME...; empty = the plan's gate or the primary
+  bool all_metrics = false;          // --all-metrics: every metric
+  double threshold_pct = 0;          // --threshold, % (0 = the plan's gate threshold, else none)
+};
+
+// One judged row that failed.
+struct GateFailure {
+  std::string where;  // "CASE/VARIANT" ("analyze": "FILE/VARIANT")
+  std::string metric;
+  double change_pct = 0;
+  analysis::Verdict verdict = analysis::Verdict::kRegression;
+  double threshold_pct = 0;
+};
+
+// "gate: fork-all/autogroup-off bogo_ops_per_s -69.6% (R) [threshold 2%]"
+// ("[no threshold]" at 0). Not escaped: names come from the plan and agent.
+std::string gate_line(const GateFailure& f);
+
+// Whether `c` fails a gate of `threshold_pct`: a regression whose |change %|
+// is at least the threshold.
+bool fails_gate(const analysis::Comparison& c, double threshold_pct);
+
+// The rows of `table` the gate judges that fail it, in table order. Throws
+// CompareError when a --metric names a metric no row has (the message lists
+// the metrics there are).
+std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& options);
+
+// What a gate says, the same in every command: when `runs_ok` is false
+// "--fail-on regression: a compared run did not finish ok", else a
+// gate_line per failure, each on `err` (escaped). True when the gate fails.
+bool report_gate(const std::vector<GateFailure>& failures, bool runs_ok, std::ostream& err);
+
+}  // namespace schedrig::compare
