@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <boost/math/distributions/normal.hpp>
 
+#include "host/analysis/cliff.h"
 #include "host/analysis/hodges_lehmann.h"
 #include "host/analysis/mann_whitney.h"
 #include "host/analysis/welch.h"
@@ -113,8 +114,19 @@ struct Samples {
   const CompareOptions& options;
 };
 
-// Mann-Whitney U for the p-value, Hodges-Lehmann for the interval. Returns
-// the direction of the shift (+1 variant higher, -1 lower, 0 none).
+// The smallest two-sided p-value the exact Mann-Whitney test can give at
+// these sizes: 2 / C(m + n, m).
+double rank_test_floor(std::size_t m, std::size_t n) {
+  double c = 1;
+  for (std::size_t i = 1; i <= m; ++i) {
+    c = c * static_cast<double>(n + i) / static_cast<double>(i);
+  }
+  return std::min(1.0, 2 / c);
+}
+
+// Mann-Whitney U for the p-value, Hodges-Lehmann for the interval; the test
+// is significant at half of 1 - confidence, the cliff having the other half.
+// Returns the direction of the shift (+1 variant higher, -1 lower, 0 none).
 int rank_test(const Samples& s, Comparison& c) {
   const MannWhitneyResult mw = mann_whitney(s.baseline, s.variant);
   c.test = StatTest::kMannWhitney;
@@ -128,13 +140,35 @@ int rank_test(const Samples& s, Comparison& c) {
                                  : hodges_lehmann(s.baseline, s.variant, confidence);
   c.ci_lo_pct = ratio ? 100.0 * std::expm1(hl.lo) : pct_of(hl.lo, s.med_b);
   c.ci_hi_pct = ratio ? 100.0 * std::expm1(hl.hi) : pct_of(hl.hi, s.med_b);
-  c.significant = c.p_value < 1 - confidence;
+  const double alpha_rank = (1 - confidence) / 2;
+  c.significant = c.p_value < alpha_rank;
   if (hl.confidence < confidence) {
     add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
                                  "shown: {:.0f}%)",
                                  100 * confidence, s.nb, s.nv, 100 * hl.confidence));
+  } else if (const double floor = rank_test_floor(s.nb, s.nv); floor >= alpha_rank) {
+    add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (p >= {:.4f}, "
+                                 "its share beside the cliff is {:g})",
+                                 100 * confidence, s.nb, s.nv, floor, alpha_rank));
   }
   return sign(mw.u_y - static_cast<double>(s.nb) * static_cast<double>(s.nv) / 2);
+}
+
+// Rosenbaum's exceedance test beside the rank test (cliff.h). Fills c.cliff
+// and c.spread; when the rank test is not significant and exactly one tail
+// is, the change is significant in that tail's direction. Returns the
+// direction (`rank_direction` unless the cliff decided).
+int cliff_test(const Samples& s, Comparison& c, int rank_direction, bool decidable) {
+  c.cliff = exceedance_test(s.baseline, s.variant, s.options.confidence);
+  if (!decidable) {
+    c.cliff.decidable = false;
+    c.cliff.significant_below = c.cliff.significant_above = false;
+  }
+  const bool below = c.cliff.significant_below, above = c.cliff.significant_above;
+  c.spread = below && above;
+  if (c.significant || below == above) return rank_direction;
+  c.significant = true;
+  return below ? -1 : 1;
 }
 
 // Welch's t on log values (or on raw values when any is <= 0). Returns the direction.
@@ -182,16 +216,21 @@ int ci_overlap_test(const Samples& s, Comparison& c) {
   return sign(sv.mean - sb.mean);
 }
 
-// The test options.method names (kAuto: rank test with enough iterations,
-// else Welch's t). Returns the direction.
+// The test options.method names (kAuto: rank test and cliff with enough
+// iterations, else Welch's t with the cliff undecidable). Returns the direction.
 int run_test(const Samples& s, Comparison& c) {
   Method method = s.options.method;
   const bool few = s.nb < kRankTestMinIterations || s.nv < kRankTestMinIterations;
-  if (method == Method::kAuto) method = few ? Method::kWelch : Method::kMannWhitney;
+  if (method == Method::kAuto) {
+    if (!few) return cliff_test(s, c, rank_test(s, c), true);
+    const int direction = welch_test(s, c);
+    cliff_test(s, c, direction, false);
+    return direction;
+  }
   switch (method) {
-    case Method::kAuto:  // resolved above
+    case Method::kAuto:  // handled above
     case Method::kMannWhitney:
-      return rank_test(s, c);
+      return cliff_test(s, c, rank_test(s, c), true);
     case Method::kWelch:
       return welch_test(s, c);
     case Method::kCiOverlap:
@@ -200,11 +239,20 @@ int run_test(const Samples& s, Comparison& c) {
   return 0;
 }
 
+// The size of the change the threshold is held against: the cliff's level
+// change when the cliff alone made the change significant, else change_pct.
+double change_size_pct(const Comparison& c, const CompareOptions& options) {
+  const bool rank_significant = c.p_value < (1 - options.confidence) / 2;
+  const bool cliff_decided = c.test == StatTest::kMannWhitney && c.significant && !rank_significant;
+  return cliff_decided ? c.cliff.level_change_pct : c.change_pct;
+}
+
 // The verdict from significance, direction and the threshold.
 void set_verdict(Comparison& c, int direction, const CompareOptions& options) {
   if (!c.significant || direction == 0) {
     c.verdict = Verdict::kNone;
-  } else if (std::isfinite(c.change_pct) && std::fabs(c.change_pct) < options.threshold_pct) {
+  } else if (const double size = change_size_pct(c, options);
+             std::isfinite(size) && std::fabs(size) < options.threshold_pct) {
     c.verdict = Verdict::kNone;
     add_note(c.note,
              fmt::format("significant, but below the {:g}% threshold", options.threshold_pct));
