@@ -15,26 +15,10 @@
 namespace schedrig::analysis {
 namespace {
 
-void add_note(std::string& note, const std::string& text) {
-  if (!note.empty()) note += "; ";
-  note += text;
-}
-
 int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
 
 double pct_of(double v, double reference) {
   return reference == 0 ? kNaN : 100.0 * v / std::fabs(reference);
-}
-
-bool all_positive(std::span<const double> values) {
-  return std::all_of(values.begin(), values.end(), [](double v) { return v > 0; });
-}
-
-std::vector<double> logs(std::span<const double> values) {
-  std::vector<double> out;
-  out.reserve(values.size());
-  for (double v : values) out.push_back(std::log(v));
-  return out;
 }
 
 }  // namespace
@@ -97,6 +81,11 @@ std::string_view mark(Verdict v) {
   return "";
 }
 
+void append_note(std::string& note, const std::string& text) {
+  if (!note.empty()) note += "; ";
+  note += text;
+}
+
 std::optional<Method> parse_method(std::string_view word) {
   for (Method m : {Method::kAuto, Method::kMannWhitney, Method::kWelch, Method::kCiOverlap}) {
     if (word == to_string(m)) return m;
@@ -136,20 +125,21 @@ int rank_test(const Samples& s, Comparison& c) {
   // Ranks, and so the p-value, are the same on either scale.
   const bool ratio = all_positive(s.baseline) && all_positive(s.variant);
   const double confidence = s.options.confidence;
-  const HodgesLehmann hl = ratio ? hodges_lehmann(logs(s.baseline), logs(s.variant), confidence)
-                                 : hodges_lehmann(s.baseline, s.variant, confidence);
+  const HodgesLehmann hl =
+      ratio ? hodges_lehmann(log_values(s.baseline), log_values(s.variant), confidence)
+            : hodges_lehmann(s.baseline, s.variant, confidence);
   c.ci_lo_pct = ratio ? 100.0 * std::expm1(hl.lo) : pct_of(hl.lo, s.med_b);
   c.ci_hi_pct = ratio ? 100.0 * std::expm1(hl.hi) : pct_of(hl.hi, s.med_b);
   const double alpha_rank = (1 - confidence) / 2;
   c.significant = c.p_value < alpha_rank;
   if (hl.confidence < confidence) {
-    add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
-                                 "shown: {:.0f}%)",
-                                 100 * confidence, s.nb, s.nv, 100 * hl.confidence));
+    append_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
+                                    "shown: {:.0f}%)",
+                                    100 * confidence, s.nb, s.nv, 100 * hl.confidence));
   } else if (const double floor = rank_test_floor(s.nb, s.nv); floor >= alpha_rank) {
-    add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (p >= {:.4f}, "
-                                 "its share beside the cliff is {:g})",
-                                 100 * confidence, s.nb, s.nv, floor, alpha_rank));
+    append_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (p >= {:.4f}, "
+                                    "its share beside the cliff is {:g})",
+                                    100 * confidence, s.nb, s.nv, floor, alpha_rank));
   }
   return sign(mw.u_y - static_cast<double>(s.nb) * static_cast<double>(s.nv) / 2);
 }
@@ -176,7 +166,8 @@ int welch_test(const Samples& s, Comparison& c) {
   c.parametric = true;
   int direction = 0;
   if (all_positive(s.baseline) && all_positive(s.variant)) {
-    const WelchResult w = welch_t_test(logs(s.baseline), logs(s.variant), s.options.confidence);
+    const WelchResult w =
+        welch_t_test(log_values(s.baseline), log_values(s.variant), s.options.confidence);
     c.test = StatTest::kWelchLog;
     c.p_value = w.p_value;
     c.ci_lo_pct = 100.0 * std::expm1(w.lo);
@@ -190,13 +181,13 @@ int welch_test(const Samples& s, Comparison& c) {
     c.ci_lo_pct = pct_of(w.lo, mean_b);
     c.ci_hi_pct = pct_of(w.hi, mean_b);
     direction = sign(w.diff);
-    add_note(c.note, "values <= 0: Welch's t on raw values");
+    append_note(c.note, "values <= 0: Welch's t on raw values");
   }
   c.significant = c.p_value < 1 - s.options.confidence;
   if (s.options.method == Method::kAuto) {
-    add_note(c.note, fmt::format("parametric: Welch's t on log values from few iterations "
-                                 "(n={} vs {})",
-                                 s.nb, s.nv));
+    append_note(c.note, fmt::format("parametric: Welch's t on log values from few iterations "
+                                    "(n={} vs {})",
+                                    s.nb, s.nv));
   }
   return direction;
 }
@@ -254,8 +245,8 @@ void set_verdict(Comparison& c, int direction, const CompareOptions& options) {
   } else if (const double size = change_size_pct(c, options);
              std::isfinite(size) && std::fabs(size) < options.threshold_pct) {
     c.verdict = Verdict::kNone;
-    add_note(c.note,
-             fmt::format("significant, but below the {:g}% threshold", options.threshold_pct));
+    append_note(c.note,
+                fmt::format("significant, but below the {:g}% threshold", options.threshold_pct));
   } else {
     c.verdict =
         (direction > 0) == options.higher_is_better ? Verdict::kImprovement : Verdict::kRegression;
@@ -271,11 +262,11 @@ Comparison compare_samples(std::span<const double> baseline, std::span<const dou
   const double med_v = median(variant);
   if (s.nb > 0 && s.nv > 0) c.change_pct = pct_of(med_v - s.med_b, s.med_b);
   if (s.nb > 0 && s.nv > 0 && s.med_b == 0)
-    add_note(c.note, "baseline median is 0: change % undefined");
+    append_note(c.note, "baseline median is 0: change % undefined");
   if (s.nb < kMinIterations || s.nv < kMinIterations) {
     c.verdict = Verdict::kInsufficient;
-    add_note(c.note,
-             fmt::format("fewer than {} iterations (n={} vs {})", kMinIterations, s.nb, s.nv));
+    append_note(c.note,
+                fmt::format("fewer than {} iterations (n={} vs {})", kMinIterations, s.nb, s.nv));
     return c;
   }
   set_verdict(c, run_test(s, c), options);
@@ -290,17 +281,17 @@ void add_series_notes(Comparison& c, const SeriesAnalysis& baseline,
   } sides[] = {{"baseline", baseline}, {"variant", variant}};
   for (const auto& [side, a] : sides) {
     if (a.modes.bimodal) {
-      add_note(c.note, fmt::format("{} bimodal ({} flip{})", side, a.modes.flips,
-                                   a.modes.flips == 1 ? "" : "s"));
+      append_note(c.note, fmt::format("{} bimodal ({} flip{})", side, a.modes.flips,
+                                      a.modes.flips == 1 ? "" : "s"));
     } else if (a.drift.present) {
-      add_note(c.note, fmt::format("{} drift {:+.0f}%", side, a.drift.change_pct));
+      append_note(c.note, fmt::format("{} drift {:+.0f}%", side, a.drift.change_pct));
     } else if (std::isfinite(a.summary.cov_pct) && a.summary.cov_pct > 10) {
-      add_note(c.note, fmt::format("{} noisy (CoV {:.1f}%)", side, a.summary.cov_pct));
+      append_note(c.note, fmt::format("{} noisy (CoV {:.1f}%)", side, a.summary.cov_pct));
     }
     if (a.summary.n >= 20 && std::isfinite(a.lag1) && a.lag1 >= 0.5) {
-      add_note(c.note, fmt::format("{} iterations autocorrelated (lag-1 r {:.2f}): the p-value "
-                                   "overstates the evidence",
-                                   side, a.lag1));
+      append_note(c.note, fmt::format("{} iterations autocorrelated (lag-1 r {:.2f}): the p-value "
+                                      "overstates the evidence",
+                                      side, a.lag1));
     }
   }
 }

@@ -28,6 +28,8 @@ std::string_view to_string(StatTest t);
 std::string_view to_string(Verdict v);
 // The mark in tables: "(I)", "(R)", "" for none, "?" for insufficient.
 std::string_view mark(Verdict v);
+// Appends `text` to a "; "-separated note.
+void append_note(std::string& note, const std::string& text);
 // Parses a --method word (as to_string writes it); nullopt for anything else.
 std::optional<Method> parse_method(std::string_view word);
 
