@@ -91,8 +91,10 @@ std::string describe_cliff(const Comparison& c) {
   if (!k.decidable) return fmt::format("cliff undecidable at {}", sizes_text(k));
   const std::size_t count = k.significant_below ? k.below : k.significant_above ? k.above : 0;
   if (count == 0 || count == k.variant_n) return "";
-  return fmt::format("cliff: {} of {} iterations at ~{} ({:+.1f}%)", count, k.variant_n,
-                     format_compact(k.level), k.level_change_pct);
+  const std::string words =
+      fmt::format("cliff: {} of {} iterations at ~{}", count, k.variant_n, format_compact(k.level));
+  if (!std::isfinite(k.level_change_pct)) return words;  // baseline median 0
+  return fmt::format("{} ({:+.1f}%)", words, k.level_change_pct);
 }
 
 }  // namespace schedrig::analysis

@@ -153,6 +153,15 @@ TEST(Cliff, APureShiftIsStillARegressionWithoutCliffWords) {
   EXPECT_EQ(describe_cliff(c), "");  // every iteration moved: a shift, not a cliff
 }
 
+TEST(Cliff, ABaselineMedianOfZeroHasNoLevelChange) {
+  const std::vector<double> base = {-0.5, -0.3, -0.1, 0, 0, 0, 0, 0.1, 0.3, 0.5};
+  const std::vector<double> variant = {-10, -10, -10, -10, -10, -10, 0, 0, 0.1, -0.1};
+  const Comparison c = compare_samples(base, variant);
+  EXPECT_TRUE(c.cliff.significant_below);
+  EXPECT_TRUE(std::isnan(c.cliff.level_change_pct));
+  EXPECT_EQ(describe_cliff(c), "cliff: 6 of 10 iterations at ~-10");
+}
+
 TEST(Cliff, ThresholdIsHeldAgainstTheCliffsLevel) {
   CompareOptions o;
   o.threshold_pct = 50;  // the cliff's level is 69.8% down
