@@ -39,6 +39,9 @@ v1::IterationResult as_result(const store::IterationRecord& it) {
   }
   r.set_quiet_wait_s(it.quiet_wait_s);
   r.set_quiet_gave_up(it.quiet_gave_up);
+  r.set_disturbed(it.disturbed);
+  r.set_disturbed_reason(it.disturbed_reason);
+  r.set_attempts(it.attempts);
   r.mutable_sample_summary()->set_starved_intervals(it.sample_summary.starved_intervals);
   return r;
 }

@@ -39,6 +39,10 @@ store::IterationRecord iteration_of(const json& j) {
   it.quiet_wait_s = number_or_nan(j.at("quiet_wait_s"));
   it.quiet_gave_up = j.at("quiet_gave_up").get<bool>();
   if (j.contains("position")) it.position = j.at("position").get<unsigned>();
+  // Servers before schema 5 send none of these.
+  it.disturbed = j.value("disturbed", false);
+  it.disturbed_reason = j.value("disturbed_reason", std::string());
+  it.attempts = j.value("attempts", 1u);
   return it;
 }
 
@@ -48,6 +52,7 @@ store::RunRecord run_of(const json& j) {
   run.agent_id = j.at("agent_id").get<std::string>();
   run.hostname = j.at("hostname").get<std::string>();
   run.kernel_release = j.at("kernel_release").get<std::string>();
+  run.boot_id = j.value("boot_id", std::string());  // servers before schema 5 send none
   run.pus = j.at("pus").get<unsigned>();
   run.labels = string_map(j.at("labels"));
   run.plan = j.at("plan");

@@ -34,7 +34,10 @@ nlohmann::json iteration_json(const store::IterationRecord& it) {
           {"knobs", nlohmann::json(it.knobs)},
           {"samples", summary_json(it.sample_summary)},
           {"quiet_wait_s", it.quiet_wait_s},
-          {"quiet_gave_up", it.quiet_gave_up}};
+          {"quiet_gave_up", it.quiet_gave_up},
+          {"disturbed", it.disturbed},
+          {"disturbed_reason", it.disturbed_reason},
+          {"attempts", it.attempts}};
 }
 
 namespace {
@@ -46,6 +49,7 @@ nlohmann::json run_json(const store::RunRecord& run) {
                      {"agent_id", run.agent_id},
                      {"hostname", run.hostname},
                      {"kernel_release", run.kernel_release},
+                     {"boot_id", run.boot_id},
                      {"pus", run.pus},
                      {"labels", nlohmann::json(run.labels)},
                      {"plan", run.plan.is_null() ? nlohmann::json::object() : run.plan},

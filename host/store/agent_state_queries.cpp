@@ -48,6 +48,9 @@ IterationRecord iteration_record(const v1::IterationResult& r) {
   if (r.has_sample_summary()) it.sample_summary = summary_record(r.sample_summary());
   it.quiet_wait_s = r.quiet_wait_s();
   it.quiet_gave_up = r.quiet_gave_up();
+  it.disturbed = r.disturbed();
+  it.disturbed_reason = r.disturbed_reason();
+  it.attempts = std::max(1u, r.attempts());
   return it;
 }
 

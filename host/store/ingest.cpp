@@ -145,8 +145,9 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
   sqlite::Statement& st = db.cached(R"sql(
       INSERT INTO iterations (run_id, case_name, variant, iteration, position, status, reason,
                               knobs, cpus, started_at_ns, finished_at_ns, sample_summary,
-                              quiet_wait_s, quiet_gave_up)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                              quiet_wait_s, quiet_gave_up, disturbed, disturbed_reason,
+                              attempts)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
       ON CONFLICT (run_id, case_name, variant, iteration) DO NOTHING)sql");
   st.bind_text(1, it.run_id())
       .bind_text(2, it.case_name())
@@ -164,7 +165,12 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
   } else {
     st.bind_null(12);
   }
-  st.bind_double(13, it.quiet_wait_s()).bind_int(14, it.quiet_gave_up() ? 1 : 0).run();
+  st.bind_double(13, it.quiet_wait_s())
+      .bind_int(14, it.quiet_gave_up() ? 1 : 0)
+      .bind_int(15, it.disturbed() ? 1 : 0)
+      .bind_text(16, it.disturbed_reason())
+      .bind_int(17, std::max(1u, it.attempts()))
+      .run();
   if (db.changes() == 0) return;  // already have this iteration: keep the first
   long long iteration_id = db.last_insert_rowid();
 

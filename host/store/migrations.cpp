@@ -159,6 +159,13 @@ UPDATE queue SET abort_note = reason WHERE state = 'running';
 -- RunFinished.dropped_samples: samples the agent's full spool dropped.
 ALTER TABLE runs ADD COLUMN dropped_samples INTEGER NOT NULL DEFAULT 0;
 )sql"},
+    {5, R"sql(
+-- Disturbed iterations (other work in the window, or the quiet check gave
+-- up) and how many attempts the runner made (issue #14).
+ALTER TABLE iterations ADD COLUMN disturbed INTEGER NOT NULL DEFAULT 0;  -- 0 | 1
+ALTER TABLE iterations ADD COLUMN disturbed_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE iterations ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
+)sql"},
 };
 
 }  // namespace

@@ -96,7 +96,8 @@ std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& 
   // Without summaries the blob is not even read.
   sqlite::Statement st(db, fmt::format(R"sql(
       SELECT id, case_name, variant, iteration, position, status, reason, knobs, cpus,
-             started_at_ns, finished_at_ns, {}, quiet_wait_s, quiet_gave_up
+             started_at_ns, finished_at_ns, {}, quiet_wait_s, quiet_gave_up, disturbed,
+             disturbed_reason, attempts
       FROM iterations WHERE run_id = ?1 AND id > ?2 ORDER BY position, id)sql",
                                        options.sample_summaries ? "sample_summary" : "NULL"));
   st.bind_text(1, run_id).bind_int(2, after_id);
@@ -126,6 +127,9 @@ std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& 
     if (!st.is_null(11)) it.sample_summary = summaries.decode(st.column_blob(11));
     it.quiet_wait_s = st.column_double(12);
     it.quiet_gave_up = st.column_int(13) != 0;
+    it.disturbed = st.column_int(14) != 0;
+    it.disturbed_reason = st.column_text(15);
+    it.attempts = static_cast<unsigned>(st.column_int(16));
     index_of[it.id] = out.size();
     out.push_back(std::move(it));
   }
@@ -157,7 +161,7 @@ std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix, Runs
       SELECT r.run_id, r.agent_id, r.instance_id, i.hostname, i.kernel_release,
              coalesce(nullif(i.pus, 0), i.allowed_pus, 0), r.labels, r.plan, r.status, r.reason,
              r.planned_iterations, r.started_at_ns, r.finished_at_ns, r.fingerprint,
-             r.dropped_samples
+             r.dropped_samples, i.boot_id
       FROM runs r LEFT JOIN instances i ON i.instance_id = r.instance_id
       WHERE substr(r.run_id, 1, length(?1)) = ?1
       ORDER BY r.started_at_ns, r.rowid)sql");
@@ -184,6 +188,7 @@ std::vector<RunRecord> load_runs(sqlite::Db& db, const std::string& prefix, Runs
     run.started_at_ns = st.column_int(11);
     run.finished_at_ns = st.column_int(12);
     run.dropped_samples = static_cast<unsigned long long>(st.column_int(14));
+    run.boot_id = st.column_text(15);
     runs.push_back(std::move(run));
   }
   for (RunRecord& run : runs) run.iterations = load_iterations(db, run.run_id, 0, options);

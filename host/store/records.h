@@ -49,8 +49,11 @@ struct IterationRecord {
   std::string cpus;                                 // cpulist the workload ran on
   long long started_at_ns = 0, finished_at_ns = 0;  // wall clock, ns since the epoch
   SampleSummaryRecord sample_summary;
-  double quiet_wait_s = 0;     // waited for a quiet box before the iteration, s
-  bool quiet_gave_up = false;  // the box never got quiet; the iteration ran anyway
+  double quiet_wait_s = 0;       // waited for a quiet box before the iteration, s
+  bool quiet_gave_up = false;    // the box never got quiet; the iteration ran anyway
+  bool disturbed = false;        // other work in the window, or the quiet check gave up
+  std::string disturbed_reason;  // which check, with its numbers; "" when not disturbed
+  unsigned attempts = 1;         // runs of this iteration (1 = not retried)
 };
 
 // One sampler interval of an iteration (a Sample envelope; docs/sampling.md).
@@ -92,6 +95,7 @@ struct RunProgress {
 struct RunRecord {
   std::string run_id, agent_id, instance_id;
   std::string hostname, kernel_release;  // from the instance's Hello
+  std::string boot_id;                   // the instance's Hello's boot_id; "" unknown
   unsigned pus = 0;                      // from the instance's Topology (else Hello's allowed_pus)
   std::map<std::string, std::string> labels;
   nlohmann::json plan;  // schedrig::plan_to_json of the run's plan

@@ -23,9 +23,10 @@ TEST(ReportJson, HasExactlyTheDesignedKeysAndTypes) {
 
   const nlohmann::json& run = j["runs"][0];
   // docs/architecture.md's keys plus the allowed additions (reason, started/finished_at_ns).
-  EXPECT_EQ(keys(run), (std::set<std::string>{"run_id", "agent_id", "hostname", "kernel_release",
-                                              "pus", "labels", "plan", "status", "iterations",
-                                              "reason", "started_at_ns", "finished_at_ns"}));
+  EXPECT_EQ(keys(run),
+            (std::set<std::string>{"run_id", "agent_id", "hostname", "kernel_release", "boot_id",
+                                   "pus", "labels", "plan", "status", "iterations", "reason",
+                                   "started_at_ns", "finished_at_ns"}));
   EXPECT_EQ(run["run_id"], schedrig::testing::kRun);
   EXPECT_EQ(run["agent_id"], "altra-01");
   EXPECT_EQ(run["hostname"], "altra-01.lab");
@@ -42,10 +43,10 @@ TEST(ReportJson, HasExactlyTheDesignedKeysAndTypes) {
   ASSERT_EQ(run["iterations"].size(), 3u);
 
   const nlohmann::json& it = run["iterations"][0];
-  EXPECT_EQ(keys(it),
-            (std::set<std::string>{"case", "variant", "iteration", "status", "metrics", "knobs",
-                                   "reason", "cpus", "started_at_ns", "finished_at_ns", "samples",
-                                   "quiet_wait_s", "quiet_gave_up"}));
+  EXPECT_EQ(keys(it), (std::set<std::string>{
+                          "case", "variant", "iteration", "status", "metrics", "knobs", "reason",
+                          "cpus", "started_at_ns", "finished_at_ns", "samples", "quiet_wait_s",
+                          "quiet_gave_up", "disturbed", "disturbed_reason", "attempts"}));
   EXPECT_EQ(it["case"], "fork-all");
   EXPECT_EQ(it["variant"], "baseline");
   EXPECT_TRUE(it["iteration"].is_number_integer());
@@ -85,6 +86,9 @@ TEST(ReportJson, IterationsCarryTheirSampleSummaryAndQuietWait) {
   EXPECT_EQ(it["quiet_wait_s"].get<double>(), 2.5);
   EXPECT_EQ(it["quiet_gave_up"], false);
   EXPECT_EQ(j["runs"][0]["iterations"][2]["quiet_gave_up"], true);
+  EXPECT_EQ(j["runs"][0]["iterations"][2]["disturbed"], true);
+  EXPECT_EQ(j["runs"][0]["iterations"][2]["attempts"], 2);
+  EXPECT_EQ(it["disturbed_reason"], "");
 
   // Not sampled: count 0, no stats, no wait.
   nlohmann::json plain = results_json(schedrig::testing::stored_runs());

@@ -209,6 +209,11 @@ inline std::vector<v1::Envelope> sampled_run(const std::string& run_id = kRun) {
     }
     r->set_quiet_wait_s(1.5 + i);
     r->set_quiet_gave_up(i == 2);
+    if (i == 2) {
+      r->set_disturbed(true);
+      r->set_disturbed_reason("quiet check gave up after 10 s");
+      r->set_attempts(2);
+    }
     out.push_back(result);
   }
   v1::Envelope finished = plain.back();

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "common/envelope_codec.h"
+#include "host/store/migrations.h"
 #include "host/store/store.h"
 #include "tests/host/store/sample_run.h"
 #include "tests/host/store/temp_db.h"
@@ -37,13 +38,13 @@ std::string store_error(Fn fn) {
   return {};
 }
 
-TEST(StoreOpen, NewFileIsSchemaVersionFourInWalMode) {
+TEST(StoreOpen, NewFileIsSchemaVersionFiveInWalMode) {
   TempDir tmp;
   Store store(tmp.file("new.db"));
-  EXPECT_EQ(store.schema_version(), 4);
+  EXPECT_EQ(store.schema_version(), 5);
   EXPECT_EQ(store.path(), tmp.file("new.db"));
   RawDb raw(tmp.file("new.db"));
-  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "4");
+  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "5");
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "wal");
   EXPECT_TRUE(store.runs().empty());
 }
@@ -55,7 +56,7 @@ TEST(StoreOpen, ReopenedFileKeepsItsData) {
     ingest_all(store);
   }
   Store again(tmp.file("results.db"));
-  EXPECT_EQ(again.schema_version(), 4);
+  EXPECT_EQ(again.schema_version(), 5);
   auto runs = again.runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].hostname, "altra-01.lab");
@@ -92,7 +93,7 @@ TEST(StoreOpen, NewerSchemaIsRefusedAndLeftUntouched) {
   std::string what = store_error([&] { Store store(path); });
   EXPECT_NE(what.find(path), std::string::npos) << what;
   EXPECT_NE(what.find("99"), std::string::npos) << what;
-  EXPECT_NE(what.find("(4)"), std::string::npos) << what;
+  EXPECT_NE(what.find("(5)"), std::string::npos) << what;
   RawDb raw(path);
   EXPECT_EQ(raw.scalar("PRAGMA user_version"), "99");
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "delete");
@@ -171,7 +172,7 @@ TEST(StoreOpen, ReaderProcessRacesWriterProcessFromCreation) {
 
 TEST(StoreOpen, InMemoryStoreWorks) {
   Store store(":memory:");
-  EXPECT_EQ(store.schema_version(), 4);
+  EXPECT_EQ(store.schema_version(), latest_schema_version());
   ingest_all(store);
   EXPECT_EQ(store.runs().size(), 1u);
 }

@@ -149,6 +149,13 @@ TEST(StoreSamples, IterationsCarryTheirSummaryAndQuietWait) {
   EXPECT_FALSE(it.quiet_gave_up);
   EXPECT_EQ(run.iterations[2].sample_summary.stats.size(), 3u);
   EXPECT_TRUE(run.iterations[2].quiet_gave_up);
+  EXPECT_FALSE(it.disturbed);
+  EXPECT_EQ(it.attempts, 1u);  // 0 on the wire (not set) reads as one attempt
+  EXPECT_TRUE(run.iterations[2].disturbed);
+  EXPECT_EQ(run.iterations[2].disturbed_reason, "quiet check gave up after 10 s");
+  EXPECT_EQ(run.iterations[2].attempts, 2u);
+  EXPECT_EQ(run.boot_id, sampled_run().front().boot_id());
+  EXPECT_FALSE(run.boot_id.empty());
   EXPECT_GT(run.iterations[2].id, run.iterations[1].id);
 
   // An iteration without a summary (an agent from before sampling) reads as
