@@ -2,6 +2,8 @@
 // (docs/architecture.md "Statistics"; formulas and sources in docs/statistics.md).
 #pragma once
 
+#include "host/analysis/boots.h"
+#include "host/analysis/cliff.h"
 #include "host/analysis/descriptive.h"
 #include "host/analysis/hodges_lehmann.h"
 #include "host/analysis/mann_whitney.h"

@@ -5,6 +5,17 @@
 
 namespace schedrig::analysis {
 
+bool all_positive(std::span<const double> values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return v > 0; });
+}
+
+std::vector<double> log_values(std::span<const double> values) {
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (double v : values) out.push_back(std::log(v));
+  return out;
+}
+
 std::vector<double> sorted_copy(std::span<const double> values) {
   std::vector<double> out(values.begin(), values.end());
   std::sort(out.begin(), out.end());

@@ -47,4 +47,10 @@ double lag1_autocorrelation(std::span<const double> values);
 // A sorted copy of `values`.
 std::vector<double> sorted_copy(std::span<const double> values);
 
+// True when every value is > 0 (so logs and ratios are defined); true when empty.
+bool all_positive(std::span<const double> values);
+
+// ln of each value, in order (values > 0).
+std::vector<double> log_values(std::span<const double> values);
+
 }  // namespace schedrig::analysis

@@ -68,6 +68,25 @@ void block_medians(std::span<const double> y, std::size_t blocks, std::vector<do
   }
 }
 
+// Change along the Theil-Sen line of `y` with slope `slope`, first to last
+// iteration, in % of the line's first value: 100 b (n - 1) / |a + b|,
+// a = median(y_i - b i). NaN when the line starts at 0. n >= 2.
+double line_change_pct(std::span<const double> y, double slope) {
+  const std::size_t n = y.size();
+  std::vector<double> intercepts(n);
+  for (std::size_t i = 0; i < n; ++i) intercepts[i] = y[i] - slope * static_cast<double>(i + 1);
+  const double first = median(intercepts) + slope;
+  return first == 0 ? kNaN : 100.0 * slope * static_cast<double>(n - 1) / std::fabs(first);
+}
+
+// The same on the log scale for an all-positive series: the Theil-Sen line
+// of ln y, whose end over start is exp(b_ln (n - 1)); as a change,
+// 100 (exp(b_ln (n - 1)) - 1), never below -100%. n >= 2.
+double log_line_change_pct(std::span<const double> y) {
+  const double slope = sen_slope(log_values(y));
+  return 100.0 * std::expm1(slope * static_cast<double>(y.size() - 1));
+}
+
 }  // namespace
 
 double mann_kendall_upper_tail(std::size_t n, double s) {
@@ -159,11 +178,7 @@ Drift detect_drift(std::span<const double> y, const DriftOptions& options) {
   d.tau = mk.tau;
   d.p_value = mk.p_value;
   d.slope = sen_slope(y);
-  std::vector<double> intercepts(n);
-  for (std::size_t i = 0; i < n; ++i) intercepts[i] = y[i] - d.slope * static_cast<double>(i + 1);
-  const double first = median(intercepts) + d.slope;
-  d.change_pct =
-      first == 0 ? kNaN : 100.0 * d.slope * static_cast<double>(n - 1) / std::fabs(first);
+  d.change_pct = all_positive(y) ? log_line_change_pct(y) : line_change_pct(y, d.slope);
   d.present = d.p_value < options.alpha && std::fabs(d.tau) >= options.min_abs_tau &&
               std::isfinite(d.change_pct) && std::fabs(d.change_pct) >= options.min_change_pct;
   return d;

@@ -55,9 +55,11 @@ struct Drift {
   bool present = false;
   double tau = 0;      // Kendall's tau against iteration order
   double p_value = 1;  // Mann–Kendall
-  // Change along the Theil–Sen line from the first to the last iteration,
-  // in percent of the line's value at the first: 100 b (n - 1) / |a + b|,
-  // a = median(y_i - b i), i = 1..n. NaN for n < 2 or when that value is 0.
+  // Change from the first to the last iteration along a Theil–Sen line, %.
+  // Every value > 0: the line of ln y, 100 (exp(b_ln (n - 1)) - 1), a ratio
+  // of the line's end to its start, so never below -100%. Otherwise the line
+  // of y, 100 b (n - 1) / |a + b|, a = median(y_i - b i), i = 1..n (NaN
+  // when a + b is 0). NaN for n < 2.
   double change_pct = 0;
   double slope = 0;  // b, in the series' unit per iteration
 };

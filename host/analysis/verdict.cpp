@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <boost/math/distributions/normal.hpp>
 
+#include "host/analysis/cliff.h"
 #include "host/analysis/hodges_lehmann.h"
 #include "host/analysis/mann_whitney.h"
 #include "host/analysis/welch.h"
@@ -14,26 +15,10 @@
 namespace schedrig::analysis {
 namespace {
 
-void add_note(std::string& note, const std::string& text) {
-  if (!note.empty()) note += "; ";
-  note += text;
-}
-
 int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
 
 double pct_of(double v, double reference) {
   return reference == 0 ? kNaN : 100.0 * v / std::fabs(reference);
-}
-
-bool all_positive(std::span<const double> values) {
-  return std::all_of(values.begin(), values.end(), [](double v) { return v > 0; });
-}
-
-std::vector<double> logs(std::span<const double> values) {
-  std::vector<double> out;
-  out.reserve(values.size());
-  for (double v : values) out.push_back(std::log(v));
-  return out;
 }
 
 }  // namespace
@@ -96,6 +81,11 @@ std::string_view mark(Verdict v) {
   return "";
 }
 
+void append_note(std::string& note, const std::string& text) {
+  if (!note.empty()) note += "; ";
+  note += text;
+}
+
 std::optional<Method> parse_method(std::string_view word) {
   for (Method m : {Method::kAuto, Method::kMannWhitney, Method::kWelch, Method::kCiOverlap}) {
     if (word == to_string(m)) return m;
@@ -113,8 +103,19 @@ struct Samples {
   const CompareOptions& options;
 };
 
-// Mann-Whitney U for the p-value, Hodges-Lehmann for the interval. Returns
-// the direction of the shift (+1 variant higher, -1 lower, 0 none).
+// The smallest two-sided p-value the exact Mann-Whitney test can give at
+// these sizes: 2 / C(m + n, m).
+double rank_test_floor(std::size_t m, std::size_t n) {
+  double c = 1;
+  for (std::size_t i = 1; i <= m; ++i) {
+    c = c * static_cast<double>(n + i) / static_cast<double>(i);
+  }
+  return std::min(1.0, 2 / c);
+}
+
+// Mann-Whitney U for the p-value, Hodges-Lehmann for the interval; the test
+// is significant at half of 1 - confidence, the cliff having the other half.
+// Returns the direction of the shift (+1 variant higher, -1 lower, 0 none).
 int rank_test(const Samples& s, Comparison& c) {
   const MannWhitneyResult mw = mann_whitney(s.baseline, s.variant);
   c.test = StatTest::kMannWhitney;
@@ -124,17 +125,40 @@ int rank_test(const Samples& s, Comparison& c) {
   // Ranks, and so the p-value, are the same on either scale.
   const bool ratio = all_positive(s.baseline) && all_positive(s.variant);
   const double confidence = s.options.confidence;
-  const HodgesLehmann hl = ratio ? hodges_lehmann(logs(s.baseline), logs(s.variant), confidence)
-                                 : hodges_lehmann(s.baseline, s.variant, confidence);
+  const HodgesLehmann hl =
+      ratio ? hodges_lehmann(log_values(s.baseline), log_values(s.variant), confidence)
+            : hodges_lehmann(s.baseline, s.variant, confidence);
   c.ci_lo_pct = ratio ? 100.0 * std::expm1(hl.lo) : pct_of(hl.lo, s.med_b);
   c.ci_hi_pct = ratio ? 100.0 * std::expm1(hl.hi) : pct_of(hl.hi, s.med_b);
-  c.significant = c.p_value < 1 - confidence;
+  const double alpha_rank = (1 - confidence) / 2;
+  c.significant = c.p_value < alpha_rank;
   if (hl.confidence < confidence) {
-    add_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
-                                 "shown: {:.0f}%)",
-                                 100 * confidence, s.nb, s.nv, 100 * hl.confidence));
+    append_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (interval "
+                                    "shown: {:.0f}%)",
+                                    100 * confidence, s.nb, s.nv, 100 * hl.confidence));
+  } else if (const double floor = rank_test_floor(s.nb, s.nv); floor >= alpha_rank) {
+    append_note(c.note, fmt::format("a rank test cannot reach {:g}% with n={} vs {} (p >= {:.4f}, "
+                                    "its share beside the cliff is {:g})",
+                                    100 * confidence, s.nb, s.nv, floor, alpha_rank));
   }
   return sign(mw.u_y - static_cast<double>(s.nb) * static_cast<double>(s.nv) / 2);
+}
+
+// Rosenbaum's exceedance test beside the rank test (cliff.h). Fills c.cliff
+// and c.spread; when the rank test is not significant and exactly one tail
+// is, the change is significant in that tail's direction. Returns the
+// direction (`rank_direction` unless the cliff decided).
+int cliff_test(const Samples& s, Comparison& c, int rank_direction, bool decidable) {
+  c.cliff = exceedance_test(s.baseline, s.variant, s.options.confidence);
+  if (!decidable) {
+    c.cliff.decidable = false;
+    c.cliff.significant_below = c.cliff.significant_above = false;
+  }
+  const bool below = c.cliff.significant_below, above = c.cliff.significant_above;
+  c.spread = below && above;
+  if (c.significant || below == above) return rank_direction;
+  c.significant = true;
+  return below ? -1 : 1;
 }
 
 // Welch's t on log values (or on raw values when any is <= 0). Returns the direction.
@@ -142,7 +166,8 @@ int welch_test(const Samples& s, Comparison& c) {
   c.parametric = true;
   int direction = 0;
   if (all_positive(s.baseline) && all_positive(s.variant)) {
-    const WelchResult w = welch_t_test(logs(s.baseline), logs(s.variant), s.options.confidence);
+    const WelchResult w =
+        welch_t_test(log_values(s.baseline), log_values(s.variant), s.options.confidence);
     c.test = StatTest::kWelchLog;
     c.p_value = w.p_value;
     c.ci_lo_pct = 100.0 * std::expm1(w.lo);
@@ -156,13 +181,13 @@ int welch_test(const Samples& s, Comparison& c) {
     c.ci_lo_pct = pct_of(w.lo, mean_b);
     c.ci_hi_pct = pct_of(w.hi, mean_b);
     direction = sign(w.diff);
-    add_note(c.note, "values <= 0: Welch's t on raw values");
+    append_note(c.note, "values <= 0: Welch's t on raw values");
   }
   c.significant = c.p_value < 1 - s.options.confidence;
   if (s.options.method == Method::kAuto) {
-    add_note(c.note, fmt::format("parametric: Welch's t on log values from few iterations "
-                                 "(n={} vs {})",
-                                 s.nb, s.nv));
+    append_note(c.note, fmt::format("parametric: Welch's t on log values from few iterations "
+                                    "(n={} vs {})",
+                                    s.nb, s.nv));
   }
   return direction;
 }
@@ -182,16 +207,21 @@ int ci_overlap_test(const Samples& s, Comparison& c) {
   return sign(sv.mean - sb.mean);
 }
 
-// The test options.method names (kAuto: rank test with enough iterations,
-// else Welch's t). Returns the direction.
+// The test options.method names (kAuto: rank test and cliff with enough
+// iterations, else Welch's t with the cliff undecidable). Returns the direction.
 int run_test(const Samples& s, Comparison& c) {
   Method method = s.options.method;
   const bool few = s.nb < kRankTestMinIterations || s.nv < kRankTestMinIterations;
-  if (method == Method::kAuto) method = few ? Method::kWelch : Method::kMannWhitney;
+  if (method == Method::kAuto) {
+    if (!few) return cliff_test(s, c, rank_test(s, c), true);
+    const int direction = welch_test(s, c);
+    cliff_test(s, c, direction, false);
+    return direction;
+  }
   switch (method) {
-    case Method::kAuto:  // resolved above
+    case Method::kAuto:  // handled above
     case Method::kMannWhitney:
-      return rank_test(s, c);
+      return cliff_test(s, c, rank_test(s, c), true);
     case Method::kWelch:
       return welch_test(s, c);
     case Method::kCiOverlap:
@@ -200,14 +230,23 @@ int run_test(const Samples& s, Comparison& c) {
   return 0;
 }
 
+// The size of the change the threshold is held against: the cliff's level
+// change when the cliff alone made the change significant, else change_pct.
+double change_size_pct(const Comparison& c, const CompareOptions& options) {
+  const bool rank_significant = c.p_value < (1 - options.confidence) / 2;
+  const bool cliff_decided = c.test == StatTest::kMannWhitney && c.significant && !rank_significant;
+  return cliff_decided ? c.cliff.level_change_pct : c.change_pct;
+}
+
 // The verdict from significance, direction and the threshold.
 void set_verdict(Comparison& c, int direction, const CompareOptions& options) {
   if (!c.significant || direction == 0) {
     c.verdict = Verdict::kNone;
-  } else if (std::isfinite(c.change_pct) && std::fabs(c.change_pct) < options.threshold_pct) {
+  } else if (const double size = change_size_pct(c, options);
+             std::isfinite(size) && std::fabs(size) < options.threshold_pct) {
     c.verdict = Verdict::kNone;
-    add_note(c.note,
-             fmt::format("significant, but below the {:g}% threshold", options.threshold_pct));
+    append_note(c.note,
+                fmt::format("significant, but below the {:g}% threshold", options.threshold_pct));
   } else {
     c.verdict =
         (direction > 0) == options.higher_is_better ? Verdict::kImprovement : Verdict::kRegression;
@@ -223,11 +262,11 @@ Comparison compare_samples(std::span<const double> baseline, std::span<const dou
   const double med_v = median(variant);
   if (s.nb > 0 && s.nv > 0) c.change_pct = pct_of(med_v - s.med_b, s.med_b);
   if (s.nb > 0 && s.nv > 0 && s.med_b == 0)
-    add_note(c.note, "baseline median is 0: change % undefined");
+    append_note(c.note, "baseline median is 0: change % undefined");
   if (s.nb < kMinIterations || s.nv < kMinIterations) {
     c.verdict = Verdict::kInsufficient;
-    add_note(c.note,
-             fmt::format("fewer than {} iterations (n={} vs {})", kMinIterations, s.nb, s.nv));
+    append_note(c.note,
+                fmt::format("fewer than {} iterations (n={} vs {})", kMinIterations, s.nb, s.nv));
     return c;
   }
   set_verdict(c, run_test(s, c), options);
@@ -242,17 +281,17 @@ void add_series_notes(Comparison& c, const SeriesAnalysis& baseline,
   } sides[] = {{"baseline", baseline}, {"variant", variant}};
   for (const auto& [side, a] : sides) {
     if (a.modes.bimodal) {
-      add_note(c.note, fmt::format("{} bimodal ({} flip{})", side, a.modes.flips,
-                                   a.modes.flips == 1 ? "" : "s"));
+      append_note(c.note, fmt::format("{} bimodal ({} flip{})", side, a.modes.flips,
+                                      a.modes.flips == 1 ? "" : "s"));
     } else if (a.drift.present) {
-      add_note(c.note, fmt::format("{} drift {:+.0f}%", side, a.drift.change_pct));
+      append_note(c.note, fmt::format("{} drift {:+.0f}%", side, a.drift.change_pct));
     } else if (std::isfinite(a.summary.cov_pct) && a.summary.cov_pct > 10) {
-      add_note(c.note, fmt::format("{} noisy (CoV {:.1f}%)", side, a.summary.cov_pct));
+      append_note(c.note, fmt::format("{} noisy (CoV {:.1f}%)", side, a.summary.cov_pct));
     }
     if (a.summary.n >= 20 && std::isfinite(a.lag1) && a.lag1 >= 0.5) {
-      add_note(c.note, fmt::format("{} iterations autocorrelated (lag-1 r {:.2f}): the p-value "
-                                   "overstates the evidence",
-                                   side, a.lag1));
+      append_note(c.note, fmt::format("{} iterations autocorrelated (lag-1 r {:.2f}): the p-value "
+                                      "overstates the evidence",
+                                      side, a.lag1));
     }
   }
 }

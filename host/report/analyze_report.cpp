@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "host/analysis/cliff.h"
+#include "host/report/cliff_json.h"
 #include "host/report/compare_json.h"
 #include "host/report/compare_text.h"
 #include "host/report/format.h"
@@ -23,6 +25,14 @@ std::string p_text(double p) {
   return fmt::format("{:.4f}", p);
 }
 
+// True when some comparison has cliff words (the CLIFF column is shown then).
+bool any_cliff_words(const AnalyzeReport& r) {
+  for (const auto& c : r.comparisons) {
+    if (!analysis::describe_cliff(c).empty()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 nlohmann::json analyze_json(const AnalyzeReport& r) {
@@ -32,7 +42,10 @@ nlohmann::json analyze_json(const AnalyzeReport& r) {
   }
   nlohmann::json comparisons = nlohmann::json::array();
   for (std::size_t i = 0; i < r.comparisons.size(); ++i) {
-    comparisons.push_back(comparison_json(r.series[i + 1].name, r.comparisons[i]));
+    nlohmann::json c = comparison_json(r.series[i + 1].name, r.comparisons[i]);
+    c["cliff"] = cliff_json(r.comparisons[i]);
+    c["spread"] = r.comparisons[i].spread;
+    comparisons.push_back(std::move(c));
   }
   return {{"method", std::string(analysis::to_string(r.options.method))},
           {"lower_is_better", r.options.lower_is_better},
@@ -58,8 +71,11 @@ void print_analyze_text(const AnalyzeReport& r, std::ostream& out) {
   series.print(out);
   if (r.comparisons.empty()) return;
   out << '\n';
-  TextTable table(
-      {{"VARIANT"}, {"CHANGE"}, {"95% CI (%)"}, {"p", Align::kRight}, {"TEST"}, {"VERDICT"}});
+  const bool cliffs = any_cliff_words(r);
+  std::vector<TextTable::Column> columns = {{"VARIANT"},          {"CHANGE"}, {"95% CI (%)"},
+                                            {"p", Align::kRight}, {"TEST"},   {"VERDICT"}};
+  if (cliffs) columns.push_back({"CLIFF"});
+  TextTable table(columns);
   for (std::size_t i = 0; i < r.comparisons.size(); ++i) {
     const analysis::Comparison& c = r.comparisons[i];
     std::string change = analysis::format_change(c.change_pct);
@@ -69,9 +85,14 @@ void print_analyze_text(const AnalyzeReport& r, std::ostream& out) {
         c.verdict != analysis::Verdict::kInsufficient) {
       change += "*";
     }
-    table.add_row({r.series[i + 1].name, change, format_interval(c.ci_lo_pct, c.ci_hi_pct),
-                   p_text(c.p_value), std::string(analysis::to_string(c.test)),
-                   std::string(analysis::to_string(c.verdict))});
+    std::vector<std::string> row = {r.series[i + 1].name,
+                                    change,
+                                    format_interval(c.ci_lo_pct, c.ci_hi_pct),
+                                    p_text(c.p_value),
+                                    std::string(analysis::to_string(c.test)),
+                                    std::string(analysis::to_string(c.verdict))};
+    if (cliffs) row.push_back(analysis::describe_cliff(c));
+    table.add_row(std::move(row));
   }
   table.print(out);
   out << '\n'

@@ -82,14 +82,35 @@ TEST(SenSlope, LongSeriesUseBlockMediansAndFindTheSameLine) {
   EXPECT_NEAR(sen_slope(line, 10), 3.0, 1e-12);
 }
 
-// The example sentence: "+44% over 6 iterations (tau 1.0)".
+// The example sentence: "+44% over 6 iterations (tau 1.0)". The
+// change of a positive series is the ratio of its log-scale line's end to
+// its start: a straight line 100 -> 144 bends on that scale (43.6%); a
+// geometric climb 100 -> 144 is a straight log line and gives 44% exactly.
 TEST(Drift, SteadyClimbIsDrift) {
   const Drift d = detect_drift(std::vector<double>{100, 108.8, 117.6, 126.4, 135.2, 144});
   EXPECT_TRUE(d.present);
   EXPECT_DOUBLE_EQ(d.tau, 1.0);
   EXPECT_NEAR(d.slope, 8.8, 1e-12);
-  EXPECT_NEAR(d.change_pct, 44.0, 1e-9);
+  // The median pairwise log slope is that of the pair (2, 5): ln(135.2 / 108.8) / 3.
+  EXPECT_NEAR(d.change_pct, 100 * (std::pow(135.2 / 108.8, 5.0 / 3) - 1), 1e-9);
   EXPECT_DOUBLE_EQ(d.p_value, 2.0 / 720);
+  std::vector<double> geometric;
+  for (int i = 0; i < 6; ++i) geometric.push_back(100 * std::pow(1.44, i / 5.0));
+  EXPECT_NEAR(detect_drift(geometric).change_pct, 44.0, 1e-9);
+}
+
+// A fall towards zero: the raw line's change, 100 b (n - 1) / |a + b|,
+// overshoots -100% (the same series ending at 0, which has no log scale,
+// shows it); as a ratio it is -99%, never below -100%.
+TEST(Drift, AFallOfAPositiveSeriesIsARatioNeverBelowMinus100) {
+  const std::vector<double> y = {100, 60, 30, 10, 3, 1};
+  const Drift d = detect_drift(y);
+  EXPECT_TRUE(d.present);
+  EXPECT_GT(d.change_pct, -100.0);
+  EXPECT_LT(d.change_pct, -98.0);
+  // With a zero in the series there is no log scale: the raw line.
+  const Drift raw = detect_drift(std::vector<double>{100, 60, 30, 10, 3, 0});
+  EXPECT_LT(raw.change_pct, -100.0);
 }
 
 TEST(Drift, ThreeIterationsCannotShowDrift) {
@@ -106,7 +127,7 @@ TEST(Drift, SmallSteadyCreepIsBelowTheFloor) {
   for (int i = 0; i < 20; ++i) y.push_back(1000 + i);  // +1.9% over the series
   const Drift d = detect_drift(y);
   EXPECT_LT(d.p_value, 1e-6);
-  EXPECT_NEAR(d.change_pct, 1.9, 1e-9);
+  EXPECT_NEAR(d.change_pct, 1.9, 1e-4);  // the log-scale line: 1.89996%
   EXPECT_FALSE(d.present);
 }
 
