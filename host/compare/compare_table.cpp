@@ -41,7 +41,10 @@ Cell make_cell(const Row& row, Side side, const Table& table, bool across) {
   analysis::add_series_notes(cell.comparison, row.baseline.analysis, side.analysis);
   if (row.direction_assumed)
     append_note(cell.comparison, "direction unset: higher taken as better");
-  if (across) add_boot_note(cell.comparison, boot_count(row.baseline), boot_count(side));
+  if (across) {
+    add_boot_note(cell.comparison, boot_count(row.baseline), boot_count(side));
+    cell.by_boot = analysis::compare_boots(values_by_boot(row.baseline), values_by_boot(side), o);
+  }
   cell.side = std::move(side);
   return cell;
 }
@@ -236,6 +239,24 @@ std::size_t boot_count(const Side& side) {
 }
 
 std::string short_id(const std::string& run_id) { return run_id.substr(0, 8); }
+
+bool boot_level(const Cell& cell) {
+  return cell.by_boot && cell.by_boot->baseline_boots >= analysis::kMinBootsPerSide &&
+         cell.by_boot->variant_boots >= analysis::kMinBootsPerSide;
+}
+
+std::vector<std::vector<double>> values_by_boot(const Side& side) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> by;
+  for (std::size_t i = 0; i < side.values.size() && i < side.boots.size(); ++i) {
+    if (side.boots[i].empty()) continue;
+    push_unique(order, side.boots[i]);
+    by[side.boots[i]].push_back(side.values[i]);
+  }
+  std::vector<std::vector<double>> out;
+  for (const auto& b : order) out.push_back(std::move(by[b]));
+  return out;
+}
 
 Table compare_variants(const store::RunRecord& run, const CompareOptions& options) {
   Table t = table_for(run, options);

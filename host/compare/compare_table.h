@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "host/analysis/boots.h"
 #include "host/analysis/series.h"
 #include "host/analysis/verdict.h"
 #include "host/store/records.h"
@@ -63,8 +64,21 @@ std::size_t boot_count(const Side& side);
 struct Cell {
   bool present = false;  // false: the variant has no value for this metric
   Side side;
-  analysis::Comparison comparison;
+  analysis::Comparison comparison;  // iteration level: every value of both sides
+  // Across runs: the boot-level comparison (analysis::compare_boots over the
+  // values grouped by boot_id; values of unknown boots left out);
+  // kInsufficient below analysis::kMinBootsPerSide boots a side.
+  std::optional<analysis::BootComparison> by_boot;
 };
+
+// True when `cell` has a boot-level verdict to stand on: by_boot with at
+// least analysis::kMinBootsPerSide boots on each side. The gate then judges
+// that verdict rather than the iteration-level one.
+bool boot_level(const Cell& cell);
+
+// The values of `side` grouped by boot, in order of first appearance;
+// values of an unknown ("") boot are left out.
+std::vector<std::vector<double>> values_by_boot(const Side& side);
 
 // One case and metric (and, across runs, one variant).
 struct Row {

@@ -41,9 +41,13 @@ std::string gate_line(const GateFailure& f) {
                      analysis::mark(f.verdict), threshold);
 }
 
+bool fails_gate(analysis::Verdict verdict, double change_pct, double threshold_pct) {
+  if (verdict != analysis::Verdict::kRegression) return false;
+  return !(std::fabs(change_pct) < threshold_pct);  // a NaN change fails on the verdict
+}
+
 bool fails_gate(const analysis::Comparison& c, double threshold_pct) {
-  if (c.verdict != analysis::Verdict::kRegression) return false;
-  return !(std::fabs(c.change_pct) < threshold_pct);  // a NaN change fails on the verdict
+  return fails_gate(c.verdict, c.change_pct, threshold_pct);
 }
 
 std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& o) {
@@ -55,11 +59,17 @@ std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& o)
     if (!judged(row, o, plan)) continue;
     const double threshold = o.threshold_pct > 0 ? o.threshold_pct : plan ? plan->threshold_pct : 0;
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      const analysis::Comparison& c = row.cells[i].comparison;
-      if (!fails_gate(c, threshold)) continue;
+      const Cell& cell = row.cells[i];
       const std::string& variant = row.variant.empty() ? table.columns[i] : row.variant;
-      out.push_back({fmt::format("{}/{}", row.case_name, variant), row.metric, c.change_pct,
-                     c.verdict, threshold});
+      const std::string where = fmt::format("{}/{}", row.case_name, variant);
+      if (boot_level(cell)) {
+        const analysis::BootComparison& b = *cell.by_boot;
+        if (fails_gate(b.verdict, b.change_pct, threshold))
+          out.push_back({where + " by boot", row.metric, b.change_pct, b.verdict, threshold});
+      } else if (fails_gate(cell.comparison, threshold)) {
+        out.push_back(
+            {where, row.metric, cell.comparison.change_pct, cell.comparison.verdict, threshold});
+      }
     }
   }
   return out;

@@ -5,7 +5,9 @@
 // --all-metrics widen it. A row fails when its verdict is (R) and
 // |change| reaches the threshold (--threshold, else the plan's
 // gate.threshold_pct, else none). A spread or a cliff counts as the
-// verdict says (docs/statistics.md).
+// verdict says (docs/statistics.md). Across runs with at least
+// analysis::kMinBootsPerSide boots a side the boot-level verdict is the one
+// judged (compare_table.h boot_level), so one odd boot cannot fail a gate.
 #pragma once
 
 #include <ostream>
@@ -39,6 +41,8 @@ std::string gate_line(const GateFailure& f);
 // Whether `c` fails a gate of `threshold_pct`: a regression whose |change %|
 // is at least the threshold.
 bool fails_gate(const analysis::Comparison& c, double threshold_pct);
+// The same for a verdict and its change (the boot-level one).
+bool fails_gate(analysis::Verdict verdict, double change_pct, double threshold_pct);
 
 // The rows of `table` the gate judges that fail it, in table order. Throws
 // CompareError when a --metric names a metric no row has (the message lists

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "host/analysis/cliff.h"
+#include "host/report/cliff_json.h"
 #include "host/report/results_csv.h"
 
 namespace schedrig::report {
@@ -76,7 +78,20 @@ nlohmann::json comparison_json(const std::string& variant, const analysis::Compa
           {"test", std::string(analysis::to_string(c.test))},
           {"parametric", c.parametric},
           {"verdict", std::string(analysis::to_string(c.verdict))},
-          {"note", c.note}};
+          {"note", c.note},
+          {"cliff", cliff_json(c)},
+          {"spread", c.spread}};
+}
+
+nlohmann::json boot_comparison_json(const analysis::BootComparison& b) {
+  return {{"baseline_boots", b.baseline_boots},
+          {"variant_boots", b.variant_boots},
+          {"change_pct", json_number(b.change_pct)},
+          {"ci95_pct", {json_number(b.ci_lo_pct), json_number(b.ci_hi_pct)}},
+          {"p_value", json_number(b.p_value)},
+          {"test", "welch-log-boot-medians"},
+          {"verdict", std::string(analysis::to_string(b.verdict))},
+          {"note", b.note}};
 }
 
 namespace {
@@ -115,6 +130,7 @@ nlohmann::json compare_json(const Table& t) {
       const Cell& cell = row.cells[i];
       nlohmann::json v = side_json(cell.side, cell.side.variant);
       v["comparison"] = comparison_json(cell.side.variant, cell.comparison);
+      v["by_boot"] = cell.by_boot ? boot_comparison_json(*cell.by_boot) : nlohmann::json(nullptr);
       variants.push_back(std::move(v));
     }
     rows.push_back(
@@ -149,35 +165,42 @@ nlohmann::json compare_json(const Table& t) {
 void print_compare_csv(const Table& t, std::ostream& out) {
   out << "case,variant,metric,unit,direction,baseline_run,baseline_variant,baseline_median,"
          "baseline_n,baseline_cov_pct,run,compared_variant,median,n,cov_pct,change_pct,"
-         "ci95_lo_pct,ci95_hi_pct,p_value,test,parametric,verdict,note\n";
+         "ci95_lo_pct,ci95_hi_pct,p_value,test,parametric,verdict,note,cliff,boot_change_pct,"
+         "boot_p_value,boot_verdict\n";
   for (const auto& row : t.rows) {
     for (const auto& cell : row.cells) {
       const analysis::Summary& b = row.baseline.analysis.summary;
       const analysis::Summary& v = cell.side.analysis.summary;
       const analysis::Comparison& c = cell.comparison;
-      const std::vector<std::string> fields = {row.case_name,
-                                               row.variant,
-                                               row.metric,
-                                               row.unit,
-                                               direction_word(row),
-                                               row.baseline.run_id,
-                                               row.baseline.variant,
-                                               csv_number(b.median),
-                                               std::to_string(b.n),
-                                               csv_number(b.cov_pct),
-                                               cell.side.run_id,
-                                               cell.side.variant,
-                                               csv_number(v.median),
-                                               std::to_string(v.n),
-                                               csv_number(v.cov_pct),
-                                               csv_number(c.change_pct),
-                                               csv_number(c.ci_lo_pct),
-                                               csv_number(c.ci_hi_pct),
-                                               csv_number(c.p_value),
-                                               std::string(analysis::to_string(c.test)),
-                                               c.parametric ? "true" : "false",
-                                               std::string(analysis::to_string(c.verdict)),
-                                               c.note};
+      const analysis::BootComparison* boot = cell.by_boot ? &*cell.by_boot : nullptr;
+      const std::vector<std::string> fields = {
+          row.case_name,
+          row.variant,
+          row.metric,
+          row.unit,
+          direction_word(row),
+          row.baseline.run_id,
+          row.baseline.variant,
+          csv_number(b.median),
+          std::to_string(b.n),
+          csv_number(b.cov_pct),
+          cell.side.run_id,
+          cell.side.variant,
+          csv_number(v.median),
+          std::to_string(v.n),
+          csv_number(v.cov_pct),
+          csv_number(c.change_pct),
+          csv_number(c.ci_lo_pct),
+          csv_number(c.ci_hi_pct),
+          csv_number(c.p_value),
+          std::string(analysis::to_string(c.test)),
+          c.parametric ? "true" : "false",
+          std::string(analysis::to_string(c.verdict)),
+          c.note,
+          analysis::describe_cliff(c),
+          boot ? csv_number(boot->change_pct) : "",
+          boot ? csv_number(boot->p_value) : "",
+          boot ? std::string(analysis::to_string(boot->verdict)) : ""};
       print_csv_row(fields, out);
     }
   }

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "host/analysis/cliff.h"
+
 namespace schedrig::report {
 
 using compare::Row;
@@ -79,8 +81,15 @@ void add_row(const Table& t, const Row& row, Remarks& remarks) {
     if (has_shape(cell.side)) {
       remarks.add(key(t.columns[i]), row.metric, analysis::describe(cell.side.analysis));
     }
+    const std::string cliff = analysis::describe_cliff(cell.comparison);
+    if (!cliff.empty()) remarks.add(key(t.columns[i]), row.metric, cliff);
     for (const auto& part : unshown_remarks(cell.comparison.note)) {
       remarks.add(key(t.columns[i]), row.metric, part);
+    }
+    if (compare::boot_level(cell)) {
+      for (const auto& part : unshown_remarks(cell.by_boot->note)) {
+        remarks.add(key(t.columns[i]), row.metric, "by boot: " + part);
+      }
     }
   }
 }

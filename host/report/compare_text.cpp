@@ -75,7 +75,22 @@ std::vector<TextTable::Column> table_columns(bool across) {
   return columns;
 }
 
-// The baseline's line of a row, then one line per column.
+// "by boot (2 vs 2)" with the boot-level change, mark, CI and p-value.
+std::vector<std::string> boot_line(const analysis::BootComparison& b, bool across) {
+  std::vector<std::string> line(across ? 3 : 2);
+  line.push_back(fmt::format("by boot ({} vs {})", b.baseline_boots, b.variant_boots));
+  line.resize(line.size() + 3);  // median, n, CoV
+  std::string change = analysis::format_change(b.change_pct);
+  const std::string_view mark = analysis::mark(b.verdict);
+  if (!mark.empty()) change = fmt::format("{} {}", change, mark);
+  line.push_back(change);
+  line.push_back(format_interval(b.ci_lo_pct, b.ci_hi_pct));
+  line.push_back(format_p(b.p_value));
+  return line;
+}
+
+// The baseline's line of a row, then one line per column (and its boot
+// line when it has a boot-level verdict).
 void add_row_lines(TextTable& table, const Table& t, const Row& row, bool across) {
   std::vector<std::string> first = {row.case_name};
   if (across) first.push_back(row.variant);
@@ -97,6 +112,7 @@ void add_row_lines(TextTable& table, const Table& t, const Row& row, bool across
         cell.present ? format_interval(cell.comparison.ci_lo_pct, cell.comparison.ci_hi_pct) : "-");
     line.push_back(cell.present ? format_p(cell.comparison.p_value) : "-");
     table.add_row(std::move(line));
+    if (compare::boot_level(cell)) table.add_row(boot_line(*cell.by_boot, across));
   }
 }
 
