@@ -152,7 +152,7 @@ std::string format_cov(double cov_pct) {
 
 std::string format_p(double p) {
   if (!std::isfinite(p)) return "-";
-  return p < 0.0001 ? std::string("<0.0001") : fmt::format("{:.4f}", p);
+  return p < 0.001 ? std::string("<0.001") : fmt::format("{:.3f}", p);
 }
 
 std::string legend(Method method, double confidence, double threshold_pct) {

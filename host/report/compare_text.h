@@ -44,7 +44,8 @@ std::string format_interval(double lo_pct, double hi_pct);
 // CoV as "0.8%"; "-" when NaN.
 std::string format_cov(double cov_pct);
 
-// A p-value: "0.0068", "<0.0001"; "-" when NaN.
+// A p-value to three decimals: "0.007", "<0.001"; "-" when NaN (JSON and
+// CSV carry it whole).
 std::string format_p(double p);
 
 }  // namespace schedrig::report

@@ -1,7 +1,7 @@
 // Envelope streams of whole runs for compare tests: a plan with named cases
 // and variants, a fingerprint, and one IterationResult per (case, variant,
-// iteration) with two metrics: "ops_per_s" (higher is better) and
-// "wakeup_p99_us" (lower is better). Ingested into a real store, so the
+// iteration) with, by default, two metrics: "ops_per_s" (higher is better)
+// and "wakeup_p99_us" (lower is better). Ingested into a real store, so the
 // compare code sees RunRecords exactly as `schedrig compare` does.
 #pragma once
 
@@ -15,6 +15,14 @@
 #include "tests/host/store/sample_run.h"
 
 namespace schedrig::testing {
+
+// A metric of the synthetic iterations: higher-is-better ones are ops x
+// scale, lower-is-better ones 1e6 / ops x scale.
+struct SyntheticMetric {
+  std::string name, unit;
+  bool higher_is_better = true;
+  double scale = 1;
+};
 
 struct SyntheticRun {
   std::string run_id;
@@ -31,18 +39,50 @@ struct SyntheticRun {
   // Iterations reported as failed (value ignored): (variant, iteration).
   std::vector<std::pair<std::string, unsigned>> failed;
   bool latency_direction_unset = false;
+  // Iterations the agent marked disturbed: (variant, iteration).
+  std::vector<std::pair<std::string, unsigned>> disturbed;
+  std::string boot_id = kBoot;                // every envelope's
+  unsigned pus = 160;                         // Hello's allowed_pus
+  std::map<std::string, std::string> params;  // every case's
+  std::string placement = "all";              // every case's
+  std::string cpus;                           // every iteration's cpulist ("" none)
+  std::map<std::string, v1::Gate> gates;      // per case name
+  std::vector<SyntheticMetric> metrics;       // empty: ops_per_s, wakeup_p99_us
+  bool run_failed = false;  // RunFinished says failed, "quiet box: gave up 15 times"
+  // Metric values per case: when set, metrics(case) replaces `metrics`.
+  std::function<std::vector<SyntheticMetric>(const std::string&)> case_metrics;
 };
+
+inline bool listed(const std::vector<std::pair<std::string, unsigned>>& list,
+                   const std::string& variant, unsigned i) {
+  for (const auto& [v, n] : list) {
+    if (v == variant && n == i) return true;
+  }
+  return false;
+}
+
+// The metrics of `c`'s iterations in `s`.
+inline std::vector<SyntheticMetric> metrics_of(const SyntheticRun& s, const std::string& c) {
+  if (s.case_metrics) return s.case_metrics(c);
+  if (!s.metrics.empty()) return s.metrics;
+  return {{"ops_per_s", "ops/s", true, 1}, {"wakeup_p99_us", "us", false, 1}};
+}
 
 inline std::vector<v1::Envelope> synthetic_run(const SyntheticRun& s) {
   std::vector<v1::Envelope> out;
   unsigned long long seq = s.first_seq - 1;
-  v1::Envelope hello = make_envelope(++seq, s.instance);
+  const auto envelope = [&] {
+    v1::Envelope env = make_envelope(++seq, s.instance);
+    env.set_boot_id(s.boot_id);
+    return env;
+  };
+  v1::Envelope hello = envelope();
   hello.mutable_hello()->set_hostname("altra-01.lab");
   hello.mutable_hello()->set_kernel_release(s.kernel);
-  hello.mutable_hello()->set_allowed_pus(160);
+  hello.mutable_hello()->set_allowed_pus(s.pus);
   out.push_back(hello);
 
-  v1::Envelope started = make_envelope(++seq, s.instance);
+  v1::Envelope started = envelope();
   v1::RunStarted* rs = started.mutable_run_started();
   rs->set_run_id(s.run_id);
   v1::Plan* plan = rs->mutable_plan();
@@ -53,6 +93,9 @@ inline std::vector<v1::Envelope> synthetic_run(const SyntheticRun& s) {
     v1::Case* pc = plan->add_cases();
     pc->set_name(c);
     pc->set_workload("fork");
+    pc->set_placement(s.placement);
+    for (const auto& [k, v] : s.params) (*pc->mutable_params())[k] = v;
+    if (s.gates.count(c)) *pc->mutable_gate() = s.gates.at(c);
   }
   for (const auto& v : s.variants) plan->add_variants()->set_name(v);
   v1::Fingerprint* fp = rs->mutable_fingerprint();
@@ -68,36 +111,39 @@ inline std::vector<v1::Envelope> synthetic_run(const SyntheticRun& s) {
   for (unsigned i = 1; i <= s.iterations; ++i) {
     for (const auto& c : s.cases) {
       for (const auto& v : s.variants) {
-        v1::Envelope env = make_envelope(++seq, s.instance);
+        v1::Envelope env = envelope();
         v1::IterationResult* it = env.mutable_iteration_result();
         it->set_run_id(s.run_id);
         it->set_case_name(c);
         it->set_variant(v);
         it->set_iteration(i);
         it->set_position(position++);
-        bool failed = false;
-        for (const auto& [fv, fi] : s.failed) failed = failed || (fv == v && fi == i);
+        const bool failed = listed(s.failed, v, i);
         it->set_status(failed ? v1::STATUS_FAILED : v1::STATUS_OK);
         if (failed) it->set_reason("watchdog: overran duration by 2 s");
+        if (listed(s.disturbed, v, i)) {
+          it->set_disturbed(true);
+          it->set_disturbed_reason("other work: 12.5% CPU of other processes (> 5%)");
+        }
+        it->set_cpus(s.cpus);
         const double ops = s.ops(c, v, i);
-        v1::Metric* m = it->add_metrics();
-        m->set_name("ops_per_s");
-        m->set_value(ops);
-        m->set_unit("ops/s");
-        m->set_direction(v1::HIGHER_IS_BETTER);
-        v1::Metric* lat = it->add_metrics();
-        lat->set_name("wakeup_p99_us");
-        lat->set_value(1e6 / ops);
-        lat->set_unit("us");
-        lat->set_direction(s.latency_direction_unset ? v1::DIRECTION_UNSPECIFIED
-                                                     : v1::LOWER_IS_BETTER);
+        for (const auto& spec : metrics_of(s, c)) {
+          v1::Metric* m = it->add_metrics();
+          m->set_name(spec.name);
+          m->set_value((spec.higher_is_better ? ops : 1e6 / ops) * spec.scale);
+          m->set_unit(spec.unit);
+          m->set_direction(spec.higher_is_better       ? v1::HIGHER_IS_BETTER
+                           : s.latency_direction_unset ? v1::DIRECTION_UNSPECIFIED
+                                                       : v1::LOWER_IS_BETTER);
+        }
         out.push_back(env);
       }
     }
   }
-  v1::Envelope finished = make_envelope(++seq, s.instance);
+  v1::Envelope finished = envelope();
   finished.mutable_run_finished()->set_run_id(s.run_id);
-  finished.mutable_run_finished()->set_status(v1::STATUS_OK);
+  finished.mutable_run_finished()->set_status(s.run_failed ? v1::STATUS_FAILED : v1::STATUS_OK);
+  if (s.run_failed) finished.mutable_run_finished()->set_reason("quiet box: gave up 15 times");
   out.push_back(finished);
   return out;
 }
