@@ -19,6 +19,7 @@ using testing::TempDir;
 
 constexpr const char* kRunA = "aaaaaaaa-1111-4111-8111-000000000001";
 constexpr const char* kRunB = "bbbbbbbb-2222-4222-8222-000000000002";
+constexpr const char* kRunC = "cccccccc-3333-4333-8333-000000000003";
 
 // A store with run A (baseline, slower: -5%, same) and run B (kernel
 // 6.19.0-rc4, everything 10% faster than A).
@@ -38,13 +39,23 @@ std::string make_store(const TempDir& dir) {
 TEST(CompareCli, HelpNamesTheOptions) {
   const auto c = run_command(bin("schedrig") + " compare --help");
   EXPECT_EQ(c.exit_code, 0) << c.output;
-  for (const char* flag : {"--baseline", "--against", "--method", "--threshold", "--fail-on",
-                           "--json", "--csv", "--db"}) {
+  for (const char* flag :
+       {"--baseline", "--against", "--method", "--threshold", "--fail-on", "--metric",
+        "--all-metrics", "--disturbed", "--force", "--json", "--csv", "--db"}) {
     EXPECT_NE(c.output.find(flag), std::string::npos) << flag;
   }
   const auto a = run_command(bin("schedrig") + " analyze --help");
   EXPECT_EQ(a.exit_code, 0) << a.output;
   EXPECT_NE(a.output.find("--lower-is-better"), std::string::npos);
+  EXPECT_NE(a.output.find("--fail-on"), std::string::npos);
+  // The same gate options everywhere (host/cli/gate_options.h).
+  for (const char* cmd : {" lab --help", " run --help"}) {
+    const auto h = run_command(bin("schedrig") + cmd);
+    EXPECT_EQ(h.exit_code, 0) << h.output;
+    for (const char* flag : {"--fail-on", "--metric", "--all-metrics", "--threshold"}) {
+      EXPECT_NE(h.output.find(flag), std::string::npos) << cmd << " " << flag;
+    }
+  }
 }
 
 TEST(CompareCli, TableAndFailOnRegression) {
@@ -65,6 +76,114 @@ TEST(CompareCli, TableAndFailOnRegression) {
   EXPECT_NE(against.output.find("kernel_release: 6.19.0-rc3 -> 6.19.0-rc4"), std::string::npos)
       << against.output;
   EXPECT_NE(against.output.find("+10.00% (I)"), std::string::npos) << against.output;
+}
+
+// The gate judges each case's primary metric (ops_per_s); the latency row of
+// "slower" is (R) too but fails only when asked for; one line per failure.
+TEST(CompareCli, GateExitCodesWithMetricAndThreshold) {
+  TempDir dir;
+  const std::string db = make_store(dir);
+  const std::string compare = bin("schedrig") + " compare aaaa --db " + db;
+  const auto primary = run_command(compare + " --fail-on regression");
+  EXPECT_EQ(primary.exit_code, 1) << primary.output;
+  EXPECT_NE(primary.output.find("\ngate: fork-all/slower ops_per_s -5.1% (R) [no threshold]\n"),
+            std::string::npos)
+      << primary.output;
+  EXPECT_EQ(primary.output.find("gate: fork-all/slower wakeup_p99_us"), std::string::npos);
+  const auto all = run_command(compare + " --fail-on regression --all-metrics");
+  EXPECT_EQ(all.exit_code, 1) << all.output;
+  EXPECT_NE(all.output.find("gate: fork-all/slower wakeup_p99_us +5."), std::string::npos)
+      << all.output;
+  const auto metric = run_command(compare + " --fail-on regression --metric wakeup_p99_us");
+  EXPECT_EQ(metric.exit_code, 1) << metric.output;
+  EXPECT_EQ(metric.output.find("gate: fork-all/slower ops_per_s"), std::string::npos);
+  const auto above = run_command(compare + " --fail-on regression --threshold 6");
+  EXPECT_EQ(above.exit_code, 0) << above.output;
+  EXPECT_EQ(above.output.find("gate:"), std::string::npos) << above.output;
+  const auto below = run_command(compare + " --fail-on regression --threshold 5");
+  EXPECT_EQ(below.exit_code, 1) << below.output;
+  EXPECT_NE(below.output.find("[threshold 5%]"), std::string::npos) << below.output;
+  const auto unknown = run_command(compare + " --fail-on regression --metric nope");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("--metric nope: no such metric"), std::string::npos)
+      << unknown.output;
+}
+
+// Run C: A's "fork-all" with other parameters, cpulist and PU count.
+TEST(CompareCli, AgainstRefusesCasesThatDifferUnlessForced) {
+  TempDir dir;
+  const std::string db = make_store(dir);
+  {
+    store::Store s(db);
+    auto [a, c] = testing::regression_runs(kRunA, kRunC);
+    c.instance = "0c5e8f2a-1c2d-4e3f-8a9b-0c1d2e3f4a5c";
+    c.params = {{"workers", "8"}};
+    c.pus = 8;
+    testing::ingest(s, testing::synthetic_run(c));
+  }
+  const auto refused = run_command(bin("schedrig") + " compare cccc --against aaaa --db " + db);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("case 'fork-all' (aaaaaaaa -> cccccccc): params.workers: - -> 8, "
+                                "PUs: 160 -> 8"),
+            std::string::npos)
+      << refused.output;
+  const auto forced =
+      run_command(bin("schedrig") + " compare cccc --against aaaa --force --db " + db);
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;
+  EXPECT_NE(forced.output.find("--force: paired cases whose definitions differ:"),
+            std::string::npos)
+      << forced.output;
+  EXPECT_NE(forced.output.find("  pus: 160 -> 8\n"), std::string::npos) << forced.output;
+}
+
+// Several runs a side are pooled: --against repeatable or comma-separated.
+TEST(CompareCli, SeveralRunsASide) {
+  TempDir dir;
+  const std::string db = make_store(dir);
+  const auto pooled = run_command(bin("schedrig") + " compare bbbb --against aaaa --against bbbb " +
+                                  "--json --db " + db);
+  ASSERT_EQ(pooled.exit_code, 0) << pooled.output;
+  const auto j = nlohmann::json::parse(pooled.output);
+  EXPECT_EQ(j["runs"].size(), 3u);
+  EXPECT_EQ(j["baseline"], "aaaaaaaa+1");
+  EXPECT_EQ(j["rows"][0]["baseline"]["n"], 20);
+  const auto comma =
+      run_command(bin("schedrig") + " compare bbbb --against aaaa,bbbb --json --db " + db);
+  ASSERT_EQ(comma.exit_code, 0) << comma.output;
+  EXPECT_EQ(nlohmann::json::parse(comma.output)["runs"].size(), 3u);
+  const auto alone = run_command(bin("schedrig") + " compare aaaa bbbb --db " + db);
+  EXPECT_EQ(alone.exit_code, 2) << alone.output;
+  EXPECT_NE(alone.output.find("several runs need --against"), std::string::npos) << alone.output;
+}
+
+// "slower" ran its first four iterations on a busy box: left out by default.
+TEST(CompareCli, DisturbedIterationsAreLeftOutByDefault) {
+  TempDir dir;
+  const std::string db = dir.file("schedrig.db");
+  {
+    store::Store s(db);
+    auto [a, b] = testing::regression_runs(kRunA, kRunB);
+    a.disturbed = {{"slower", 1}, {"slower", 2}, {"slower", 3}, {"slower", 4}};
+    testing::ingest(s, testing::synthetic_run(a));
+  }
+  const auto plain = run_command(bin("schedrig") + " compare aaaa --db " + db);
+  EXPECT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_NE(plain.output.find("run aaaaaaaa: 4 disturbed iterations left out (--disturbed include "
+                              "to count them)"),
+            std::string::npos)
+      << plain.output;
+  const auto json = [&](const std::string& policy) {
+    const auto c =
+        run_command(bin("schedrig") + " compare aaaa --json --disturbed " + policy + " --db " + db);
+    EXPECT_EQ(c.exit_code, 0) << c.output;
+    return nlohmann::json::parse(c.output);
+  };
+  EXPECT_EQ(json("exclude")["rows"][0]["variants"][0]["n"], 6);
+  EXPECT_EQ(json("include")["rows"][0]["variants"][0]["n"], 10);
+  EXPECT_EQ(json("only")["rows"][0]["variants"][0]["n"], 4);
+  EXPECT_EQ(json("only")["disturbed"], "only");
+  EXPECT_EQ(run_command(bin("schedrig") + " compare aaaa --disturbed some --db " + db).exit_code,
+            2);
 }
 
 TEST(CompareCli, JsonAndCsv) {
@@ -196,6 +315,25 @@ TEST(AnalyzeCli, LowerIsBetterTurnsTheVerdict) {
   EXPECT_EQ(j["comparisons"][0]["verdict"], "improvement");
   EXPECT_EQ(j["comparisons"][0]["test"], "mann-whitney");
   EXPECT_NEAR(j["comparisons"][0]["p_value"].get<double>(), 2.0 / 252, 1e-12);
+}
+
+// analyze --fail-on: the file's one metric; --threshold as for compare.
+TEST(AnalyzeCli, FailOnRegression) {
+  TempDir dir;
+  std::ofstream(dir.file("ops.csv")) << "variant,iteration,value\n"
+                                        "baseline,1,100\nbaseline,2,101\nbaseline,3,99\n"
+                                        "baseline,4,100.5\nbaseline,5,99.5\n"
+                                        "patched,1,90\npatched,2,91\npatched,3,89\n"
+                                        "patched,4,90.5\npatched,5,89.5\n";
+  const std::string analyze = bin("schedrig") + " analyze " + dir.file("ops.csv");
+  const auto fail = run_command(analyze + " --fail-on regression");
+  EXPECT_EQ(fail.exit_code, 1) << fail.output;
+  EXPECT_NE(fail.output.find("\ngate: ops.csv/patched value -10.0% (R) [no threshold]\n"),
+            std::string::npos)
+      << fail.output;
+  EXPECT_EQ(run_command(analyze + " --fail-on regression --threshold 11").exit_code, 0);
+  EXPECT_EQ(run_command(analyze + " --fail-on regression --lower-is-better").exit_code, 0);
+  EXPECT_EQ(run_command(analyze).exit_code, 0);
 }
 
 }  // namespace
