@@ -110,10 +110,11 @@ class RunsWaiter {
 
 // Compares `run`'s variants with its baseline, writes the table to `out`
 // (none when null) and returns the rows that fail the gate. A run that
-// cannot be compared (no ok iteration) says why on stderr.
+// cannot be compared (no ok iteration, an unknown --metric) says why on
+// stderr and sets `judged` false.
 // With `several` runs each line names its run.
 std::vector<compare::GateFailure> gate_failures(const store::RunRecord& run, const WaitOptions& o,
-                                                std::ostream* out, bool several) {
+                                                std::ostream* out, bool several, bool& judged) {
   try {
     compare::CompareOptions options;
     options.threshold_pct = o.threshold_pct;
@@ -131,6 +132,7 @@ std::vector<compare::GateFailure> gate_failures(const store::RunRecord& run, con
     return failures;
   } catch (const compare::CompareError& e) {
     std::cerr << printable(fmt::format("run {}: no comparison: {}", run.run_id, e.what())) << "\n";
+    judged = false;
     return {};
   }
 }
@@ -141,11 +143,11 @@ int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& run
                  const WaitOptions& o) {
   std::vector<store::RunRecord> records;
   for (const auto& r : runs) records.push_back(client::fetch_run(client, r.run_id));
-  bool ok = true;
+  bool ok = true, judged = true;
   std::vector<compare::GateFailure> failures;
   for (const auto& run : records) {
     ok = ok && run.status == "ok";
-    for (auto& f : gate_failures(run, o, o.json ? nullptr : &std::cout, records.size() > 1))
+    for (auto& f : gate_failures(run, o, o.json ? nullptr : &std::cout, records.size() > 1, judged))
       failures.push_back(std::move(f));
   }
   if (o.json) std::cout << report::results_json(records).dump(2) << "\n";
@@ -153,6 +155,10 @@ int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& run
   // Under the tables, so the last lines say why the exit code is 1.
   for (const auto& run : records) {
     if (run.status != "ok") std::cerr << printable(report::run_status_note(run)) << "\n";
+  }
+  if (o.fail_on_regression && !judged) {
+    std::cerr << "--fail-on regression: a run had no comparison to judge\n";
+    return kExitFailed;
   }
   if (o.fail_on_regression && compare::report_gate(failures, ok, std::cerr)) return kExitFailed;
   return ok ? kExitOk : kExitFailed;

@@ -57,18 +57,21 @@ bool print_summary(store::Store& store, const std::string& run_id, const LabOpti
   // The run's own comparison: every variant against the baseline variant.
   out << fmt::format("     schedrig compare {} --db {}\n\n", run_id.substr(0, 8), store.path());
   std::vector<compare::GateFailure> failures;
+  bool judged = true;  // a comparison the gate could judge
   try {
     const compare::Table table = compare::compare_variants(runs.front(), o.compare);
     report::print_compare_table(table, out, {o.all_metrics});
     if (o.fail_on_regression) failures = compare::gate_failures(table, o.gate);
   } catch (const compare::CompareError& e) {
     out << "compare: " << e.what() << "\n";
+    judged = false;
   }
   // What the sampler saw per variant, and the quiet-box waits (issue #6).
   report::print_sample_summary(runs.front(), out);
   out << std::flush;
-  return !o.fail_on_regression ||
-         !compare::report_gate(failures, runs.front().status == "ok", std::cerr);
+  if (!o.fail_on_regression) return true;
+  if (!judged) std::cerr << "--fail-on regression: nothing to judge (see 'compare:' above)\n";
+  return !compare::report_gate(failures, runs.front().status == "ok", std::cerr) && judged;
 }
 
 // The plan to run; CliError (exit 2) when it cannot be read.

@@ -24,8 +24,12 @@ long online_pus() { return ::sysconf(_SC_NPROCESSORS_ONLN); }
 TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
   TempDir dir;
   const std::string db = dir.file("lab.db");
-  auto lab = run_command(bin("schedrig") + " lab --quick --db " + db + " --label tag=e2e");
+  // The gate's options (host/cli/gate_options.h): no change of 1000% fails it.
+  auto lab = run_command(bin("schedrig") + " lab --quick --db " + db +
+                         " --label tag=e2e --fail-on regression --all-metrics --threshold 1000");
   ASSERT_EQ(lab.exit_code, 0) << lab.output;
+  EXPECT_EQ(lab.output.find("gate:"), std::string::npos) << lab.output;
+  EXPECT_NE(lab.output.find("Threshold 1000%."), std::string::npos) << lab.output;
   EXPECT_NE(lab.output.find(") connected\nrun "), std::string::npos) << lab.output;
   EXPECT_NE(lab.output.find("stored in " + db), std::string::npos) << lab.output;
 
