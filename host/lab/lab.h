@@ -26,6 +26,7 @@ struct LabOptions {
   std::map<std::string, std::string> labels;  // --label K=V
   std::string agent_log_level = "warn";
   double sample_hz = -1;  // --sample-hz, < 0 = the plan's (after --quick)
+  std::string run_lock;   // --run-lock PATH for the agent; "" = the agent's default
   // How long the spawned agent has to connect and say Hello (not a flag).
   std::chrono::milliseconds connect_timeout{30'000};
 };
