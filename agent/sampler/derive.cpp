@@ -77,11 +77,12 @@ double rate(std::uint64_t now, std::uint64_t before, double seconds) {
 void derive_schedstat(const Schedstat& a, const Schedstat& b, const DeriveContext& ctx,
                       double seconds, DerivedSample& out) {
   if (a.version != b.version) return;
-  std::uint64_t lb = 0, failed = 0, delay = 0;
+  std::uint64_t lb = 0, failed = 0, delay = 0, run = 0;
   for (const auto& [cpu, now] : b.cpus) {
     auto it = a.cpus.find(cpu);
     if (it == a.cpus.end() || !watched(ctx, cpu)) continue;
     delay += counter_delta(now.run_delay_ns, it->second.run_delay_ns);
+    run += counter_delta(now.run_time_ns, it->second.run_time_ns);
     const std::size_t n = std::min(now.domains.size(), it->second.domains.size());
     for (std::size_t i = 0; i < n; ++i) {
       const auto& x = it->second.domains[i].lb[kNewlyIdle];
@@ -95,6 +96,8 @@ void derive_schedstat(const Schedstat& a, const Schedstat& b, const DeriveContex
     out.newidle_failed_pct =
         std::min(100.0, 100.0 * static_cast<double>(failed) / static_cast<double>(lb));
   out.run_delay_ms_per_s = static_cast<double>(delay) / 1e6 / seconds;
+  out.watched_run_ns = run;
+  out.watched_delay_ns = delay;
 }
 
 void derive_tasks(const std::map<pid_t, procfs::TaskSchedstat>& a,

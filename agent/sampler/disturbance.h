@@ -24,11 +24,18 @@ struct WindowLoad {
   std::size_t intervals = 0;  // samples with the workload's time (others are not counted)
   // Busy CPU of the watched PUs minus the workload's own, % of their CPU time.
   double other_cpu_pct = 0;
-  // Mean of procs_running - 1 (the sampler) - the workload's runnable tasks
-  // (its threads' run + wait time / interval, its children's CPU time /
-  // interval), never below 0. Empty when the workload's processes reaped
-  // children in the window: how long those waited to run is not known, so a
-  // fork storm's crowd of children cannot be told from other tasks.
+  // Tasks not the workload's that were running or waiting to run on the
+  // watched PUs, on average: (Σ run + run_delay of those PUs, /proc/schedstat
+  // fields 7 and 8, minus the workload threads' run + wait, from their own
+  // schedstat) / window length; never below 0. Both sides come from the
+  // kernel's one sched_info accounting, so they agree (procs_running, an
+  // instant's count, read 1-2 above the workload's average for 8-64
+  // threads that sleep and wake often, and ~10 for kv's 128 clients, with
+  // no other CPU use to match: docs/sampling.md). Empty without
+  // /proc/schedstat (a kernel without CONFIG_SCHEDSTATS), or when the
+  // workload's processes reaped children in the window: how long those
+  // waited to run is not known, so a fork storm's children cannot be told
+  // from other tasks.
   std::optional<double> other_runnable;
 };
 
@@ -43,8 +50,8 @@ struct DisturbanceLimits {
 
 // Why `load` is disturbed, "" when it is not (or when no interval was
 // measured): "other work: 12.5% CPU of other processes (> 5%)", "other
-// work: 2.4 runnable tasks not the workload's on average (> 1)", or both
-// joined by "; ".
+// work: 2.4 tasks not the workload's running or waiting on its PUs on
+// average (> 1)", or both joined by "; ".
 std::string disturbance_reason(const WindowLoad& load, const DisturbanceLimits& limits);
 
 }  // namespace schedrig::sampler

@@ -46,8 +46,12 @@ struct DerivedSample {
   std::optional<std::uint64_t> workload_run_ns;   // registered threads on a CPU
   std::optional<std::uint64_t> workload_wait_ns;  // registered threads waiting on a runqueue
   std::uint64_t workload_children_ns = 0;  // reaped children of registered processes, on a CPU
-  bool starved = false;                    // the starvation signature completed in this interval
-  std::string starved_reason;              // which rule, with the numbers, when starved
+  // /proc/schedstat fields 7 and 8 summed over the watched PUs: time every
+  // task ran there and waited there to run; empty without /proc/schedstat.
+  std::optional<std::uint64_t> watched_run_ns;
+  std::optional<std::uint64_t> watched_delay_ns;
+  bool starved = false;        // the starvation signature completed in this interval
+  std::string starved_reason;  // which rule, with the numbers, when starved
 };
 
 // Means and p95 of an iteration's samples (only samples that have the
