@@ -19,6 +19,7 @@
 
 #include "common/lock_holder.h"
 #include "common/lock_wait.h"
+#include "tests/support/flock_holder.h"
 #include "tests/support/run_command.h"
 
 namespace schedrig {
@@ -27,38 +28,7 @@ namespace {
 using namespace std::chrono_literals;
 using schedrig::testing::TempDir;
 
-// A child process holding flock(2) on `path` until destroyed (SIGKILL).
-class ChildHolder {
- public:
-  explicit ChildHolder(const std::string& path) {
-    int ready[2];
-    EXPECT_EQ(::pipe(ready), 0);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-      const bool held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-      (void)!::write(ready[1], held ? "y" : "n", 1);
-      ::pause();
-      ::_exit(0);
-    }
-    char c = 0;
-    EXPECT_EQ(::read(ready[0], &c, 1), 1);
-    EXPECT_EQ(c, 'y');
-    ::close(ready[0]);
-    ::close(ready[1]);
-  }
-  ~ChildHolder() { kill(); }
-  void kill() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-  pid_t pid() const { return pid_; }
-
- private:
-  pid_t pid_ = -1;
-};
+using ChildHolder = schedrig::testing::FlockHolder;
 
 std::string error_of(const std::string& path) {
   try {

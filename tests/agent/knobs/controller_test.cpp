@@ -21,6 +21,7 @@
 
 #include "agent/knobs/journal.h"
 #include "tests/agent/knobs/fake_root.h"
+#include "tests/support/flock_holder.h"
 
 namespace schedrig::knobs {
 namespace {
@@ -227,36 +228,10 @@ TEST(KnobController, AWaitForTheLockIsToldAsItStartsAndEnds) {
   b.restore();
 }
 
-// Another process's hold on the lock: a child that opens the file, takes
-// the flock and writes a false pid into it, until destroyed.
-class ForeignHolder {
+// Another process's hold on the lock, writing a false pid into the file.
+class ForeignHolder : public schedrig::testing::FlockHolder {
  public:
-  explicit ForeignHolder(const std::string& path) {
-    int ready[2];
-    EXPECT_EQ(::pipe(ready), 0);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-      const bool held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-      (void)!::write(fd, "111111    \n", 11);  // what the lock file claims: never believed
-      (void)!::write(ready[1], held ? "y" : "n", 1);
-      ::pause();
-      ::_exit(0);
-    }
-    char c = 0;
-    EXPECT_EQ(::read(ready[0], &c, 1), 1);
-    EXPECT_EQ(c, 'y');
-    ::close(ready[0]);
-    ::close(ready[1]);
-  }
-  ~ForeignHolder() {
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-  }
-  pid_t pid() const { return pid_; }
-
- private:
-  pid_t pid_ = -1;
+  explicit ForeignHolder(const std::string& path) : FlockHolder(path, "111111    \n") {}
 };
 
 // The holder told and named in the failure is the process the kernel says
