@@ -43,7 +43,12 @@ std::chrono::milliseconds millis(double s) {
 
 std::string default_run_lock_path() {
   const char* env = std::getenv(kRunLockEnv);
-  return env && *env ? env : kRunLockPath;
+  if (env && *env) return env;
+  if (::geteuid() == 0) return kRunLockPath;
+  // Not root: /run/schedrig is not ours to create, and we write no knobs.
+  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+  if (runtime && *runtime) return std::string(runtime) + "/schedrig/run.lock";
+  return fmt::format("/tmp/schedrig-{}/run.lock", ::geteuid());
 }
 
 std::string run_lock_wait_message(const RunLockHolder& holder) {

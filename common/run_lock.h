@@ -32,7 +32,10 @@ struct RunLockOptions {
   double timeout_s = 0;  // how long a run waits for the lock; 0 = as long as it takes
 };
 
-// $SCHEDRIG_RUN_LOCK when set and not empty, else kRunLockPath.
+// $SCHEDRIG_RUN_LOCK when set and not empty, else kRunLockPath as root;
+// a process that is not root (a developer's `lab`: it cannot write knobs)
+// locks per user, $XDG_RUNTIME_DIR/schedrig/run.lock, else
+// /tmp/schedrig-UID/run.lock (the directory checked as any lock's).
 std::string default_run_lock_path();
 
 // Who holds the lock: the pid from the kernel, run and time from the state file.

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "agent/sampler/proc_stat.h"
+#include "agent/sampler/text_scan.h"
 #include "common/parse_whole.h"
 
 namespace schedrig::sampler {
@@ -14,20 +15,10 @@ constexpr std::size_t kCutimeIndex = 13;
 constexpr std::size_t kCstimeIndex = 14;
 
 std::vector<std::string_view> fields_after_comm(std::string_view text) {
-  std::vector<std::string_view> out;
   const std::size_t close = text.rfind(')');
-  if (close == std::string_view::npos) return out;
+  if (close == std::string_view::npos) return {};
   std::string_view rest = text.substr(close + 1);
-  while (out.size() <= kCstimeIndex) {
-    const std::size_t start = rest.find_first_not_of(" \n");
-    if (start == std::string_view::npos) break;
-    rest.remove_prefix(start);
-    const std::size_t end = rest.find_first_of(" \n");
-    out.push_back(rest.substr(0, end));
-    if (end == std::string_view::npos) break;
-    rest.remove_prefix(end);
-  }
-  return out;
+  return split_fields(rest.substr(0, rest.find('\n')));
 }
 
 }  // namespace
