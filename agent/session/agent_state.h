@@ -16,8 +16,8 @@
 namespace schedrig::agent {
 
 struct StateOptions {
-  std::string root;         // prefixes /proc and /sys; "" = the live machine
-  std::string state_dir;    // "" = default_state_dir()
+  std::string root;           // prefixes /proc and /sys; "" = the live machine
+  std::string state_dir;      // "" = default_state_dir()
   RunLockOptions run_lock{};  // --run-lock, --run-lock-timeout (common/run_lock.h)
 };
 
