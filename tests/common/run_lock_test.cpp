@@ -23,7 +23,9 @@ TEST(RunLock, TheDefaultIsOnTheRealRunUnlessTheEnvironmentSaysOtherwise) {
   const char* old = std::getenv(kRunLockEnv);
   const std::string saved = old ? old : "";
   ::unsetenv(kRunLockEnv);
-  if (::geteuid() == 0) EXPECT_EQ(default_run_lock_path(), "/run/schedrig/run.lock");
+  if (::geteuid() == 0) {
+    EXPECT_EQ(default_run_lock_path(), "/run/schedrig/run.lock");
+  }
   ::setenv(kRunLockEnv, "/tmp/x/run.lock", 1);
   EXPECT_EQ(default_run_lock_path(), "/tmp/x/run.lock");
   if (old) {
