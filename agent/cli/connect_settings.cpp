@@ -109,6 +109,7 @@ SessionOptions connect_session_options(const ConnectFlags& f) {
       settle.number("--spool-max-mb", f.spool_max_mb, "spool_max_mb", 1, 1 << 20) * 1024 * 1024);
   s.state.root = settle_root(settle, f, config);
   s.state.state_dir = settle.text("--state-dir", f.state.state_dir, "state_dir");
+  s.state.run_lock = f.state.run_lock;  // flags only (no --config key)
   s.security.ca_file = settle.text("--ca", f.ca, "ca", "SCHEDRIG_CA");
   s.security.token = fd_token ? *fd_token : settle_token(settle, f);
   return s;

@@ -73,6 +73,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(0 = no sampling, else 0.01 to 20; default: the plan's, else 1)")
       ->check(sample_hz_text_problem);
   add_state_options(*cmd, o->state);
+  add_run_lock_options(*cmd, o->state.run_lock);
   cmd->callback([o, &exit_code] { run_command(*o, exit_code); });
 }
 

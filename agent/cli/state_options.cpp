@@ -31,4 +31,17 @@ void add_state_options(CLI::App& cmd, StateOptions& o) {
                  "be writable by no one else (chmod 0700), else exit 2");
 }
 
+void add_run_lock_options(CLI::App& cmd, RunLockOptions& o) {
+  cmd.add_option("--run-lock", o.path,
+                 "the machine-wide run lock every run holds, so runs never overlap (default "
+                 "$SCHEDRIG_RUN_LOCK, else /run/schedrig/run.lock on the real /run whatever "
+                 "--root says); its directory is created 0755 and must belong to this user or "
+                 "root and be writable by no one else, else exit 2");
+  cmd.add_option("--run-lock-timeout", o.timeout_s,
+                 "seconds a run waits for the run lock another run holds (saying so every 10 s); "
+                 "0 (default) = as long as it takes; `run` exits 3 when it runs out, a run of "
+                 "`connect` fails")
+      ->check(CLI::Range(0.0, 7 * 86400.0));
+}
+
 }  // namespace schedrig::agent

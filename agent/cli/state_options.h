@@ -15,4 +15,8 @@ std::string root_problem(const std::string& dir);
 // Adds --root and --state-dir to `cmd`, filling `o`.
 void add_state_options(CLI::App& cmd, StateOptions& o);
 
+// Adds --run-lock and --run-lock-timeout (the commands that run plans:
+// `run`, `connect`), filling `o` (common/run_lock.h).
+void add_run_lock_options(CLI::App& cmd, RunLockOptions& o);
+
 }  // namespace schedrig::agent

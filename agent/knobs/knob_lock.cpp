@@ -1,49 +1,36 @@
 #include "agent/knobs/knob_lock.h"
 
 #include <cerrno>
-#include <filesystem>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "agent/knobs/knob.h"
 #include "agent/knobs/knob_paths.h"
-#include "common/lock_file.h"
+#include "common/lock_wait.h"
 
 namespace schedrig::knobs {
 
 namespace {
 
-// How long a wait goes untold while the lock file names no holder yet (a
-// holder between its flock and its pwrite), so the first report can name it.
-constexpr std::chrono::milliseconds kUnknownHolderGrace{500};
-
 std::unique_ptr<LockFile> open_lock(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   try {
     return std::make_unique<LockFile>(path, 0644);
-  } catch (const std::runtime_error& e) {
-    throw KnobError(e.what());
+  } catch (const std::runtime_error& e) {  // also UntrustedDir
+    throw KnobError(fmt::format("knob lock: {}", e.what()));
   }
 }
 
-// One try; a failure other than "held" is a KnobError.
-bool try_lock(LockFile& lock) {
+// One wait; a failure other than "held" is a KnobError.
+bool wait_for(LockFile& lock, std::chrono::milliseconds wait, const LockWaitObserver& on_wait) {
+  const auto tell = [&](const LockWaitStatus& w) {
+    if (!on_wait) return;
+    on_wait({lock.path(), w.holder ? std::to_string(*w.holder) : "?", w.taken, w.waited, wait});
+  };
   try {
-    return lock.try_lock();
+    return wait_for_lock(lock, {wait, kLockReportEvery, nullptr}, tell);
   } catch (const std::runtime_error& e) {
     throw KnobError(e.what());
   }
-}
-
-// True when a wait should be told (again): the holder read now differs from
-// the one told, unless it is unknown and a report may still name it.
-bool tell_holder(const std::string& now, const std::string& told,
-                 std::chrono::steady_clock::duration waited) {
-  if (now == told) return false;
-  if (now != "?") return true;
-  return told.empty() && waited >= kUnknownHolderGrace;
 }
 
 }  // namespace
@@ -51,30 +38,12 @@ bool tell_holder(const std::string& now, const std::string& told,
 KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
                    const LockWaitObserver& on_wait)
     : lock_(open_lock(lock_path(root))) {
-  const auto start = std::chrono::steady_clock::now();
-  LockWait waiting{lock_->path(), "", false, {}, wait};
-  while (!try_lock(*lock_)) {
-    const auto waited = std::chrono::steady_clock::now() - start;
-    const std::string holder = lock_->holder();
-    if (tell_holder(holder, waiting.holder, waited)) {
-      waiting.holder = holder;
-      waiting.waited = std::chrono::duration_cast<std::chrono::milliseconds>(waited);
-      if (on_wait) on_wait(waiting);
-    }
-    if (waited >= wait) {
-      // Held by someone else: the knob cannot be reached now (exit 3).
-      throw KnobUnavailable(
-          fmt::format("another schedrig process (pid {}) is changing knobs; lock {}", holder,
-                      lock_->path()),
-          EWOULDBLOCK);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  if (!waiting.holder.empty() && on_wait) {
-    waiting.taken = true;
-    waiting.waited = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - start);
-    on_wait(waiting);
+  if (!wait_for(*lock_, wait, on_wait)) {
+    // Held by someone else: the knob cannot be reached now (exit 3).
+    throw KnobUnavailable(
+        fmt::format("another schedrig process (pid {}) is changing knobs; lock {}", lock_->holder(),
+                    lock_->path()),
+        EWOULDBLOCK);
   }
 }
 

@@ -1,6 +1,7 @@
 // The per-root writer lock (docs/architecture.md "Knobs"): flock(2) on
-// ROOT/run/lock/schedrig-knobs.lock (a common/lock_file.h LockFile), held by
-// any process that writes knobs, so two runs, or a run and a console `knobs
+// ROOT/run/schedrig/knobs.lock (a common/lock_file.h LockFile: a trusted
+// directory, O_NOFOLLOW, the holder's pid from the kernel), held by any
+// process that writes knobs, so two runs, or a run and a console `knobs
 // set`, never interleave. The kernel drops it when the holder dies, so a
 // crash never leaves it stuck.
 #pragma once
@@ -15,28 +16,27 @@
 
 namespace schedrig::knobs {
 
-// A wait for the lock, as it starts and as it ends.
+// A wait for the lock, as it starts, while it lasts and as it ends.
 struct LockWait {
   std::string path;                     // the lock file
-  std::string holder;                   // the pid recorded in it now ("?" when unreadable)
-  bool taken = false;                   // false: the wait starts; true: the lock was taken after it
+  std::string holder;                   // its holder's pid, from the kernel ("?" when unknown)
+  bool taken = false;                   // false: waiting; true: the lock was taken after it
   std::chrono::milliseconds waited{0};  // so far (about 0 as it starts)
   std::chrono::milliseconds limit{0};   // how long the wait may last
 };
 
-// Told of a wait: when the lock is found held (once the lock file names the
-// holder, or after 0.5 s naming "?"), again whenever the recorded holder
-// changes during the wait (the lock passed to another process), and once
-// more when it is taken (a wait that runs out throws instead). Called on the
-// waiting thread.
+// Told of a wait: when the lock is found held (once the kernel names the
+// holder, or after 0.5 s naming "?"), whenever the holder changes, every
+// 10 s while it lasts (common/lock_wait.h), and once more when it is taken
+// (a wait that runs out throws instead). Called on the waiting thread.
 using LockWaitObserver = std::function<void(const LockWait&)>;
 
 class KnobLock {
  public:
   // Takes the lock, waiting up to `wait` and telling `on_wait` (if set) when
-  // it has to; the holder's pid is recorded as LockFile does. Throws
-  // KnobError naming the lock file and the pid recorded in it at the end of
-  // the wait when another process holds it.
+  // it has to. Throws KnobUnavailable (EWOULDBLOCK) naming the lock file and
+  // the holder's pid when another process still holds it after the wait,
+  // KnobError when the lock directory cannot be trusted or the file opened.
   KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
            const LockWaitObserver& on_wait = {});
   ~KnobLock();

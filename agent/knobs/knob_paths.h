@@ -23,7 +23,7 @@ std::string features_path(const procfs::Root& root);
 // out of it, ROOT/proc -> /proc, is refused).
 std::string knob_path(const procfs::Root& root, const KnobSetting& setting);
 
-// The per-root writer lock file: ROOT/run/lock/schedrig-knobs.lock.
+// The per-root writer lock file: ROOT/run/schedrig/knobs.lock (knob_lock.h).
 std::string lock_path(const procfs::Root& root);
 
 }  // namespace schedrig::knobs

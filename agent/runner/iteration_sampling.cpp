@@ -114,4 +114,9 @@ v1::SampleSummary IterationSampling::finish() {
   return to_proto(sampler::summarize(sampler_->samples()));
 }
 
+sampler::WindowLoad IterationSampling::window_load() const {
+  if (!sampler_) return {};
+  return sampler::window_load(sampler_->samples());
+}
+
 }  // namespace schedrig::runner

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "agent/sampler/disturbance.h"
 #include "agent/sampler/sampler.h"
 #include "agent/workloads/window_observer.h"
 #include "common/procfs/root.h"
@@ -44,6 +45,9 @@ class IterationSampling {
   void start();
   // Stops; the summary of every sample so far (0 samples when unsampled).
   schedrig::v1::SampleSummary finish();
+  // The window's load for the disturbance check (agent/sampler/disturbance.h),
+  // of every sample so far; intervals 0 when unsampled.
+  sampler::WindowLoad window_load() const;
 
  private:
   // Logs why (once per process) and runs the iteration unsampled.

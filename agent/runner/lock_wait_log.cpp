@@ -26,6 +26,15 @@ schedrig::v1::Log lock_wait_log(const std::string& run_id, const knobs::LockWait
   return log;
 }
 
+schedrig::v1::Log run_lock_log(const std::string& run_id, const std::string& message, bool taken) {
+  schedrig::v1::Log log;
+  log.set_run_id(run_id);
+  log.set_waiting(!taken);
+  log.set_level(taken ? "info" : "warn");
+  log.set_message(message);
+  return log;
+}
+
 LockWaitReporter::LockWaitReporter(knobs::KnobController& knobs, RunSink& sink, std::string run_id)
     : knobs_(knobs) {
   knobs_.set_lock_wait_observer([&sink, run_id = std::move(run_id)](const knobs::LockWait& w) {

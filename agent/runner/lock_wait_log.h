@@ -17,6 +17,12 @@ namespace schedrig::runner {
 // "info", not waiting, "took the knob lock after S s".
 schedrig::v1::Log lock_wait_log(const std::string& run_id, const knobs::LockWait& wait);
 
+// The Log of run `run_id` for a wait for the machine-wide run lock
+// (common/run_lock.h): level "warn", waiting, `message` ("waiting for run
+// lock held by pid N (run X, since T)") while it lasts; level "info", not
+// waiting, "took the run lock after S s" once taken.
+schedrig::v1::Log run_lock_log(const std::string& run_id, const std::string& message, bool taken);
+
 // While it lives, every lock wait of `knobs` goes to `sink` as the run's
 // Log (and to the agent's own log); on destruction the controller tells no one.
 class LockWaitReporter {

@@ -8,15 +8,18 @@
 #include <fmt/format.h>
 
 #include "agent/knobs/variant_knobs.h"
+#include "agent/runner/disturbance_check.h"
 #include "agent/runner/fingerprint.h"
 #include "agent/runner/iteration_sampling.h"
 #include "agent/runner/lock_wait_log.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/schedstats_knob.h"
 #include "agent/runner/watchdog.h"
+#include "agent/runner/zero_work.h"
 #include "agent/workloads/workload_error.h"
 #include "common/cpulist.h"
 #include "common/ids.h"
+#include "common/plan/quiet.h"
 #include "common/plan/schedule.h"
 #include "common/printable.h"
 
@@ -75,11 +78,12 @@ sampler::StarvationThresholds with_plan_rule(sampler::StarvationThresholds base,
   return base;
 }
 
-// Waits for a quiet box as plan.quiet asks and records it in `out`.
-void wait_for_quiet(const RunShared& shared, const std::atomic<bool>& stop,
-                    v1::IterationResult& out) {
+// Waits for a quiet box as plan.quiet asks and records it in `out`. Returns
+// why the iteration is disturbed when the check gave up, else "".
+std::string wait_for_quiet(const RunShared& shared, const std::atomic<bool>& stop,
+                           v1::IterationResult& out) {
   const v1::QuietCheck& q = shared.quiet;
-  if (q.timeout_s() <= 0) return;
+  if (q.timeout_s() <= 0) return "";
   try {
     const sampler::QuietResult r = sampler::wait_until_quiet(shared.sampling.root, q.max_runnable(),
                                                              q.hold_s(), q.timeout_s(), &stop);
@@ -88,11 +92,13 @@ void wait_for_quiet(const RunShared& shared, const std::atomic<bool>& stop,
     if (r.gave_up) {
       spdlog::warn("box not quiet after {:.3g} s (more than {} runnable tasks); running anyway",
                    r.waited_s, q.max_runnable());
+      if (!stop.load()) return quiet_gave_up_reason(r, q.max_runnable());
     }
   } catch (const sampler::SamplerError& e) {  // no /proc/stat under the root: say it once
     static std::once_flag said;
     std::call_once(said, [&] { spdlog::warn("quiet-box check skipped: {}", e.what()); });
   }
+  return "";
 }
 
 // Grace an iteration may overrun its warm-up + duration before the watchdog
@@ -143,7 +149,7 @@ v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc,
     knob_control.apply(settings);
     for (const auto& [name, value] : knob_control.current(settings))
       (*out.mutable_knobs())[name] = value;
-    wait_for_quiet(shared, stop, out);
+    const std::string quiet_reason = wait_for_quiet(shared, stop, out);
     if (plan.warmup_ns() > 0) {
       run_watched(pc, shared, nanoseconds(plan.warmup_ns()), overrun_grace(plan), stop);
     }
@@ -154,14 +160,38 @@ v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc,
                                               overrun_grace(plan), stop, sampling.observer());
     *out.mutable_sample_summary() = sampling.finish();
     out.set_finished_at_ns(wall_clock_ns());
+    if (const std::string why = zero_work_reason(r); !why.empty()) {
+      throw workloads::WorkloadError(why);
+    }
     fill_metrics(r, out);
     out.set_status(v1::STATUS_OK);
+    mark_disturbed(shared.quiet, quiet_reason, sampling.window_load(), out);
   } catch (const std::runtime_error& e) {  // WorkloadError, KnobError
     out.set_finished_at_ns(wall_clock_ns());
     out.set_status(v1::STATUS_FAILED);
     out.set_reason(e.what());
   }
   return out;
+}
+
+// One slot run until it is not disturbed, up to 1 + quiet.retries times
+// (docs/sampling.md "Disturbed iterations"); the last attempt is what is
+// recorded, with attempts = the runs made.
+v1::IterationResult run_attempts(const v1::StartRun& start, const PreparedCase& pc,
+                                 const RunShared& shared, const Slot& slot, std::uint32_t position,
+                                 knobs::KnobController& knob_control,
+                                 const std::atomic<bool>& stop) {
+  const std::uint32_t runs = 1 + quiet_retries(shared.quiet);
+  for (std::uint32_t attempt = 1;; ++attempt) {
+    v1::IterationResult r = run_slot(start, pc, shared, slot, position, knob_control, stop);
+    r.set_attempts(attempt);
+    if (!r.disturbed() || attempt >= runs || stop.load()) return r;
+    spdlog::warn(
+        "iteration {} of case '{}' variant '{}' disturbed ({}); running it again ({} of {})",
+        r.iteration(), printable(r.case_name()), printable(r.variant()),
+        printable(r.disturbed_reason()), attempt + 1, runs);
+    sleep_interruptibly(nanoseconds(start.plan().cooldown_ns()), stop);
+  }
 }
 
 v1::RunStarted make_run_started(const v1::StartRun& start, std::uint32_t planned,
@@ -188,6 +218,30 @@ void restore_knobs(knobs::KnobController& knob_control, v1::RunFinished& done) {
   }
 }
 
+// Takes the run lock when `options` name one, telling the wait to the sink
+// as the run's Log. Empty on success; else the run's end (failed, or
+// aborted when stopped while waiting).
+std::optional<v1::RunFinished> take_run_lock(const RunOptions& options, const v1::StartRun& start,
+                                             RunSink& sink, const std::atomic<bool>& stop,
+                                             std::unique_ptr<RunLock>& held) {
+  if (!options.run_lock) return std::nullopt;
+  try {
+    held = hold_run_lock(*options.run_lock, start.run_id(), stop,
+                         [&](const std::string& message, bool taken) {
+                           spdlog::log(taken ? spdlog::level::info : spdlog::level::warn,
+                                       "run {}: {}", printable(start.run_id()), message);
+                           sink.log(run_lock_log(start.run_id(), message, taken));
+                         });
+    return std::nullopt;
+  } catch (const Error& e) {
+    v1::RunFinished done;
+    done.set_run_id(start.run_id());
+    done.set_status(e.kind() == ErrorKind::kInterrupted ? v1::STATUS_ABORTED : v1::STATUS_FAILED);
+    done.set_reason(e.what());
+    return done;
+  }
+}
+
 }  // namespace
 
 v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology& topo,
@@ -208,6 +262,11 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
   const LockWaitReporter lock_waits(knob_control, sink, start.run_id());
   sink.run_started(
       make_run_started(start, static_cast<std::uint32_t>(schedule.size()), options.root));
+  std::unique_ptr<RunLock> run_lock;
+  if (auto refused = take_run_lock(options, start, sink, stop, run_lock)) {
+    sink.run_finished(*refused);
+    return *refused;
+  }
 
   v1::RunFinished done;
   done.set_run_id(start.run_id());
@@ -216,7 +275,7 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
   for (const Slot& slot : schedule) {
     v1::IterationResult r;
     if (!stop.load())
-      r = run_slot(start, cases[slot.case_index], shared, slot, position++, knob_control, stop);
+      r = run_attempts(start, cases[slot.case_index], shared, slot, position++, knob_control, stop);
     if (stop.load()) {
       done.set_status(v1::STATUS_ABORTED);
       done.set_reason(

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 
 #include "agent/knobs/knob_controller.h"
 #include "agent/sampler/sampler.h"
 #include "agent/topology/topology.h"
 #include "common/procfs/root.h"
+#include "common/run_lock.h"
 #include "schedrig/v1/control.pb.h"
 #include "schedrig/v1/plan.pb.h"
 #include "schedrig/v1/result.pb.h"
@@ -37,12 +39,19 @@ struct RunOptions {
   procfs::Root root = procfs::Root::live();  // tests: a fake tree
   // Starvation thresholds; a plan's `starvation:` keys override them.
   sampler::StarvationThresholds thresholds;
+  // The machine-wide run lock (common/run_lock.h) the run takes after
+  // RunStarted, before its first iteration, telling its wait to the sink as
+  // the run's Log; empty = the caller holds it (or none: tests).
+  std::optional<RunLockOptions> run_lock;
 };
 
 // Runs `start` on `topo`. Throws PlanRejected (prepare.h) before anything
 // runs, is written or is reported (bad cases, bad or unwritable knobs).
 // Before each iteration the runner waits for a quiet box (plan.quiet) and
-// records the wait; during the measured window the sampler streams Sample
+// records the wait. An iteration whose quiet check gave up or whose window
+// saw other work (disturbance_check.h) is disturbed and run again up to
+// quiet.retries times; the last attempt is reported, with its attempts. One
+// that completed no work fails (zero_work.h). During the measured window the sampler streams Sample
 // envelopes at plan.sample_hz and the IterationResult carries their
 // summary. With sampling on, /proc/schedstat present and
 // kernel.sched_schedstats 0 but writable, every variant also sets it to 1

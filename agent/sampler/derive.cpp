@@ -37,14 +37,19 @@ std::map<int, CpuDelta> cpu_deltas(const ProcStat& a, const ProcStat& b) {
   return out;
 }
 
-double idle_pct(const std::map<int, CpuDelta>& deltas, const DeriveContext& ctx) {
-  std::uint64_t idle = 0, total = 0;
+// Idle and total ns summed over the watched PUs.
+CpuDelta watched_delta(const std::map<int, CpuDelta>& deltas, const DeriveContext& ctx) {
+  CpuDelta sum;
   for (const auto& [cpu, d] : deltas) {
     if (!watched(ctx, cpu)) continue;
-    idle += d.idle;
-    total += d.total;
+    sum.idle += d.idle;
+    sum.total += d.total;
   }
-  return total ? 100.0 * static_cast<double>(idle) / static_cast<double>(total) : 0;
+  return sum;
+}
+
+double idle_pct(const CpuDelta& d) {
+  return d.total ? 100.0 * static_cast<double>(d.idle) / static_cast<double>(d.total) : 0;
 }
 
 std::vector<NodeBusy> busy_per_node(const std::map<int, CpuDelta>& deltas,
@@ -72,11 +77,12 @@ double rate(std::uint64_t now, std::uint64_t before, double seconds) {
 void derive_schedstat(const Schedstat& a, const Schedstat& b, const DeriveContext& ctx,
                       double seconds, DerivedSample& out) {
   if (a.version != b.version) return;
-  std::uint64_t lb = 0, failed = 0, delay = 0;
+  std::uint64_t lb = 0, failed = 0, delay = 0, run = 0;
   for (const auto& [cpu, now] : b.cpus) {
     auto it = a.cpus.find(cpu);
     if (it == a.cpus.end() || !watched(ctx, cpu)) continue;
     delay += counter_delta(now.run_delay_ns, it->second.run_delay_ns);
+    run += counter_delta(now.run_time_ns, it->second.run_time_ns);
     const std::size_t n = std::min(now.domains.size(), it->second.domains.size());
     for (std::size_t i = 0; i < n; ++i) {
       const auto& x = it->second.domains[i].lb[kNewlyIdle];
@@ -90,6 +96,8 @@ void derive_schedstat(const Schedstat& a, const Schedstat& b, const DeriveContex
     out.newidle_failed_pct =
         std::min(100.0, 100.0 * static_cast<double>(failed) / static_cast<double>(lb));
   out.run_delay_ms_per_s = static_cast<double>(delay) / 1e6 / seconds;
+  out.watched_run_ns = run;
+  out.watched_delay_ns = delay;
 }
 
 void derive_tasks(const std::map<pid_t, procfs::TaskSchedstat>& a,
@@ -97,6 +105,7 @@ void derive_tasks(const std::map<pid_t, procfs::TaskSchedstat>& a,
   // A thread with no earlier reading counts from 0: the runner starts the
   // sampler before the workload, so such a thread was born in this interval
   // and its counters are all this interval's.
+  if (b.empty()) return;
   std::uint64_t run = 0, wait = 0;
   const procfs::TaskSchedstat born{};
   for (const auto& [tid, now] : b) {
@@ -105,8 +114,22 @@ void derive_tasks(const std::map<pid_t, procfs::TaskSchedstat>& a,
     run += counter_delta(now.run_ns, before.run_ns);
     wait += counter_delta(now.wait_ns, before.wait_ns);
   }
+  out.workload_run_ns = run;
+  out.workload_wait_ns = wait;
   if (run + wait)
     out.wait_share_pct = 100.0 * static_cast<double>(wait) / static_cast<double>(run + wait);
+}
+
+// A process with no earlier reading adds nothing: its children's time
+// before the window is not the window's.
+std::uint64_t children_delta(const std::map<pid_t, std::uint64_t>& a,
+                             const std::map<pid_t, std::uint64_t>& b) {
+  std::uint64_t sum = 0;
+  for (const auto& [pid, now] : b) {
+    auto it = a.find(pid);
+    if (it != a.end()) sum += counter_delta(now, it->second);
+  }
+  return sum;
 }
 
 void derive_vmstat(const Vmstat& a, const Vmstat& b, double seconds, DerivedSample& out) {
@@ -130,7 +153,11 @@ DerivedSample derive(const Snapshot& prev, const Snapshot& cur, const DeriveCont
   s.interval_s = static_cast<double>(cur.mono_ns - prev.mono_ns) / 1e9;
   const double seconds = s.interval_s > 0 ? s.interval_s : 1e-9;
   const auto deltas = cpu_deltas(prev.stat, cur.stat);
-  s.idle_pct = idle_pct(deltas, ctx);
+  const CpuDelta watched_cpu = watched_delta(deltas, ctx);
+  s.idle_pct = idle_pct(watched_cpu);
+  s.watched_busy_ns = watched_cpu.total - watched_cpu.idle;
+  s.watched_total_ns = watched_cpu.total;
+  s.workload_children_ns = children_delta(prev.children_ns, cur.children_ns);
   s.busy_per_node = busy_per_node(deltas, ctx);
   s.ctxt_per_s = rate(cur.stat.ctxt, prev.stat.ctxt, seconds);
   s.intr_per_s = rate(cur.stat.intr, prev.stat.intr, seconds);

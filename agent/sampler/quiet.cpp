@@ -58,21 +58,23 @@ QuietResult wait_until_quiet(const procfs::Root& root, unsigned max_runnable, do
   bool quiet = false;
   bool ever_read = false;
   int read_errno = 0;
+  unsigned last = 0;
   for (;;) {
     const auto others = others_running(stat, read_errno);
     ever_read = ever_read || others.has_value();
+    if (others) last = *others;
     if (!others) {
       // Unreadable this time: neither quiet nor busy.
     } else if (*others <= max_runnable) {
       if (!quiet) quiet_since = std::chrono::steady_clock::now();
       quiet = true;
-      if (seconds_since(quiet_since) >= hold_s) return {seconds_since(start), false};
+      if (seconds_since(quiet_since) >= hold_s) return {seconds_since(start), false, last};
     } else {
       quiet = false;
     }
     if (seconds_since(start) >= limit_s || (stop && stop->load())) {
       if (!ever_read) throw never_read(stat.path(), read_errno);
-      return {seconds_since(start), true};
+      return {seconds_since(start), true, last};
     }
     std::this_thread::sleep_for(kPoll);
   }

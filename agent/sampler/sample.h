@@ -38,6 +38,18 @@ struct DerivedSample {
   std::optional<double> numa_pages_migrated_per_s;  // /proc/vmstat numa_pages_migrated
   std::optional<double> numa_miss_per_s;            // /proc/vmstat numa_miss
   double load1 = 0;                                 // /proc/loadavg
+  // What the disturbance check (disturbance.h) reads: CPU time of the
+  // watched PUs, and the workload's own time. workload_* are empty when no
+  // workload thread is registered.
+  std::uint64_t watched_busy_ns = 0;              // all but idle and iowait, over the watched PUs
+  std::uint64_t watched_total_ns = 0;             // all CPU time of the watched PUs
+  std::optional<std::uint64_t> workload_run_ns;   // registered threads on a CPU
+  std::optional<std::uint64_t> workload_wait_ns;  // registered threads waiting on a runqueue
+  std::uint64_t workload_children_ns = 0;  // reaped children of registered processes, on a CPU
+  // /proc/schedstat fields 7 and 8 summed over the watched PUs: time every
+  // task ran there and waited there to run; empty without /proc/schedstat.
+  std::optional<std::uint64_t> watched_run_ns;
+  std::optional<std::uint64_t> watched_delay_ns;
   bool starved = false;        // the starvation signature completed in this interval
   std::string starved_reason;  // which rule, with the numbers, when starved
 };

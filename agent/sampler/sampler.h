@@ -98,12 +98,14 @@ SampleSummary summarize(const std::vector<DerivedSample>& samples);
 // Quiet-box check (issue #6 item 5): polls ROOT/proc/stat procs_running
 // every 100 ms until (procs_running - 1, the poller itself) <= max_runnable
 // for `hold_s` in a row, or `limit_s` passes (gave_up), or *stop becomes
-// true (gave_up). waited_s is the time spent in the call. Throws
+// true (gave_up). waited_s is the time spent in the call; last_runnable the
+// last reading of procs_running - 1 (what made it give up). Throws
 // SamplerError when ROOT/proc/stat cannot be opened (kUnreachable, with its
 // errno) or never gives a procs_running reading (kFailed).
 struct QuietResult {
   double waited_s = 0;
   bool gave_up = false;
+  unsigned last_runnable = 0;
 };
 QuietResult wait_until_quiet(const procfs::Root& root, unsigned max_runnable, double hold_s,
                              double limit_s, const std::atomic<bool>* stop = nullptr);

@@ -34,7 +34,8 @@ SnapshotReader::SnapshotReader(const procfs::Root& root)
       vmstat_(root.path(kProcVmstat)),
       pressure_(root.path(kProcPressureCpu)),
       loadavg_(root.path(kProcLoadavg)),
-      tasks_(root) {
+      tasks_(root),
+      children_(root) {
   if (!stat_.ok()) throw unreachable("cannot open", stat_);
   sources_ = probe_sources(root);
 }
@@ -69,9 +70,13 @@ Snapshot SnapshotReader::take() {
   s.pressure = read_optional<Pressure>(pressure_, sources_[3], parse_pressure);
   s.loadavg = read_optional<Loadavg>(loadavg_, sources_[4], parse_loadavg);
   s.tasks = tasks_.read();
+  s.children_ns = children_.read();
   return s;
 }
 
-void SnapshotReader::watch_tasks(const std::vector<procfs::TaskId>& tasks) { tasks_.watch(tasks); }
+void SnapshotReader::watch_tasks(const std::vector<procfs::TaskId>& tasks) {
+  tasks_.watch(tasks);
+  children_.watch(tasks);
+}
 
 }  // namespace schedrig::sampler

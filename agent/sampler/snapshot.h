@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "agent/sampler/children_cpu.h"
 #include "agent/sampler/loadavg.h"
 #include "agent/sampler/pressure.h"
 #include "agent/sampler/proc_stat.h"
@@ -29,6 +30,7 @@ struct Snapshot {
   std::optional<Pressure> pressure;
   std::optional<Loadavg> loadavg;
   std::map<pid_t, procfs::TaskSchedstat> tasks;  // watched threads that still exist, by TID
+  std::map<pid_t, std::uint64_t> children_ns;    // reaped children's CPU of watched processes
 };
 
 // Opens every source under ROOT/proc once. /proc/stat is required
@@ -52,6 +54,7 @@ class SnapshotReader {
   procfs::FileReader stat_, schedstat_, vmstat_, pressure_, loadavg_;
   std::vector<SourceStatus> sources_;
   TaskSchedstatReader tasks_;
+  ChildrenCpuReader children_;
 };
 
 std::int64_t monotonic_ns();

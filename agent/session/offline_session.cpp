@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include <spdlog/spdlog.h>
+
 #include "agent/runner/prepare.h"
 #include "agent/runner/runner.h"
 #include "agent/session/file_sink.h"
@@ -10,6 +12,7 @@
 #include "agent/topology/topology.h"
 #include "common/cli_error.h"
 #include "common/ids.h"
+#include "common/run_lock.h"
 
 namespace schedrig::agent {
 namespace {
@@ -33,11 +36,17 @@ std::string rejection_text(const runner::PlanRejected& e, const OfflineOptions& 
   return PlanError(o.plan_file, o.plan_lines.line_of(e.key()), e.key(), e.value(), e.what()).what();
 }
 
+// A wait for the run lock, on stderr (there is no host to tell).
+void log_run_lock_wait(const std::string& message, bool taken) {
+  spdlog::log(taken ? spdlog::level::info : spdlog::level::warn, "{}", message);
+}
+
 }  // namespace
 
 v1::RunFinished run_offline(const v1::StartRun& start, const OfflineOptions& o,
                             const std::atomic<bool>& stop, std::ostream& progress) {
   const StateDirLock state_lock(state_dir_of(o.state));  // exit 3 when another agent has it
+  const auto run_lock = hold_run_lock(o.state.run_lock, start.run_id(), stop, log_run_lock_wait);
   auto knob_control = open_knobs(o.state);
   topology::Topology topo = topology::load_topology({});
   std::unique_ptr<FileSink> sink = open_sink(o, progress);

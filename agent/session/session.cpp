@@ -1,5 +1,6 @@
 #include "agent/session/session.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "agent/link/uplink.h"
@@ -32,6 +33,7 @@ struct Session {
   knobs::KnobController& knob_control;
   const std::atomic<bool>& stop;
   std::string current_run_file;  // STATE/current-run
+  RunLockOptions run_lock;       // taken by each run (common/run_lock.h)
 };
 
 // Waits for the host to ack the run's last envelope while the link is up;
@@ -64,8 +66,9 @@ void run_one(const Session& s, const v1::StartRun& start) {
   const StopRelay relay(s.stop, s.link.abort_flag());  // SIGINT/SIGTERM abort the run
   LinkSink sink(s.link);
   try {
-    v1::RunFinished done = runner::run_plan(start, s.topo, sink, s.knob_control,
-                                            s.link.abort_flag(), run_options(s.knob_control));
+    v1::RunFinished done =
+        runner::run_plan(start, s.topo, sink, s.knob_control, s.link.abort_flag(),
+                         run_options(s.knob_control, s.run_lock));
     spdlog::info("run {}: {} after {} iterations", printable(start.run_id()),
                  status_name(done.status()), done.completed_iterations());
   } catch (const runner::PlanRejected& e) {
@@ -114,6 +117,16 @@ void check_url(const std::string& url) {
   }
 }
 
+// Opens the run lock once (not taking it), so a lock directory that cannot
+// be trusted is a usage error at start rather than a failed run later.
+void check_run_lock(const RunLockOptions& o) {
+  try {
+    const RunLock lock(o);
+  } catch (const std::runtime_error& e) {
+    throw CliError(ErrorKind::kUsage, fmt::format("run lock: {}", e.what()));
+  }
+}
+
 link::UplinkOptions uplink_options(const SessionOptions& o, const std::atomic<bool>& stop) {
   link::UplinkOptions u;
   u.url = o.url;
@@ -130,6 +143,7 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   check_url(o.url);
   const std::string state_dir = state_dir_of(o.state);
   const StateDirLock state_lock(state_dir);  // exit 3 when another agent has it
+  check_run_lock(o.state.run_lock);          // exit 2 for an untrusted lock dir, before dialing
   auto knob_control = open_knobs(o.state);   // knobs of a killed instance restored first
   topology::Topology topo = topology::load_topology({});
   link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
@@ -144,7 +158,8 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   seen.first(
       report_unfinished_run(state_dir, id.instance_id, id.boot_id,
                             [&link](v1::Envelope env) { return link.send(std::move(env)); }));
-  serve(Session{link, topo, *knob_control, stop, current_run_path(state_dir)}, seen);
+  serve(Session{link, topo, *knob_control, stop, current_run_path(state_dir), o.state.run_lock},
+        seen);
   link.close();
 }
 

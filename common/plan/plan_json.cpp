@@ -3,6 +3,7 @@
 #include <map>
 
 #include "common/plan/plan_yaml.h"
+#include "common/plan/quiet.h"
 
 namespace schedrig {
 namespace {
@@ -51,7 +52,10 @@ nlohmann::json plan_to_json(const v1::Plan& plan) {
           {"quiet",
            {{"max_runnable", plan.quiet().max_runnable()},
             {"hold_s", plan.quiet().hold_s()},
-            {"timeout_s", plan.quiet().timeout_s()}}},
+            {"timeout_s", plan.quiet().timeout_s()},
+            {"retries", quiet_retries(plan.quiet())},
+            {"disturbance", quiet_disturbance(plan.quiet())},
+            {"other_cpu_pct", quiet_other_cpu_pct(plan.quiet())}}},
           {"starvation",
            {{"idle_after_pct", plan.starvation().idle_after_pct()},
             {"lookahead", plan.starvation().lookahead()},

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "common/labels.h"
+#include "common/plan/quiet.h"
 #include "common/plan/schedule.h"
 #include "common/plan/yaml_load.h"
 #include "common/sample_rate.h"
@@ -84,6 +85,14 @@ class Reader {
       fail(node, key, fmt::format("{} is out of range [{}, {}]", text, lo, hi));
     }
     return value;
+  }
+
+  // `true` or `false` (YAML's other spellings of a bool are refused).
+  bool boolean(const YAML::Node& node, const std::string& key) const {
+    const std::string text = scalar(node, key);
+    if (text == "true") return true;
+    if (text == "false") return false;
+    fail(node, key, fmt::format("'{}' is not true or false", text));
   }
 
   std::uint64_t seconds_ns(const YAML::Node& node, const std::string& key, double lo) const {
@@ -167,11 +176,26 @@ void parse_variant(const Reader& r, const YAML::Node& node, const std::string& k
   if (node["debugfs"]) r.string_map(node["debugfs"], key + ".debugfs", v->mutable_debugfs());
 }
 
-// `quiet: {max_runnable, hold_s, timeout_s}`; absent keys keep kDefaultQuiet's.
+// `quiet: {retries, disturbance, other_cpu_pct}` (common/plan/quiet.h); absent
+// keys stay unset (their defaults).
+void parse_disturbance(const Reader& r, const YAML::Node& node, v1::QuietCheck& q) {
+  if (node["retries"]) {
+    q.set_retries(r.number<std::uint32_t>(node["retries"], "quiet.retries", 0, kMaxQuietRetries));
+  }
+  if (node["disturbance"]) q.set_disturbance(r.boolean(node["disturbance"], "quiet.disturbance"));
+  if (node["other_cpu_pct"]) {
+    q.set_other_cpu_pct(r.number<double>(node["other_cpu_pct"], "quiet.other_cpu_pct", 0.1, 100));
+  }
+}
+
+// `quiet: {max_runnable, hold_s, timeout_s, retries, disturbance,
+// other_cpu_pct}`; absent keys keep default_quiet_check()'s.
 v1::QuietCheck parse_quiet(const Reader& r, const YAML::Node& node) {
   v1::QuietCheck q = default_quiet_check();
   if (!node) return q;
-  r.check_map(node, "quiet", {"max_runnable", "hold_s", "timeout_s"});
+  r.check_map(node, "quiet",
+              {"max_runnable", "hold_s", "timeout_s", "retries", "disturbance", "other_cpu_pct"});
+  parse_disturbance(r, node, q);
   if (node["max_runnable"]) {
     q.set_max_runnable(r.number<unsigned>(node["max_runnable"], "quiet.max_runnable", 0, 100000));
   }

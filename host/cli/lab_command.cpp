@@ -42,6 +42,10 @@ void add_lab_command(CLI::App& app, int& exit_code) {
                   "sampler rate during each measured window, overriding the plan's sample_hz "
                   "(0 = no sampling, else 0.01 to 20)")
       ->check(sample_hz_text_problem);
+  cmd->add_option("--run-lock", o->run_lock,
+                  "the run lock the agent holds while the run runs (schedrig-agent connect "
+                  "--run-lock; default $SCHEDRIG_RUN_LOCK, else /run/schedrig/run.lock): a lab "
+                  "waits for any other run on this box to end");
   cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent")
       ->check(CLI::IsMember(schedrig::kLogLevels));
   add_disturbed_option(*cmd, *disturbed);

@@ -20,6 +20,7 @@
 #include "host/lab/default_plan.h"
 #include "host/lab/lab_driver.h"
 #include "host/lab/loopback_collector.h"
+#include "host/lab/run_deadline.h"
 #include "host/report/compare_text.h"
 #include "host/report/report.h"
 #include "host/store/default_db_path.h"
@@ -32,16 +33,12 @@ constexpr const char* kBuiltInPlanName = "<built-in plans/default.yaml>";
 using namespace std::chrono_literals;
 namespace v1 = schedrig::v1;
 
-// When to give up on the run: twice its planned length plus a minute, in
-// double seconds so a long plan cannot overflow, capped at ten years.
+// When to give up on the run (run_deadline.h), in double seconds so a long
+// plan cannot overflow.
 std::chrono::steady_clock::time_point run_deadline(const v1::Plan& plan, std::size_t slots) {
-  const double planned_s =
-      static_cast<double>(plan.duration_ns() + plan.warmup_ns() + plan.cooldown_ns()) / 1e9 *
-      static_cast<double>(slots);
-  const double allowed_s = std::min(2 * planned_s + 60, 10 * 365 * 86400.0);
   return std::chrono::steady_clock::now() +
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-             std::chrono::duration<double>(allowed_s));
+             std::chrono::duration<double>(run_allowed_s(plan, slots)));
 }
 
 // Prints what was stored, the comparison and the sample summary; false when
@@ -99,12 +96,11 @@ std::string checked_agent_path(const LabOptions& o) {
 std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOptions& o,
                                           const std::string& url, const std::string& token) {
   constexpr int kTokenFd = 3;
+  std::vector<std::string> args{"--log-level", o.agent_log_level,        "connect",         url,
+                                "--token-fd",  std::to_string(kTokenFd), "--give-up-after", "30"};
+  if (!o.run_lock.empty()) args.insert(args.end(), {"--run-lock", o.run_lock});
   try {
-    return std::make_unique<AgentProcess>(
-        path,
-        std::vector<std::string>{"--log-level", o.agent_log_level, "connect", url, "--token-fd",
-                                 std::to_string(kTokenFd), "--give-up-after", "30"},
-        SecretFd{kTokenFd, token});
+    return std::make_unique<AgentProcess>(path, args, SecretFd{kTokenFd, token});
   } catch (const std::runtime_error& e) {
     throw CliError(ErrorKind::kUnreachable, e.what());
   }

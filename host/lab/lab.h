@@ -34,6 +34,7 @@ struct LabOptions {
   // --fail-on regression: the gate over that table (host/compare/gate.h).
   bool fail_on_regression = false;
   compare::GateOptions gate;
+  std::string run_lock;   // --run-lock PATH for the agent; "" = the agent's default
   // How long the spawned agent has to connect and say Hello (not a flag).
   std::chrono::milliseconds connect_timeout{30'000};
 };

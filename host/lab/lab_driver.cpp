@@ -49,7 +49,10 @@ void LabDriver::on_stored(const v1::Envelope& env) {
   if (env.has_topology() && env.instance_id() == instance_id_) {
     has_topology_ = true;
     cv_.notify_all();
+  } else if (env.has_log() && env.log().run_id() == run_id_) {
+    note_log(env.log());
   } else if (env.has_iteration_result() && env.iteration_result().run_id() == run_id_) {
+    end_wait();
     print_progress(env.iteration_result());
   } else if (env.has_run_finished() && env.run_finished().run_id() == run_id_) {
     finished_ = env.run_finished();
@@ -60,6 +63,18 @@ void LabDriver::on_stored(const v1::Envelope& env) {
         LabFailure{"the agent rejected the run: " + env.error().message(), *agent_error_kind_};
     cv_.notify_all();
   }
+}
+
+void LabDriver::note_log(const v1::Log& log) {
+  out_ << "agent: " << printable(log.message()) << "\n" << std::flush;
+  end_wait();
+  if (log.waiting()) waiting_since_ = std::chrono::steady_clock::now();
+}
+
+void LabDriver::end_wait() {
+  if (!waiting_since_) return;
+  waited_ += std::chrono::steady_clock::now() - *waiting_since_;
+  waiting_since_.reset();
 }
 
 void LabDriver::on_closed(const collector::AgentChannel& channel, const std::string& agent_id,
@@ -121,7 +136,10 @@ std::optional<LabFailure> LabDriver::check(AgentProcess& agent,
                                   std::chrono::duration<double>(connect_timeout_).count()),
                       ErrorKind::kUnreachable};
   }
-  if (now > deadline) return LabFailure{"the run did not finish in time", ErrorKind::kFailed};
+  const auto waiting = waiting_since_ ? now - *waiting_since_ : std::chrono::nanoseconds(0);
+  if (now > deadline + waited_ + waiting) {
+    return LabFailure{"the run did not finish in time", ErrorKind::kFailed};
+  }
   return std::nullopt;
 }
 

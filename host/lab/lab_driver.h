@@ -55,7 +55,9 @@ class LabDriver : public collector::CollectorEvents {
   // time, or `stop` was set.
   std::optional<LabFailure> wait_ready(AgentProcess& agent, const std::atomic<bool>& stop);
 
-  // Waits until the run ends, the agent dies, or `deadline`; calls `abort`
+  // Waits until the run ends, the agent dies, or `deadline` (moved on by
+  // every wait the agent reports with a `waiting` Log: the run lock, the
+  // knob lock; each such Log is printed); calls `abort`
   // once when `stop` is set (SIGINT/SIGTERM, common/stop_signal.h), then
   // gives the agent at most 30 s more. nullopt when RunFinished arrived.
   std::optional<LabFailure> wait(AgentProcess& agent,
@@ -72,6 +74,10 @@ class LabDriver : public collector::CollectorEvents {
   std::optional<LabFailure> check(AgentProcess& agent,
                                   std::chrono::steady_clock::time_point deadline);
   void print_progress(const v1::IterationResult& r);
+  // A Log of the run: printed; a `waiting` one starts a wait the deadline
+  // does not count, which the next Log or result of the run ends.
+  void note_log(const v1::Log& log);
+  void end_wait();
 
   std::string run_id_, agent_id_;
   std::ostream& out_;
@@ -88,6 +94,8 @@ class LabDriver : public collector::CollectorEvents {
   std::optional<v1::RunFinished> finished_;
   std::optional<LabFailure> failure_;
   std::optional<ErrorKind> agent_error_kind_;
+  std::optional<std::chrono::steady_clock::time_point> waiting_since_;
+  std::chrono::steady_clock::duration waited_{0};  // reported waits that ended
 };
 
 }  // namespace schedrig::lab

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "common/plan/plan_yaml.h"
+#include "common/plan/quiet.h"
 
 namespace schedrig {
 namespace {
@@ -174,6 +175,20 @@ TEST(PlanYaml, FractionalSecondsAndOtherOrders) {
   EXPECT_DOUBLE_EQ(q.quiet().hold_s(), 1.0);
   EXPECT_EQ(q.quiet().max_runnable(), 1u);
   EXPECT_DOUBLE_EQ(q.starvation().wait_share_pct(), 0.0);  // unset: the sampler's defaults
+  // The disturbance keys left out mean their defaults (common/plan/quiet.h).
+  EXPECT_FALSE(q.quiet().has_retries());
+  EXPECT_EQ(quiet_retries(q.quiet()), 1u);
+  EXPECT_TRUE(quiet_disturbance(q.quiet()));
+  EXPECT_DOUBLE_EQ(quiet_other_cpu_pct(q.quiet()), 5.0);
+
+  Plan d = parse_plan_yaml(
+      "duration_s: 1\nquiet: {retries: 0, disturbance: false, other_cpu_pct: 12.5}\n"
+      "cases: [{workload: a}]\n",
+      "t");
+  EXPECT_EQ(quiet_retries(d.quiet()), 0u);
+  EXPECT_FALSE(quiet_disturbance(d.quiet()));
+  EXPECT_DOUBLE_EQ(quiet_other_cpu_pct(d.quiet()), 12.5);
+  EXPECT_DOUBLE_EQ(d.quiet().timeout_s(), 10.0);  // the others keep theirs
 
   Plan st = parse_plan_yaml(
       "duration_s: 1\nstarvation: {wait_share_pct: 40, lookahead: 3}\ncases: [{workload: a}]\n",
@@ -350,6 +365,12 @@ TEST(PlanYaml, OutOfRange) {
                "quiet.hold_s", {"out of range"});
   expect_names(error_of("duration_s: 1\nquiet: {wait: 3}\ncases: [{workload: a}]\n"), 2,
                "quiet.wait", {"not known"});
+  expect_names(error_of("duration_s: 1\nquiet: {retries: 11}\ncases: [{workload: a}]\n"), 2,
+               "quiet.retries", {"out of range [0, 10]"});
+  expect_names(error_of("duration_s: 1\nquiet: {disturbance: yes}\ncases: [{workload: a}]\n"), 2,
+               "quiet.disturbance", {"'yes' is not true or false"});
+  expect_names(error_of("duration_s: 1\nquiet: {other_cpu_pct: 0}\ncases: [{workload: a}]\n"), 2,
+               "quiet.other_cpu_pct", {"out of range"});
   expect_names(error_of("duration_s: 1\nstarvation: {idle_pct: 150}\ncases: [{workload: a}]\n"), 2,
                "starvation.idle_pct", {"out of range"});
   expect_names(error_of("duration_s: 1\nseed: -1\ncases: [{workload: a}]\n"), 2, "seed");

@@ -68,7 +68,7 @@ bool eventually(F done, std::chrono::milliseconds limit = 15s) {
 std::string plan_yaml(int iterations, double duration_s, const std::string& order = "interleaved") {
   return fmt::format(
       "name: e2e\niterations: {}\nduration_s: {}\norder: {}\nsample_hz: 0\n"
-      "quiet: {{timeout_s: 0}}\n"
+      "quiet: {{timeout_s: 0, disturbance: false}}\n"
       "cases: [{{name: forks, workload: fork, params: {{workers: 1}}}}]\n"
       "variants: [{{name: baseline}}, {{name: off, sysctl: {{kernel.sched_autogroup_enabled: "
       "0}}}}]\n",
@@ -691,7 +691,8 @@ TEST_F(ControlPlaneE2E, LabTokenIsNotOnTheAgentsCommandLineAndStrangersCannotEnd
   const std::string plan =
       write_plan("lab.yaml",
                  "name: lab-e2e\niterations: 3\nduration_s: 0.8\nsample_hz: 0\n"
-                 "quiet: {timeout_s: 0}\ncases: [{name: forks, workload: fork, params: {workers: "
+                 "quiet: {timeout_s: 0, disturbance: false}\ncases: [{name: forks, workload: fork, "
+                 "params: {workers: "
                  "1}}]\n");
   ChildProcess lab({bin("schedrig"), "lab", "--plan", plan, "--db", dir_.file("lab.db")},
                    dir_.file("lab.log"));

@@ -88,9 +88,10 @@ struct FakeTree {
   }
   std::string plan(double duration_s) const {
     std::string p = dir.file("plan.yaml");
-    std::ofstream(p) << "iterations: 3\nduration_s: " << duration_s
-                     << "\ncases: [{workload: fork, params: {workers: 1}}]\n"
-                        "variants: [{name: off, sysctl: {kernel.sched_autogroup_enabled: 0}}]\n";
+    std::ofstream(p)
+        << "iterations: 3\nduration_s: " << duration_s
+        << "\nquiet: {disturbance: false}\ncases: [{workload: fork, params: {workers: 1}}]\n"
+           "variants: [{name: off, sysctl: {kernel.sched_autogroup_enabled: 0}}]\n";
     return p;
   }
 };

@@ -100,9 +100,10 @@ TEST(LabE2E, QuickRunIsStoredAndReadableAsJson) {
 TEST(LabE2E, WatchFollowsARunWhileLabWritesIt) {
   TempDir dir;
   const std::string db = dir.file("lab.db");
-  std::ofstream(dir.file("p.yaml")) << "name: watched\niterations: 2\nduration_s: 1.5\n"
-                                       "sample_hz: 4\nquiet: {hold_s: 0.1, timeout_s: 1}\n"
-                                       "cases: [{name: forks, workload: fork}]\n";
+  std::ofstream(dir.file("p.yaml"))
+      << "name: watched\niterations: 2\nduration_s: 1.5\n"
+         "sample_hz: 4\nquiet: {hold_s: 0.1, timeout_s: 1, disturbance: false}\n"
+         "cases: [{name: forks, workload: fork}]\n";
   testing::CommandResult lab;
   std::thread lab_thread([&] {
     lab = run_command(bin("schedrig") + " lab --plan " + dir.file("p.yaml") + " --db " + db);

@@ -160,7 +160,7 @@ iterations: 1
 duration_s: 0.3
 warmup_s: 0
 cooldown_s: 0
-quiet: {hold_s: 0.2, timeout_s: 2}
+quiet: {hold_s: 0.2, timeout_s: 2, disturbance: false}
 cases:
   - name: fork
     workload: fork

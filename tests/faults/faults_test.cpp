@@ -104,11 +104,13 @@ bool wait_for_end(FaultRig& rig, const std::string& run, std::chrono::millisecon
 }
 
 // The plan of the collector test: kIterations short fork iterations,
-// sampled at 10 Hz, no knob, no quiet wait.
+// sampled at 10 Hz, no knob, no quiet wait, no disturbance check (other
+// tests may load the box; the suite is about faults, not verdicts).
 std::string sampled_plan() {
   return fmt::format(
       "name: faults-collector\niterations: {}\nduration_s: {}\nsample_hz: 10\n"
-      "quiet: {{timeout_s: 0}}\ncases: [{{name: forks, workload: fork, params: {{workers: 1}}}}]\n",
+      "quiet: {{timeout_s: 0, disturbance: false}}\ncases: [{{name: forks, workload: fork, params: "
+      "{{workers: 1}}}}]\n",
       kIterations, kIterationS);
 }
 

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,10 +16,12 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "agent/knobs/journal.h"
 #include "tests/agent/knobs/fake_root.h"
+#include "tests/support/flock_holder.h"
 
 namespace schedrig::knobs {
 namespace {
@@ -192,7 +195,7 @@ TEST(KnobController, SecondWriterWaitsForTheLockThenFails) {
   } catch (const KnobError& e) {
     EXPECT_NE(std::string(e.what()).find(std::to_string(::getpid())), std::string::npos)
         << e.what();
-    EXPECT_NE(std::string(e.what()).find("schedrig-knobs.lock"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("run/schedrig/knobs.lock"), std::string::npos) << e.what();
   }
   a.restore();
   EXPECT_NO_THROW(KnobLock(root.root(), 100ms));
@@ -217,7 +220,7 @@ TEST(KnobController, AWaitForTheLockIsToldAsItStartsAndEnds) {
   ASSERT_EQ(told.size(), 2u);
   EXPECT_FALSE(told[0].taken);
   EXPECT_EQ(told[0].holder, std::to_string(::getpid()));
-  EXPECT_NE(told[0].path.find("run/lock/schedrig-knobs.lock"), std::string::npos) << told[0].path;
+  EXPECT_NE(told[0].path.find("run/schedrig/knobs.lock"), std::string::npos) << told[0].path;
   EXPECT_EQ(told[0].limit, kLockWait);
   EXPECT_TRUE(told[1].taken);
   EXPECT_GE(told[1].waited, 250ms);
@@ -225,94 +228,79 @@ TEST(KnobController, AWaitForTheLockIsToldAsItStartsAndEnds) {
   b.restore();
 }
 
-// Another process's hold on the lock: its own open file and flock, and the
-// holder record it writes (as KnobLock does: fixed width, no truncation).
-class ForeignHolder {
+// Another process's hold on the lock, writing a false pid into the file.
+class ForeignHolder : public schedrig::testing::FlockHolder {
  public:
-  explicit ForeignHolder(const std::string& path)
-      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    EXPECT_GE(fd_, 0);
-    EXPECT_EQ(::flock(fd_, LOCK_EX | LOCK_NB), 0);
-  }
-  ~ForeignHolder() { ::close(fd_); }
-  void record(const std::string& pid) {
-    const std::string r = pid + std::string(10 - pid.size(), ' ') + "\n";
-    EXPECT_EQ(::pwrite(fd_, r.data(), r.size(), 0), static_cast<ssize_t>(r.size()));
-  }
-
- private:
-  int fd_;
+  explicit ForeignHolder(const std::string& path) : FlockHolder(path, "111111    \n") {}
 };
 
-// The holder is read again while waiting: a lock passed to another process
-// is told with the new pid, and the final failure names the holder at the
-// end, not the one found first.
-TEST(KnobController, AWaitRereadsTheHolderAndTheFailureNamesTheCurrentOne) {
+// The holder told and named in the failure is the process the kernel says
+// holds the lock, never the pid the lock file's bytes claim.
+TEST(KnobController, TheHolderIsTheKernelsNotTheLockFilesText) {
   FakeRoot root;
-  std::filesystem::create_directories(root.path("run/lock"));
-  ForeignHolder foreign(root.path("run/lock/schedrig-knobs.lock"));
-  foreign.record("111111");
+  std::filesystem::create_directories(root.path("run/schedrig"));
+  const ForeignHolder foreign(root.path("run/schedrig/knobs.lock"));
   std::vector<std::string> told;
-  std::thread pass([&] {
-    std::this_thread::sleep_for(300ms);
-    foreign.record("222222");
-  });
   try {
-    KnobLock lock(root.root(), 800ms, [&](const LockWait& w) { told.push_back(w.holder); });
+    KnobLock lock(root.root(), 300ms, [&](const LockWait& w) { told.push_back(w.holder); });
     ADD_FAILURE() << "expected the lock to be held";
-  } catch (const KnobError& e) {
-    EXPECT_NE(std::string(e.what()).find("(pid 222222)"), std::string::npos) << e.what();
+  } catch (const KnobUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("(pid {})", foreign.pid())), std::string::npos)
+        << e.what();
   }
-  pass.join();
-  EXPECT_EQ(told, (std::vector<std::string>{"111111", "222222"}));
+  EXPECT_EQ(told, std::vector<std::string>{std::to_string(foreign.pid())});
 }
 
-// A lock file without a holder record yet (a fresh file) is not told as
-// "held by pid ?" at once: the record is waited for, up to a grace period.
-TEST(KnobController, AnUnrecordedHolderIsToldOnceItsRecordArrives) {
+// A holder that died (SIGKILL) leaves its lock file behind; it blocks nobody.
+TEST(KnobController, AStaleLockFileOfADeadHolderDoesNotBlock) {
   FakeRoot root;
-  std::filesystem::create_directories(root.path("run/lock"));
-  ForeignHolder foreign(root.path("run/lock/schedrig-knobs.lock"));
-  std::vector<std::string> told;
-  std::thread write([&] {
-    std::this_thread::sleep_for(200ms);
-    foreign.record("333333");
-  });
-  EXPECT_THROW(KnobLock(root.root(), 500ms, [&](const LockWait& w) { told.push_back(w.holder); }),
-               KnobError);
-  write.join();
-  EXPECT_EQ(told, std::vector<std::string>{"333333"});
+  std::filesystem::create_directories(root.path("run/schedrig"));
+  { const ForeignHolder foreign(root.path("run/schedrig/knobs.lock")); }
+  ASSERT_TRUE(std::filesystem::exists(root.path("run/schedrig/knobs.lock")));
+  EXPECT_NO_THROW(KnobLock(root.root(), 100ms));
 }
 
-// The holder's record is written in place, fixed width: a longer earlier
-// content is overwritten up to the newline, never truncated to empty first.
-TEST(KnobController, TheHolderRecordIsFixedWidthAndWrittenInPlace) {
+// The lock file's bytes are neither written nor read by the lock.
+TEST(KnobController, TheLockFileIsNeverWritten) {
   FakeRoot root;
-  std::filesystem::create_directories(root.path("run/lock"));
-  const std::string path = root.path("run/lock/schedrig-knobs.lock");
+  std::filesystem::create_directories(root.path("run/schedrig"));
+  const std::string path = root.path("run/schedrig/knobs.lock");
   std::ofstream(path) << "9999999999999999\n";
   const KnobLock lock(root.root(), 100ms);
   std::ifstream in(path);
   std::string first;
   std::getline(in, first);
-  const std::string pid = std::to_string(::getpid());
-  EXPECT_EQ(first, pid + std::string(10 - pid.size(), ' '));
+  EXPECT_EQ(first, "9999999999999999");
 }
 
-// ROOT/run/lock is world-writable on a real box: a link planted at the lock
-// path must not make the root agent open (and write its pid into) its target.
-TEST(KnobController, LockPlantedAsASymlinkIsRefusedAndItsTargetUntouched) {
+// A lock directory anyone may write (ROOT/run/lock is 1777 on a real box) is
+// refused: a planted file or link there could steer a root process.
+TEST(KnobController, AWorldWritableLockDirectoryIsRefused) {
   FakeRoot root;
-  schedrig::testing::TempDir outside;
-  std::ofstream(outside.file("victim")) << "precious\n";
-  std::filesystem::create_directories(root.path("run/lock"));
-  std::filesystem::create_symlink(outside.file("victim"),
-                                  root.path("run/lock/schedrig-knobs.lock"));
+  std::filesystem::create_directories(root.path("run/schedrig"));
+  ASSERT_EQ(::chmod(root.path("run/schedrig").c_str(), 01777), 0);
   try {
     KnobLock lock(root.root(), 100ms);
     FAIL() << "expected KnobError";
   } catch (const KnobError& e) {
-    EXPECT_NE(std::string(e.what()).find("schedrig-knobs.lock"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("writable by group or others (mode 1777)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A link planted at the lock path must not make the root agent open its target.
+TEST(KnobController, LockPlantedAsASymlinkIsRefusedAndItsTargetUntouched) {
+  FakeRoot root;
+  schedrig::testing::TempDir outside;
+  std::ofstream(outside.file("victim")) << "precious\n";
+  std::filesystem::create_directories(root.path("run/schedrig"));
+  std::filesystem::create_symlink(outside.file("victim"), root.path("run/schedrig/knobs.lock"));
+  try {
+    KnobLock lock(root.root(), 100ms);
+    FAIL() << "expected KnobError";
+  } catch (const KnobError& e) {
+    EXPECT_NE(std::string(e.what()).find("run/schedrig/knobs.lock"), std::string::npos) << e.what();
   }
   std::ifstream in(outside.file("victim"));
   std::string v;

@@ -117,6 +117,41 @@ cases: [{workload: fork, params: {workers: 1}}]
   EXPECT_EQ(sink.results[0].status(), v1::STATUS_OK) << sink.results[0].reason();
   EXPECT_TRUE(sink.results[0].quiet_gave_up());
   EXPECT_GE(sink.results[0].quiet_wait_s(), 0.3);
+  // Disturbed: run again once (quiet.retries defaults to 1), the last attempt recorded.
+  EXPECT_TRUE(sink.results[0].disturbed());
+  EXPECT_EQ(sink.results[0].attempts(), 2u);
+  EXPECT_EQ(sink.results[0].disturbed_reason().rfind("quiet check gave up after 0.3", 0), 0u)
+      << sink.results[0].disturbed_reason();
+  EXPECT_NE(sink.results[0].disturbed_reason().find("(runnable 39 > 4)"), std::string::npos)
+      << sink.results[0].disturbed_reason();
+}
+
+// A plan's quiet.retries bounds the runs of a disturbed iteration; with
+// quiet.disturbance false it is never disturbed, so never run again.
+TEST(RunnerSampling, RetriesAndTheDisturbanceSwitchComeFromThePlan) {
+  FakeBox box;
+  sampler::FakeStep busy;
+  busy.procs_running = 40;
+  box.proc.step(busy);
+  struct Case {
+    const char* quiet;
+    bool disturbed;
+    std::uint32_t attempts;
+  };
+  for (const Case& c : {Case{"{max_runnable: 4, hold_s: 0.1, timeout_s: 0.1, retries: 3}", true, 4},
+                        Case{"{max_runnable: 4, hold_s: 0.1, timeout_s: 0.1, retries: 0}", true, 1},
+                        Case{"{max_runnable: 4, timeout_s: 0.1, disturbance: false}", false, 1}}) {
+    SamplingSink sink;
+    std::atomic<bool> stop{false};
+    auto start = start_of(std::string("duration_s: 0.02\niterations: 1\nquiet: ") + c.quiet +
+                          "\ncases: [{workload: fork, params: {workers: 1}}]\n");
+    run_plan(start, topology::load_topology({}), sink, box.control, stop, box.run_options());
+    ASSERT_EQ(sink.results.size(), 1u) << c.quiet;
+    EXPECT_EQ(sink.results[0].status(), v1::STATUS_OK) << sink.results[0].reason();
+    EXPECT_TRUE(sink.results[0].quiet_gave_up()) << c.quiet;
+    EXPECT_EQ(sink.results[0].disturbed(), c.disturbed) << c.quiet;
+    EXPECT_EQ(sink.results[0].attempts(), c.attempts) << c.quiet;
+  }
 }
 
 TEST(RunnerSampling, SchedstatsIsTurnedOnForTheRunAndRestored) {

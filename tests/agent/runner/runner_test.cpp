@@ -11,8 +11,10 @@
 #include "agent/runner/watchdog.h"
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
+#include "common/run_lock.h"
 #include "tests/agent/knobs/fake_root.h"
 #include "tests/agent/runner/recording_sink.h"
+#include "tests/support/run_command.h"
 
 namespace schedrig::runner {
 namespace {
@@ -178,7 +180,7 @@ variants: [{name: autogroup-off, sysctl: {kernel.sched_autogroup_enabled: 0}}]
                 0),
             0u)
       << sink.logs[0].message();
-  EXPECT_NE(sink.logs[0].message().find("schedrig-knobs.lock, up to 30 s)"), std::string::npos)
+  EXPECT_NE(sink.logs[0].message().find("run/schedrig/knobs.lock, up to 30 s)"), std::string::npos)
       << sink.logs[0].message();
   EXPECT_FALSE(sink.logs[1].waiting());
   EXPECT_EQ(sink.logs[1].message().rfind("took the knob lock after 0.", 0), 0u)
@@ -191,6 +193,58 @@ variants: [{name: autogroup-off, sysctl: {kernel.sched_autogroup_enabled: 0}}]
             v1::STATUS_OK);
   EXPECT_TRUE(again.logs.empty());
   ASSERT_EQ(again.results.size(), 1u);
+}
+
+// A run given a run lock that another run holds says so as the run's Log,
+// naming the holder's pid (the kernel's) and its run and start (its state
+// file), and runs its iterations once the lock is free; one that cannot
+// wait longer fails naming the holder, before any iteration.
+TEST(Runner, ARunWaitsForTheRunLockAndSaysWhoHoldsIt) {
+  RecordingSink sink;
+  Knobs k;
+  std::atomic<bool> stop{false};
+  schedrig::testing::TempDir dir;
+  RunOptions options;
+  options.run_lock = RunLockOptions{dir.file("run.lock"), 0};
+  auto other = std::make_unique<RunLock>(*options.run_lock);
+  ASSERT_TRUE(other->acquire("other-run", &stop, {}));
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    other.reset();
+  });
+  const char* yaml =
+      "iterations: 1\nduration_s: 0.05\nquiet: {timeout_s: 0}\n"
+      "cases: [{workload: fork, params: {workers: 1}}]\n";
+  v1::RunFinished done =
+      run_plan(start_of(yaml), topology::load_topology({}), sink, k.control, stop, options);
+  release.join();
+  EXPECT_EQ(done.status(), v1::STATUS_OK) << done.reason();
+  ASSERT_EQ(sink.logs.size(), 2u);
+  EXPECT_TRUE(sink.logs[0].waiting());
+  EXPECT_EQ(
+      sink.logs[0].message().rfind("waiting for run lock held by pid " +
+                                       std::to_string(::getpid()) + " (run other-run, since 20",
+                                   0),
+      0u)
+      << sink.logs[0].message();
+  EXPECT_EQ(sink.logs[1].message().rfind("took the run lock after 0.", 0), 0u)
+      << sink.logs[1].message();
+  ASSERT_EQ(sink.results.size(), 1u);
+
+  // Held for longer than the run may wait: failed, nothing ran.
+  RunLock holder(*options.run_lock);
+  ASSERT_TRUE(holder.acquire("long-run", &stop, {}));
+  options.run_lock->timeout_s = 0.3;
+  RecordingSink late;
+  done = run_plan(start_of(yaml), topology::load_topology({}), late, k.control, stop, options);
+  EXPECT_EQ(done.status(), v1::STATUS_FAILED);
+  EXPECT_EQ(done.reason().rfind("run lock " + dir.file("run.lock") + " still held by pid " +
+                                    std::to_string(::getpid()) + " (run long-run, since ",
+                                0),
+            0u)
+      << done.reason();
+  EXPECT_TRUE(late.results.empty());
+  EXPECT_EQ(late.finished.size(), 1u);
 }
 
 // A fake-root run fingerprints the fake tree, not the box it runs on (only

@@ -74,6 +74,44 @@ TEST(Derive, WatchedCpusOnly) {
   EXPECT_DOUBLE_EQ(derive(a, b, {}).idle_pct, 50.0);
 }
 
+// What the disturbance check reads: busy and total ns of the watched PUs,
+// the workload's run and wait, its processes' reaped children (counted only
+// from a process's second reading), and schedstat's run + run_delay of the
+// watched PUs.
+TEST(Derive, TheDisturbanceInputsOfTheWatchedPus) {
+  Snapshot a = at(0), b = at(1);
+  a.stat.cpus = {{0, times(0, 0)}, {1, times(0, 0)}};
+  b.stat.cpus = {{0, times(800, 200)}, {1, times(300, 700)}};
+  a.tasks = {{7, {100, 50, 1}}};
+  b.tasks = {{7, {600, 150, 3}}, {8, {40, 10, 1}}};  // 8 was born in the interval
+  a.children_ns = {{7, 1000}};
+  b.children_ns = {{7, 1250}, {9, 5000}};  // 9: first reading, adds nothing
+  Schedstat sa, sb;
+  sa.version = sb.version = 16;
+  sa.cpus[0].run_time_ns = 0;
+  sa.cpus[1].run_time_ns = 0;
+  sb.cpus[0].run_time_ns = 800;
+  sb.cpus[0].run_delay_ns = 400;
+  sb.cpus[1].run_time_ns = 300;
+  sb.cpus[1].run_delay_ns = 1000;
+  a.schedstat = sa;
+  b.schedstat = sb;
+  const DerivedSample s = derive(a, b, {{0}, {}});
+  EXPECT_EQ(s.watched_busy_ns, 800u);
+  EXPECT_EQ(s.watched_total_ns, 1000u);
+  EXPECT_EQ(s.workload_run_ns, 540u);   // 500 + 40
+  EXPECT_EQ(s.workload_wait_ns, 110u);  // 100 + 10
+  EXPECT_EQ(s.workload_children_ns, 250u);
+  EXPECT_EQ(s.watched_run_ns, 800u);  // PU 0 only
+  EXPECT_EQ(s.watched_delay_ns, 400u);
+  const DerivedSample all = derive(a, b, {});
+  EXPECT_EQ(all.watched_busy_ns, 1100u);
+  EXPECT_EQ(all.watched_delay_ns, 1400u);
+  a.tasks.clear();
+  b.tasks.clear();
+  EXPECT_FALSE(derive(a, b, {}).workload_run_ns);  // no thread registered: not judged
+}
+
 class FakeTree : public ::testing::Test {
  protected:
   // Two snapshots of `fake` exactly one second apart (the clocks are set).

@@ -134,5 +134,21 @@ TEST_F(LabServerTest, TheLabAgentGetsItsRunThroughTheQueueAndEndsIt) {
   EXPECT_NE(out_.str().find("agent labbox (labbox.local"), std::string::npos) << out_.str();
 }
 
+// A Log of the lab's run (the agent waiting for the run lock) is printed as
+// it is stored; one of another run is not.
+TEST(LabDriverLog, TheRunsWaitLogsArePrinted) {
+  std::ostringstream out;
+  lab::LabDriver driver{kLabRun, kLabAgent, out, 1, 5s};
+  v1::Envelope env = stamped(kLabAgent, "i-1", 1);
+  env.mutable_log()->set_run_id(kLabRun);
+  env.mutable_log()->set_waiting(true);
+  env.mutable_log()->set_message("waiting for run lock held by pid 42 (run r, since T)");
+  driver.on_stored(env);
+  env.mutable_log()->set_run_id("another-run");
+  env.mutable_log()->set_message("not ours");
+  driver.on_stored(env);
+  EXPECT_EQ(out.str(), "agent: waiting for run lock held by pid 42 (run r, since T)\n");
+}
+
 }  // namespace
 }  // namespace schedrig::testing

@@ -1,0 +1,28 @@
+// A directory a root process may keep its lock and state files in
+// (docs/architecture.md "Runner safety": the run lock, the knob lock):
+// nobody but its owner (this euid or root) can create, replace or plant a
+// link in it.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace schedrig {
+
+// The directory cannot be trusted or opened. what() names the directory,
+// what is wrong (owner uid, mode) and the fix.
+class UntrustedDir : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Opens `dir` (O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC: the last component may
+// not be a link), creating it with mode 0755 (and missing parents) first
+// when absent, then checks with fstat that it is owned by this process's
+// euid or by root and is not group- or other-writable. Returns the fd (the
+// caller closes it). Throws UntrustedDir.
+int open_trusted_dir(const std::string& dir);
+
+}  // namespace schedrig
