@@ -220,8 +220,10 @@ TEST(Faults, ServeKilledTwentyTimesAndTheLinkCutFiveTimesLosesNothing) {
                        live_connections));
   // The kills and cuts reached the agent as lost links (it redialed), not as
   // 45 s of silence (a proxy socket a child inherited once hid them all).
-  // Two kills within one backoff pause make one outage: at least half.
-  EXPECT_GE(live_connections, static_cast<std::size_t>(kServeKills / 2)) << agent_log;
+  // Kills within one backoff pause make one outage, and under ctest -j2 on a
+  // loaded box the backoff stretches (8 of 20 seen): at least a quarter. The
+  // inherited-socket bug gave one or two.
+  EXPECT_GE(live_connections, static_cast<std::size_t>(kServeKills / 4)) << agent_log;
 
   // The follower rode over every restart: it saw the end and exited 0.
   const std::optional<int> watch_exit = watch->wait_for_exit(60s);
