@@ -1,5 +1,7 @@
 #include "agent/runner/iteration_sampling.h"
 
+#include <unistd.h>
+
 #include <mutex>
 
 #include <spdlog/spdlog.h>
@@ -53,7 +55,7 @@ struct IterationSampling::State {
 
 IterationSampling::IterationSampling(const SamplingConfig& config, const std::vector<int>& cpus,
                                      const v1::IterationResult& identity, RunSink& sink)
-    : state_(std::make_shared<State>()), root_(config.root) {
+    : state_(std::make_shared<State>()), root_(config.root), pus_(cpus.size()) {
   state_->identity = identity;
   state_->sink = &sink;
   if (config.hz <= 0) return;
@@ -101,6 +103,8 @@ workloads::WindowObserver IterationSampling::observer() {
 
 void IterationSampling::start() {
   if (!sampler_) return;
+  scan_before_ = sampler::scan_processes(root_);
+  scanned_before_ = std::chrono::steady_clock::now();
   try {
     sampler_->start();  // the first snapshot: a /proc/stat it cannot parse throws
   } catch (const std::exception& e) {
@@ -111,12 +115,22 @@ void IterationSampling::start() {
 v1::SampleSummary IterationSampling::finish() {
   if (!sampler_) return {};
   sampler_->stop();
+  if (scan_after_.empty()) {
+    scan_after_ = sampler::scan_processes(root_);
+    scanned_after_ = std::chrono::steady_clock::now();
+  }
   return to_proto(sampler::summarize(sampler_->samples()));
 }
 
 sampler::WindowLoad IterationSampling::window_load() const {
   if (!sampler_) return {};
-  return sampler::window_load(sampler_->samples());
+  sampler::WindowLoad load = sampler::window_load(sampler_->samples());
+  if (scan_before_.empty() || scan_after_.empty()) return load;
+  const std::chrono::duration<double> window = scanned_after_ - scanned_before_;
+  sampler::apply_process_scan(
+      load, sampler::other_processes_cpu_ns(scan_before_, scan_after_, ::getpid()), window.count(),
+      pus_);
+  return load;
 }
 
 }  // namespace schedrig::runner

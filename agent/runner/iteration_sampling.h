@@ -4,10 +4,12 @@
 // ending with the SampleSummary the IterationResult carries.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
 #include "agent/sampler/disturbance.h"
+#include "agent/sampler/process_cpu.h"
 #include "agent/sampler/sampler.h"
 #include "agent/workloads/window_observer.h"
 #include "common/procfs/root.h"
@@ -41,12 +43,16 @@ class IterationSampling {
   // When the window closes, sampling stops: no sample is taken after the
   // measured window, however long the workload takes to wind down.
   workloads::WindowObserver observer();
-  // Starts sampling (samples every 1/hz s from about now).
+  // Starts sampling (samples every 1/hz s from about now) and scans the
+  // processes (process_cpu.h) for the disturbance check.
   void start();
-  // Stops; the summary of every sample so far (0 samples when unsampled).
+  // Stops; scans the processes again; the summary of every sample so far
+  // (0 samples when unsampled).
   schedrig::v1::SampleSummary finish();
   // The window's load for the disturbance check (agent/sampler/disturbance.h),
-  // of every sample so far; intervals 0 when unsampled.
+  // of every sample so far, capped by the process scans when both found
+  // processes (a fake tree without PID/stat files has none); intervals 0
+  // when unsampled.
   sampler::WindowLoad window_load() const;
 
  private:
@@ -57,6 +63,10 @@ class IterationSampling {
   std::shared_ptr<State> state_;
   procfs::Root root_;  // where /proc is read (for messages)
   std::unique_ptr<sampler::Sampler> sampler_;
+  std::size_t pus_ = 0;  // the case's PUs
+  // Process scans at start() and finish(), and when they were taken.
+  std::vector<sampler::ProcessCpu> scan_before_, scan_after_;
+  std::chrono::steady_clock::time_point scanned_before_, scanned_after_;
 };
 
 }  // namespace schedrig::runner

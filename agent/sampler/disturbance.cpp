@@ -43,6 +43,14 @@ WindowLoad window_load(const std::vector<DerivedSample>& samples) {
   return load;
 }
 
+void apply_process_scan(WindowLoad& load, std::uint64_t other_ns, double window_s,
+                        std::size_t pus) {
+  if (window_s <= 0 || pus == 0) return;
+  const double pct = 100 * as_double(other_ns) / (window_s * 1e9 * static_cast<double>(pus));
+  load.other_processes_cpu_pct = std::min(100.0, pct);
+  load.other_cpu_pct = std::min(load.other_cpu_pct, *load.other_processes_cpu_pct);
+}
+
 std::string disturbance_reason(const WindowLoad& load, const DisturbanceLimits& limits) {
   if (load.intervals == 0) return "";
   std::vector<std::string> why;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,10 +38,20 @@ struct WindowLoad {
   // waited to run is not known, so a fork storm's children cannot be told
   // from other tasks.
   std::optional<double> other_runnable;
+  // Other user processes' CPU from two scans of /proc/PID/stat around the
+  // window (process_cpu.h), % of the watched PUs' time; empty when not
+  // scanned. other_cpu_pct is capped by it: both must see other work.
+  std::optional<double> other_processes_cpu_pct;
 };
 
 // Sums `samples`; intervals == 0 when none carries the workload's time.
 WindowLoad window_load(const std::vector<DerivedSample>& samples);
+
+// Records the process scan's count in `load`: `other_ns` of other
+// processes' CPU over `window_s` on `pus` PUs (a share above 100% is
+// capped: those processes also ran on other PUs), and lowers
+// other_cpu_pct to it. Nothing when window_s or pus is 0.
+void apply_process_scan(WindowLoad& load, std::uint64_t other_ns, double window_s, std::size_t pus);
 
 // Limits of other work in a window.
 struct DisturbanceLimits {
