@@ -14,17 +14,10 @@ namespace {
 constexpr std::size_t kCutimeIndex = 13;
 constexpr std::size_t kCstimeIndex = 14;
 
-std::vector<std::string_view> fields_after_comm(std::string_view text) {
-  const std::size_t close = text.rfind(')');
-  if (close == std::string_view::npos) return {};
-  std::string_view rest = text.substr(close + 1);
-  return split_fields(rest.substr(0, rest.find('\n')));
-}
-
 }  // namespace
 
 std::optional<std::uint64_t> parse_children_cpu_ns(std::string_view text, long ticks_per_s) {
-  const auto fields = fields_after_comm(text);
+  const auto fields = stat_fields_after_comm(text);
   if (fields.size() <= kCstimeIndex || ticks_per_s <= 0) return std::nullopt;
   const auto cutime = try_parse_whole<std::uint64_t>(fields[kCutimeIndex]);
   const auto cstime = try_parse_whole<std::uint64_t>(fields[kCstimeIndex]);

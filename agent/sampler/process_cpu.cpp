@@ -29,11 +29,8 @@ using Key = std::pair<pid_t, std::uint64_t>;  // pid, starttime
 
 std::optional<ProcessCpu> parse_process_cpu(pid_t pid, std::string_view stat_text,
                                             long ticks_per_s) {
-  const std::size_t close = stat_text.rfind(')');
-  if (close == std::string_view::npos || ticks_per_s <= 0) return std::nullopt;
-  std::string_view rest = stat_text.substr(close + 1);
-  const auto fields = split_fields(rest.substr(0, rest.find('\n')));
-  if (fields.size() <= kStarttime) return std::nullopt;
+  const auto fields = stat_fields_after_comm(stat_text);
+  if (fields.size() <= kStarttime || ticks_per_s <= 0) return std::nullopt;
   ProcessCpu p;
   p.pid = pid;
   const auto ppid = try_parse_whole<pid_t>(fields[kPpid]);

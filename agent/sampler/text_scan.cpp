@@ -40,4 +40,11 @@ std::uint64_t require_u64(std::string_view s, std::string_view what) {
   return v;
 }
 
+std::vector<std::string_view> stat_fields_after_comm(std::string_view text) {
+  const std::size_t close = text.rfind(')');
+  if (close == std::string_view::npos) return {};
+  std::string_view rest = text.substr(close + 1);
+  return split_fields(rest.substr(0, rest.find('\n')));
+}
+
 }  // namespace schedrig::sampler

@@ -11,6 +11,11 @@ namespace schedrig::sampler {
 // The fields of `line` separated by spaces or tabs, in order.
 std::vector<std::string_view> split_fields(std::string_view line);
 
+// The fields of a /proc/PID/stat line after its comm (proc(5)): field 3
+// (state) is index 0. The comm may hold spaces and parentheses, so fields
+// count after the last ')'; empty when there is none.
+std::vector<std::string_view> stat_fields_after_comm(std::string_view text);
+
 // Calls fn(line) for each line of `text` (without the '\n').
 template <typename Fn>
 void for_each_line(std::string_view text, Fn&& fn) {
