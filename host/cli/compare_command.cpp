@@ -150,8 +150,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                 "with --against: pair cases even when their definitions differ (the header "
                 "says so)");
   cmd->add_option("--method", o->method,
-                  "auto (Mann-Whitney U + Hodges-Lehmann with >= 5 iterations per side, else "
-                  "Welch's t on logs), mwu, welch or ci-overlap (Fastpath/mmtests style)")
+                  "auto (with >= 5 iterations per side: Mann-Whitney U + Hodges-Lehmann and "
+                  "Rosenbaum's exceedance test for a cliff, each at half the 5%; else Welch's t "
+                  "on logs), mwu (the same whatever the count), welch or ci-overlap "
+                  "(Fastpath/mmtests style)")
       ->check(CLI::IsMember({"auto", "mwu", "welch", "ci-overlap"}));
   add_disturbed_option(*cmd, o->disturbed);
   add_gate_options(*cmd, o->gate, true);
