@@ -13,7 +13,8 @@ struct WelchResult {
   // (s_x^2/m + s_y^2/n)^2 / ((s_x^2/m)^2/(m-1) + (s_y^2/n)^2/(n-1));
   // m + n - 2 when both variances are 0.
   double df = 0;
-  double p_value = 1;  // two-sided, 2 P(T_df >= |t|) (Boost.Math students_t)
+  double p_value = 1;  // two-sided, 2 P(T_df >= |t|) (Boost.Math students_t); NaN (lo, hi too)
+                       // when the mean or SD of a side overflows a double
   double lo = 0;       // diff -+ t_{(1+confidence)/2, df} se
   double hi = 0;
 };

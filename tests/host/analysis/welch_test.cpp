@@ -29,6 +29,29 @@ TEST(Welch, WikipediaExampleOne) {
   EXPECT_NEAR(r.hi, 3.9840962671409295, 1e-8);
 }
 
+// Scale does not change t or df: the example times 1e80 (whose variances
+// squared overflow a double) gives the same test.
+TEST(Welch, HugeValuesGiveTheSameTest) {
+  std::vector<double> a1 = {27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+                            21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4};
+  std::vector<double> a2 = {27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+                            24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4};
+  for (double& v : a1) v *= 1e80;
+  for (double& v : a2) v *= 1e80;
+  const WelchResult r = welch_t_test(a1, a2);
+  EXPECT_NEAR(r.t, 2.455356398286006, 1e-9);
+  EXPECT_NEAR(r.df, 24.98852929023142, 1e-9);
+  EXPECT_NEAR(r.p_value, 0.021378001462866985, 1e-9);
+  // The attacker's case: one side constant-ish, the other around 1e80.
+  const std::vector<double> b = {-1, 1e80, 2e80}, x = {1, 2, 3};
+  const WelchResult q = welch_t_test(b, x);
+  EXPECT_TRUE(std::isfinite(q.df));
+  EXPECT_GT(q.p_value, 0.05);
+  // A mean that overflows: no p-value, no throw.
+  const std::vector<double> top = {1.7e308, 1.7e308, 1.6e308};
+  EXPECT_TRUE(std::isnan(welch_t_test(top, x).p_value));
+}
+
 // The fixture vondra_pgbench_e5_rw_s2500_c32 (baseline vs k3.10.101, n = 3
 // each) on log values; its meta file reads "Welch t=2.3, p~0.1". python3 +
 // mpmath as above: t = 2.31772928881153, df = 3.033502118402159,
