@@ -30,7 +30,7 @@ std::vector<compare::GateFailure> gate_failures(const compare::AnalyzeReport& re
     const analysis::Comparison& c = report.comparisons[i];
     if (!compare::fails_gate(c, o.gate.threshold_pct)) continue;
     out.push_back({file + "/" + report.series[i + 1].name, "value", c.change_pct, c.verdict,
-                   o.gate.threshold_pct});
+                   o.gate.threshold_pct, compare::insufficient_note(c)});
   }
   return out;
 }

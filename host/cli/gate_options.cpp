@@ -8,10 +8,12 @@ void add_gate_options(CLI::App& cmd, GateCliOptions& o, bool metric_options) {
                  "when a judged row is (R) by at least the threshold, or when a compared run did "
                  "not finish ok; judged: each case's primary metric (or its plan's gate: metric)")
       ->check(CLI::IsMember({"regression"}));
-  cmd.add_option("--threshold", o.threshold_pct,
-                 "percent; smaller changes are never marked (I)/(R) and never fail the gate "
-                 "(default 0; wins over a plan's gate.threshold_pct)")
-      ->check(CLI::NonNegativeNumber);
+  o.threshold_option =
+      cmd.add_option("--threshold", o.threshold_pct,
+                     "percent; smaller changes are never marked (I)/(R) and never fail the gate "
+                     "(default 0; when given, even as 0, it wins over a plan's "
+                     "gate.threshold_pct)")
+          ->check(CLI::Range(0.0, 1e6));  // also refuses nan, which NonNegativeNumber lets by
   if (!metric_options) return;
   cmd.add_option("--metric", o.metrics,
                  "with --fail-on: judge this metric of every case instead of the primary one "

@@ -18,11 +18,16 @@ namespace schedrig::host {
 struct GateCliOptions {
   std::string fail_on;  // "" or "regression"
   double threshold_pct = 0;
+  const CLI::Option* threshold_option = nullptr;  // set by add_gate_options
   std::vector<std::string> metrics;
   bool all_metrics = false;
 
   bool enabled() const { return !fail_on.empty(); }
-  compare::GateOptions gate() const { return {metrics, all_metrics, threshold_pct}; }
+  // --threshold was given (then it wins over a plan's gate, even at 0).
+  bool threshold_given() const { return threshold_option && threshold_option->count() > 0; }
+  compare::GateOptions gate() const {
+    return {metrics, all_metrics, threshold_pct, threshold_given()};
+  }
 };
 
 // Adds --fail-on and --threshold to `cmd`, and with `metric_options`

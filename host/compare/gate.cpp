@@ -31,9 +31,35 @@ void check_metric_names(const Table& table, const GateOptions& o) {
   }
 }
 
+// A plan gate whose metric no row of its case has: the gate would judge
+// nothing there.
+void check_plan_gates(const Table& table) {
+  for (const auto& [case_name, gate] : table.gates) {
+    if (gate.metric.empty()) continue;
+    std::vector<std::string> known;
+    for (const auto& row : table.rows)
+      if (row.case_name == case_name) push_unique(known, row.metric);
+    if (known.empty() || std::find(known.begin(), known.end(), gate.metric) != known.end())
+      continue;  // no rows (every iteration failed: the run's status says so), or found
+    throw CompareError(
+        fmt::format("case {}: the plan's gate.metric {} is not a metric of the case (metrics: {})",
+                    case_name, gate.metric, fmt::join(known, ", ")));
+  }
+}
+
 }  // namespace
 
+std::string insufficient_note(const analysis::Comparison& c) {
+  if (c.verdict != analysis::Verdict::kInsufficient) return "";
+  const std::size_t end = c.note.find("; ");
+  return c.note.substr(0, end);  // its first remark says why
+}
+
 std::string gate_line(const GateFailure& f) {
+  if (f.verdict == analysis::Verdict::kInsufficient) {
+    return fmt::format("gate: {} {} not judged: {}", f.where, f.metric,
+                       f.note.empty() ? std::string("too few iterations") : f.note);
+  }
   const std::string threshold = f.threshold_pct > 0
                                     ? fmt::format("threshold {:g}%", f.threshold_pct)
                                     : std::string("no threshold");
@@ -42,6 +68,7 @@ std::string gate_line(const GateFailure& f) {
 }
 
 bool fails_gate(analysis::Verdict verdict, double change_pct, double threshold_pct) {
+  if (verdict == analysis::Verdict::kInsufficient) return true;
   if (verdict != analysis::Verdict::kRegression) return false;
   return !(std::fabs(change_pct) < threshold_pct);  // a NaN change fails on the verdict
 }
@@ -52,12 +79,13 @@ bool fails_gate(const analysis::Comparison& c, double threshold_pct) {
 
 std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& o) {
   check_metric_names(table, o);
+  if (o.metrics.empty() && !o.all_metrics) check_plan_gates(table);
   std::vector<GateFailure> out;
   for (const auto& row : table.rows) {
     const auto g = table.gates.find(row.case_name);
     const CaseGate* plan = g == table.gates.end() ? nullptr : &g->second;
     if (!judged(row, o, plan)) continue;
-    const double threshold = o.threshold_pct > 0 ? o.threshold_pct : plan ? plan->threshold_pct : 0;
+    const double threshold = o.threshold_given || !plan ? o.threshold_pct : plan->threshold_pct;
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& cell = row.cells[i];
       const std::string& variant = row.variant.empty() ? table.columns[i] : row.variant;
@@ -65,10 +93,10 @@ std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& o)
       if (boot_level(cell)) {
         const analysis::BootComparison& b = *cell.by_boot;
         if (fails_gate(b.verdict, b.change_pct, threshold))
-          out.push_back({where + " by boot", row.metric, b.change_pct, b.verdict, threshold});
+          out.push_back({where + " by boot", row.metric, b.change_pct, b.verdict, threshold, ""});
       } else if (fails_gate(cell.comparison, threshold)) {
-        out.push_back(
-            {where, row.metric, cell.comparison.change_pct, cell.comparison.verdict, threshold});
+        out.push_back({where, row.metric, cell.comparison.change_pct, cell.comparison.verdict,
+                       threshold, insufficient_note(cell.comparison)});
       }
     }
   }

@@ -22,7 +22,8 @@ namespace schedrig::compare {
 struct GateOptions {
   std::vector<std::string> metrics;  // --metric NAME...; empty = the plan's gate or the primary
   bool all_metrics = false;          // --all-metrics: every metric
-  double threshold_pct = 0;          // --threshold, % (0 = the plan's gate threshold, else none)
+  double threshold_pct = 0;          // --threshold, %
+  bool threshold_given = false;      // --threshold was given: it wins over the plan's gate
 };
 
 // One judged row that failed.
@@ -32,21 +33,29 @@ struct GateFailure {
   double change_pct = 0;
   analysis::Verdict verdict = analysis::Verdict::kRegression;
   double threshold_pct = 0;
+  std::string note;  // the comparison's note: why an insufficient row was not judged
 };
 
 // "gate: fork-all/autogroup-off bogo_ops_per_s -69.6% (R) [threshold 2%]"
-// ("[no threshold]" at 0). Not escaped: names come from the plan and agent.
+// ("[no threshold]" at 0); an insufficient row: "gate: fork-all/autogroup-off
+// bogo_ops_per_s not judged: fewer than 2 iterations (n=0 vs 0)". Not escaped: names come from the
+// plan and agent.
 std::string gate_line(const GateFailure& f);
 
 // Whether `c` fails a gate of `threshold_pct`: a regression whose |change %|
-// is at least the threshold.
+// is at least the threshold, or a row that could not be judged (fewer than
+// 2 iterations a side, e.g. every one disturbed): no evidence never passes.
 bool fails_gate(const analysis::Comparison& c, double threshold_pct);
+// Why `c` was not judged (its note's first remark), "" when it was.
+std::string insufficient_note(const analysis::Comparison& c);
+
 // The same for a verdict and its change (the boot-level one).
 bool fails_gate(analysis::Verdict verdict, double change_pct, double threshold_pct);
 
 // The rows of `table` the gate judges that fail it, in table order. Throws
 // CompareError when a --metric names a metric no row has (the message lists
-// the metrics there are).
+// the metrics there are), or when a case's plan gate names a metric that
+// case's rows lack (a misspelt gate would pass every regression).
 std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& options);
 
 // What a gate says, the same in every command: when `runs_ok` is false

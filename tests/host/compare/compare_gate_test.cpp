@@ -101,7 +101,30 @@ TEST_F(Gate, APlanGateNamesTheMetricAndItsThreshold) {
   EXPECT_TRUE(gate_failures(t10, {}).empty());  // 8% < the plan's 10%
   GateOptions lower;
   lower.threshold_pct = 5;  // --threshold wins over the plan's
+  lower.threshold_given = true;
   EXPECT_EQ(gate_failures(t10, lower).size(), 1u);
+  GateOptions zero;
+  zero.threshold_given = true;  // --threshold 0 given: no threshold, even against the plan's
+  EXPECT_EQ(gate_failures(t10, zero).size(), 1u);
+}
+
+TEST_F(Gate, APlanGateWithAMisspeltMetricIsAnError) {
+  SyntheticRun s = latency_regression();
+  v1::Gate g;
+  g.set_metric("wakeup_p99_usec");
+  s.gates["fork-all"] = g;
+  const Table t = table(s, 1.08);
+  try {
+    gate_failures(t, {});
+    FAIL() << "a misspelt plan gate judged nothing and passed";
+  } catch (const CompareError& e) {
+    EXPECT_STREQ(e.what(),
+                 "case fork-all: the plan's gate.metric wakeup_p99_usec is not a metric of the "
+                 "case (metrics: ops_per_s, wakeup_p99_us)");
+  }
+  GateOptions cli;
+  cli.metrics = {"wakeup_p99_us"};  // the command line's metric replaces the plan's
+  EXPECT_EQ(gate_failures(t, cli).size(), 1u);
 }
 
 TEST(GateReport, SaysWhyOnStderr) {
@@ -112,7 +135,7 @@ TEST(GateReport, SaysWhyOnStderr) {
   EXPECT_EQ(err.str(), "--fail-on regression: a compared run did not finish ok\n");
   std::ostringstream lines;
   EXPECT_TRUE(report_gate(
-      {{"fork-all/autogroup-off", "bogo_ops_per_s", -69.61, analysis::Verdict::kRegression, 2}},
+      {{"fork-all/autogroup-off", "bogo_ops_per_s", -69.61, analysis::Verdict::kRegression, 2, ""}},
       true, lines));
   EXPECT_EQ(lines.str(), "gate: fork-all/autogroup-off bogo_ops_per_s -69.6% (R) [threshold 2%]\n");
 }
@@ -164,6 +187,11 @@ TEST_F(Gate, DisturbedIterationsAreLeftOutAndCounted) {
             "left out)");
   EXPECT_EQ(parse_disturbed("only"), DisturbedPolicy::kOnly);
   EXPECT_EQ(parse_disturbed("some"), std::nullopt);
+  // With no baseline iteration left, the gate has nothing to judge: it fails, saying so.
+  const auto failures = gate_failures(alone, {});
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(gate_line(failures[0]),
+            "gate: fork-all/loaded ops_per_s not judged: fewer than 2 iterations (n=0 vs 3)");
 }
 
 TEST_F(Gate, TheHeaderNamesARunThatFailed) {
