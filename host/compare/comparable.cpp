@@ -52,6 +52,20 @@ std::string cpulists(const store::RunRecord& run, const std::string& case_name) 
   return fmt::format("{}", fmt::join(lists, " | "));
 }
 
+// The plan's measured time, warm-up and cool-down (every case's): a 0.5 s
+// iteration is not a 2 s one (a fork storm's rate climbs for a second).
+void timing_differences(std::vector<std::string>& out, const nlohmann::json& a,
+                        const nlohmann::json& b) {
+  for (const char* key : {"duration_s", "warmup_s", "cooldown_s"}) {
+    const auto number = [key](const nlohmann::json& plan) {
+      const auto it = plan.is_object() ? plan.find(key) : plan.end();
+      return it != plan.end() && it->is_number() ? fmt::format("{:g}", it->get<double>())
+                                                 : std::string("-");
+    };
+    differ(out, key, number(a), number(b));
+  }
+}
+
 bool ran(const store::RunRecord& run, const std::string& case_name) {
   for (const auto& it : run.iterations) {
     if (it.case_name == case_name) return true;
@@ -71,6 +85,7 @@ std::vector<std::string> case_differences(const store::RunRecord& reference,
   param_differences(out, a, b);
   differ(out, "placement", text_of(a, "placement"), text_of(b, "placement"));
   differ(out, "membind", text_of(a, "membind"), text_of(b, "membind"));
+  timing_differences(out, reference.plan, run.plan);
   const std::string ca = cpulists(reference, case_name), cb = cpulists(run, case_name);
   if (!ca.empty() && !cb.empty()) differ(out, "cpulist", ca, cb);
   if (reference.pus != 0 && run.pus != 0) {

@@ -4,6 +4,7 @@
 // the boot-level verdict beside the iteration-level one.
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "host/compare/compare_table.h"
@@ -82,6 +83,22 @@ TEST_F(Across, PlacementAndWorkloadDifferencesAreNamedToo) {
     FAIL() << "no error";
   } catch (const CompareError& e) {
     EXPECT_NE(std::string(e.what()).find("placement: all -> cpulist:0-3"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(Across, IterationTimingThatDiffersIsNamed) {
+  const store::RunRecord a = stored(run_on(1, "boot-a"));
+  store::RunRecord b = stored(run_on(2, "boot-b"));
+  b.plan["duration_s"] = 0.5;  // a --quick run against a default one
+  b.plan["warmup_s"] = 0;
+  const double duration_s = a.plan.at("duration_s").get<double>();
+  try {
+    compare_runs(b, a);
+    FAIL() << "no error";
+  } catch (const CompareError& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("duration_s: {:g} -> 0.5", duration_s)),
+              std::string::npos)
         << e.what();
   }
 }
