@@ -1,5 +1,7 @@
 #include "host/report/analyze_report.h"
 
+#include "common/printable.h"
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -104,7 +106,8 @@ void print_analyze_text(const AnalyzeReport& r, std::ostream& out) {
     if (r.comparisons[i].note.empty()) continue;
     if (!any) out << "notes:\n";
     any = true;
-    out << fmt::format("  {}: {}\n", r.series[i + 1].name, r.comparisons[i].note);
+    // Names come from the file: escaped like the table's cells.
+    out << printable(fmt::format("  {}: {}", r.series[i + 1].name, r.comparisons[i].note)) << '\n';
   }
 }
 
