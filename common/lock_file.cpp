@@ -22,7 +22,19 @@ std::string dir_of(const std::string& path) {
   return dir.empty() ? "." : dir;
 }
 
-// Opens the lock file in `dir_fd`: no link, a regular file, ours or root's.
+// What is wrong with the opened lock file `st` ("" when nothing): not a
+// regular file, or owned by neither this euid nor root.
+std::string problem_of(const struct stat& st) {
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+    return fmt::format("owned by uid {}, not by root or this user", st.st_uid);
+  }
+  return "";
+}
+
+// Opens the lock file in `dir_fd`: no link, a regular file, ours or root's,
+// and made `mode` when it is not (an old 0644 file would let anyone open and
+// flock it).
 int open_in(int dir_fd, const std::string& path, mode_t mode) {
   const std::string name = std::filesystem::path(path).filename().string();
   const int fd =
@@ -31,13 +43,9 @@ int open_in(int dir_fd, const std::string& path, mode_t mode) {
     throw std::runtime_error(fmt::format("cannot open lock {}: {}", path, std::strerror(errno)));
   }
   struct stat st {};
-  std::string why;
-  if (::fstat(fd, &st) != 0) {
-    why = std::strerror(errno);
-  } else if (!S_ISREG(st.st_mode)) {
-    why = "not a regular file";
-  } else if (st.st_uid != ::geteuid() && st.st_uid != 0) {
-    why = fmt::format("owned by uid {}, not by root or this user", st.st_uid);
+  std::string why = ::fstat(fd, &st) != 0 ? std::strerror(errno) : problem_of(st);
+  if (why.empty() && (st.st_mode & 07777) != mode && ::fchmod(fd, mode) != 0) {
+    why = fmt::format("cannot chmod it {:04o}: {}", mode, std::strerror(errno));
   }
   if (!why.empty()) {
     ::close(fd);
@@ -50,6 +58,17 @@ int open_in(int dir_fd, const std::string& path, mode_t mode) {
 
 LockFile::LockFile(std::string path, mode_t mode) : path_(std::move(path)) {
   dir_fd_ = open_trusted_dir(dir_of(path_));
+  open_file(mode);
+}
+
+LockFile::LockFile(const std::string& base, const std::string& rel_dir, const std::string& name,
+                   mode_t mode)
+    : path_((std::filesystem::path(base) / rel_dir / name).string()) {
+  dir_fd_ = open_trusted_dir_under(base, rel_dir);
+  open_file(mode);
+}
+
+void LockFile::open_file(mode_t mode) {
   try {
     fd_ = open_in(dir_fd_, path_, mode);
   } catch (...) {

@@ -25,7 +25,13 @@ class LockFile {
   // UntrustedDir). The file is opened relative to it with O_NOFOLLOW (a
   // planted link is refused: ELOOP) and must be a regular file owned by
   // this euid or root; else std::runtime_error "cannot open lock PATH: WHY".
+  // An existing file of another mode is made `mode` (fchmod): lock files
+  // are 0600, so nobody else can open one to flock it.
   LockFile(std::string path, mode_t mode);
+  // The same for the file `name` in `base`/`rel_dir`, the directory opened
+  // by open_trusted_dir_under (no link followed below `base`).
+  LockFile(const std::string& base, const std::string& rel_dir, const std::string& name,
+           mode_t mode);
   ~LockFile();  // closing drops the lock
   LockFile(const LockFile&) = delete;
   LockFile& operator=(const LockFile&) = delete;
@@ -46,6 +52,9 @@ class LockFile {
   int dir_fd() const { return dir_fd_; }
 
  private:
+  // Opens path_'s file in dir_fd_ (closed, and rethrown, on failure).
+  void open_file(mode_t mode);
+
   std::string path_;
   int dir_fd_ = -1;
   int fd_ = -1;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -15,9 +16,10 @@
 namespace schedrig {
 namespace {
 
-// run.lock -> run.state, beside it.
+// run.lock -> run.lock.state, beside it: never the lock's own name, so the
+// state's rename can never replace the lock's inode.
 std::string state_name(const std::string& lock_path) {
-  return std::filesystem::path(lock_path).stem().string() + ".state";
+  return std::filesystem::path(lock_path).filename().string() + ".state";
 }
 
 std::string utc_time(std::int64_t ns) {
@@ -35,8 +37,11 @@ std::string describe(const RunLockHolder& h) {
   return fmt::format("pid {} (run {}, since {})", pid, printable(h.run_id), utc_time(h.since_ns));
 }
 
+// A timeout in seconds as whole milliseconds, rounded up so that a positive
+// one never becomes 0 (= as long as it takes).
 std::chrono::milliseconds millis(double s) {
-  return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1e3));
+  if (!(s > 0)) return std::chrono::milliseconds(0);
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(s * 1e3)));
 }
 
 }  // namespace
@@ -58,9 +63,13 @@ std::string run_lock_wait_message(const RunLockHolder& holder) {
 RunLock::RunLock(const RunLockOptions& options)
     : options_(options),
       lock_(std::make_unique<LockFile>(
-          options.path.empty() ? default_run_lock_path() : options.path, 0644)) {}
+          options.path.empty() ? default_run_lock_path() : options.path, 0600)) {}
 
-RunLock::~RunLock() = default;
+// Removes the state file while the lock is still held (the next holder
+// writes its own only after taking it); closing the file then drops it.
+RunLock::~RunLock() {
+  if (taken_) ::unlinkat(lock_->dir_fd(), state_name(path()).c_str(), 0);
+}
 
 bool RunLock::acquire(const std::string& run_id, const std::atomic<bool>* stop,
                       const std::function<void(const std::string&, bool)>& tell) {
@@ -76,6 +85,7 @@ bool RunLock::acquire(const std::string& run_id, const std::atomic<bool>* stop,
     }
   });
   if (taken) {
+    taken_ = true;
     write_run_lock_state(lock_->dir_fd(), state_name(path()),
                          {::getpid(), run_id, static_cast<std::int64_t>(wall_clock_ns())});
   }
@@ -96,6 +106,11 @@ RunLockHolder RunLock::holder() const {
 std::unique_ptr<RunLock> hold_run_lock(
     const RunLockOptions& options, const std::string& run_id, const std::atomic<bool>& stop,
     const std::function<void(const std::string& message, bool taken)>& tell) {
+  if (std::isnan(options.timeout_s) || options.timeout_s < 0) {
+    throw Error(
+        ErrorKind::kUsage,
+        fmt::format("run lock timeout {} is not a number of seconds >= 0", options.timeout_s));
+  }
   std::unique_ptr<RunLock> lock;
   try {
     lock = std::make_unique<RunLock>(options);

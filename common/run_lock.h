@@ -3,10 +3,12 @@
 // `lab`'s agent — holds it while it runs, so two runs on one box never
 // overlap, knobs or not. A LockFile (common/lock_file.h: flock(2), the
 // holder's pid from the kernel) at /run/schedrig/run.lock on the real /run,
-// whatever the knob root, and beside it the holder's state file run.state
-// (0644, written by temp file + rename, read only when it is a regular file
-// of root or this euid, not group/other-writable, and names the pid the
-// kernel says holds the lock): which run holds it and since when.
+// whatever the knob root, made 0600 so nobody else can open and flock it,
+// and beside it the holder's state file, the lock's name plus ".state"
+// (run.lock.state: 0644, written by temp file + rename, removed on release,
+// read only when it is a regular file of root or this euid, not
+// group/other-writable, and names the pid the kernel says holds the lock):
+// which run holds it and since when.
 #pragma once
 
 #include <atomic>
@@ -28,8 +30,10 @@ inline constexpr const char* kRunLockEnv = "SCHEDRIG_RUN_LOCK";
 
 // --run-lock and --run-lock-timeout.
 struct RunLockOptions {
-  std::string path;      // "" = default_run_lock_path()
-  double timeout_s = 0;  // how long a run waits for the lock; 0 = as long as it takes
+  std::string path;  // "" = default_run_lock_path()
+  // How long a run waits for the lock; 0 = as long as it takes; a positive
+  // value is rounded up to whole milliseconds (at least 1 ms).
+  double timeout_s = 0;
 };
 
 // $SCHEDRIG_RUN_LOCK when set and not empty, else kRunLockPath as root;
@@ -55,6 +59,7 @@ class RunLock {
   // directory is created root-owned 0755 when missing. Throws UntrustedDir
   // (the directory: exit 2 for callers) or std::runtime_error (the file).
   explicit RunLock(const RunLockOptions& options);
+  // Removes the state file when this took the lock, then drops the lock.
   ~RunLock();
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;
@@ -76,12 +81,13 @@ class RunLock {
  private:
   RunLockOptions options_;
   std::unique_ptr<LockFile> lock_;
+  bool taken_ = false;  // acquire took the lock (and wrote the state file)
 };
 
 // Opens and takes the run lock for `run_id` (RunLock::acquire, `tell` as
-// there). Throws schedrig::Error: kUsage when the lock's directory or file
-// cannot be trusted or opened (exit 2), kUnreachable when the wait ran out
-// (exit 3, RunLock::timeout_message), kInterrupted when `stop` was set.
+// there). Throws schedrig::Error: kUsage when the timeout is NaN or
+// negative, or the lock's directory or file cannot be trusted or opened (exit 2), kUnreachable when
+// the wait ran out (exit 3, RunLock::timeout_message), kInterrupted when `stop` was set.
 std::unique_ptr<RunLock> hold_run_lock(
     const RunLockOptions& options, const std::string& run_id, const std::atomic<bool>& stop,
     const std::function<void(const std::string& message, bool taken)>& tell);

@@ -1,5 +1,5 @@
 // The run lock's state file (common/run_lock.h): "PID RUN_ID SINCE_NS\n" in
-// run.state beside the lock, written by the holder, trusted only when it is
+// LOCK.state beside the lock (run.lock.state), written by the holder, trusted only when it is
 // a regular file of root or this euid, not group/other-writable, at most
 // 4 KiB, read with O_NOFOLLOW.
 #pragma once

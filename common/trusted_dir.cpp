@@ -36,7 +36,63 @@ void check_owner_and_mode(const std::string& dir, const struct stat& st) {
   }
 }
 
+// Closes `fd` and throws UntrustedDir when `dir` (open as `fd`) fails the
+// owner and mode check; else returns `fd`.
+int checked(int fd, const std::string& dir) {
+  struct stat st {};
+  try {
+    if (::fstat(fd, &st) != 0) {
+      throw UntrustedDir(fmt::format("cannot stat {}: {}", dir, std::strerror(errno)));
+    }
+    check_owner_and_mode(dir, st);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  return fd;
+}
+
+// "cannot open directory DIR: WHY", saying when it was a link.
+UntrustedDir open_error(const std::string& dir, int err) {
+  return UntrustedDir(
+      fmt::format("cannot open directory {}: {}{}", dir, std::strerror(err),
+                  err == ELOOP || err == ENOTDIR ? " (a link or not a directory)" : ""));
+}
+
+// Opens the directory `name` in `parent_fd` without following a link,
+// making it 0755 first when missing. -1 with errno on failure.
+int open_step(int parent_fd, const std::string& name) {
+  const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  int fd = ::openat(parent_fd, name.c_str(), flags);
+  if (fd < 0 && errno == ENOENT) {
+    if (::mkdirat(parent_fd, name.c_str(), 0755) != 0 && errno != EEXIST) return -1;
+    fd = ::openat(parent_fd, name.c_str(), flags);
+  }
+  return fd;
+}
+
 }  // namespace
+
+int open_trusted_dir_under(const std::string& base, const std::string& rel) {
+  int fd = ::open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw open_error(base, errno);
+  std::filesystem::path dir = base;
+  for (const auto& part : std::filesystem::path(rel)) {
+    const std::string name = part.string();
+    if (name.empty() || name == "." || name == "/") continue;
+    dir /= part;
+    if (name == "..") {
+      ::close(fd);
+      throw UntrustedDir(fmt::format("{}: '..' is not allowed in a lock directory", dir.string()));
+    }
+    const int next = open_step(fd, name);
+    const int err = errno;
+    ::close(fd);
+    if (next < 0) throw open_error(dir.string(), err);
+    fd = next;
+  }
+  return checked(fd, dir.string());
+}
 
 int open_trusted_dir(const std::string& dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -44,25 +100,8 @@ int open_trusted_dir(const std::string& dir) {
     make_dir(dir);
     fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   }
-  if (fd < 0) {
-    const int err = errno;
-    throw UntrustedDir(
-        fmt::format("cannot open directory {}: {}{}", dir, std::strerror(err),
-                    err == ELOOP || err == ENOTDIR ? " (a link or not a directory)" : ""));
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    throw UntrustedDir(fmt::format("cannot stat {}: {}", dir, std::strerror(err)));
-  }
-  try {
-    check_owner_and_mode(dir, st);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  return fd;
+  if (fd < 0) throw open_error(dir, errno);
+  return checked(fd, dir);
 }
 
 }  // namespace schedrig

@@ -25,4 +25,12 @@ class UntrustedDir : public std::runtime_error {
 // caller closes it). Throws UntrustedDir.
 int open_trusted_dir(const std::string& dir);
 
+// Opens `base`/`rel` (rel relative, no ".." component) as open_trusted_dir
+// does, but follows no link below `base`: each component of `rel` is opened
+// with openat O_DIRECTORY | O_NOFOLLOW from the one before (and made 0755
+// with mkdirat when missing), so a link at ROOT/run cannot move the
+// directory out of `base`. `base` itself is followed (the caller chose it).
+// The last directory is checked as open_trusted_dir checks. Throws UntrustedDir.
+int open_trusted_dir_under(const std::string& base, const std::string& rel);
+
 }  // namespace schedrig

@@ -104,9 +104,24 @@ void get(const KnobsOptions& o) {
   }
 }
 
+// A wait for the knob lock (a run holds it from its start to its end), on
+// stderr as it starts, every 10 s and when it is taken.
+void tell_lock_wait(const knobs::LockWait& w) {
+  const double s = static_cast<double>(w.waited.count()) / 1e3;
+  if (w.taken) {
+    std::cerr << fmt::format("took the knob lock after {:.1f} s\n", s);
+    return;
+  }
+  std::cerr << fmt::format(
+      "waiting for the knob lock held by pid {} (a run or another schedrig process; lock {}, "
+      "{:.0f} of {:.0f} s)\n",
+      w.holder, w.path, s, static_cast<double>(w.limit.count()) / 1e3);
+}
+
 void set(const KnobsOptions& o) {
   auto s = knobs::parse_knob(o.name, true);
   auto k = controller(o);
+  k.set_lock_wait_observer(tell_lock_wait);
   k.check({s});
   std::string before = k.current({s}).at(s.name);
   k.apply({s});

@@ -1,8 +1,11 @@
 #include "agent/cli/state_options.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include <fmt/format.h>
+
+#include "common/parse_whole.h"
 
 namespace schedrig::agent {
 
@@ -18,6 +21,20 @@ std::string root_problem(const std::string& value) {
   }
   return "";
 }
+
+namespace {
+
+// --run-lock-timeout: a number of seconds from 0 to 7 days. CLI::Range
+// alone lets NaN through (every comparison with it is false).
+std::string timeout_problem(const std::string& value) {
+  const auto s = try_parse_whole<double>(value);
+  if (!s || std::isnan(*s) || *s < 0 || *s > 7 * 86400.0) {
+    return fmt::format("--run-lock-timeout '{}': not a number of seconds from 0 to 604800", value);
+  }
+  return "";
+}
+
+}  // namespace
 
 void add_state_options(CLI::App& cmd, StateOptions& o) {
   cmd.add_option("--root", o.root,
@@ -41,7 +58,7 @@ void add_run_lock_options(CLI::App& cmd, RunLockOptions& o) {
                  "seconds a run waits for the run lock another run holds (saying so every 10 s); "
                  "0 (default) = as long as it takes; `run` exits 3 when it runs out, a run of "
                  "`connect` fails")
-      ->check(CLI::Range(0.0, 7 * 86400.0));
+      ->check(CLI::Validator(timeout_problem, "SECONDS"));
 }
 
 }  // namespace schedrig::agent

@@ -192,8 +192,16 @@ void KnobController::check(const std::vector<KnobSetting>& settings) const {
   }
 }
 
-void KnobController::ensure_locked() {
+void KnobController::hold_lock() {
   if (!lock_) lock_ = std::make_unique<KnobLock>(root_, kLockWait, on_lock_wait_);
+}
+
+void KnobController::release_lock() {
+  if (!journal_) lock_.reset();
+}
+
+void KnobController::ensure_locked() {
+  hold_lock();
   if (journal_) return;
   auto found = read_journal(journal_file_);
   if (found && found->boot_id == boot_id_for(root_) && found->root == root_) {
@@ -244,7 +252,7 @@ std::map<std::string, std::string> KnobController::current(
 }
 
 void KnobController::restore() {
-  if (!journal_) return;
+  if (!journal_) return lock_.reset();
   auto failures = restore_entries(*journal_);
   if (!failures.empty()) {
     throw KnobUnavailable(fmt::format("restore failed: {}", fmt::join(failures, "; ")), EIO);

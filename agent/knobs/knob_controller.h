@@ -72,9 +72,19 @@ class KnobController {
   std::map<std::string, std::string> current(const std::vector<KnobSetting>& settings) const;
 
   // Writes every journaled original back and verifies it, removes the
-  // journal and releases the lock. Tries every knob; throws KnobUnavailable
-  // listing those that failed (the journal is then kept).
+  // journal and releases the lock (also when nothing was journaled). Tries every knob; throws
+  // KnobUnavailable listing those that failed (the journal is then kept).
   void restore();
+
+  // Takes the per-root lock now unless held (a run holds it from its start
+  // to its end, knobs or not, so a console `knobs set` cannot land in the
+  // middle of it). Waits up to kLockWait, telling the observer; throws as
+  // KnobLock does. restore() (or release_lock()) lets it go.
+  void hold_lock();
+  // Lets the lock go unless knobs are journaled and not yet put back (then
+  // restore() lets it go once they are).
+  void release_lock();
+  bool holds_lock() const { return lock_ != nullptr; }
 
   // From now on a wait for the per-root lock (another process holds it) is
   // told to `on_wait` as it starts and ends (KnobLock); {} stops telling.

@@ -12,9 +12,11 @@ namespace schedrig::knobs {
 
 namespace {
 
-std::unique_ptr<LockFile> open_lock(const std::string& path) {
+// ROOT/run/schedrig/knobs.lock, 0600, no link followed below ROOT (a
+// planted ROOT/run -> /tmp/elsewhere is refused).
+std::unique_ptr<LockFile> open_lock(const procfs::Root& root) {
   try {
-    return std::make_unique<LockFile>(path, 0644);
+    return std::make_unique<LockFile>(root.dir().string(), kLockDir, kLockName, 0600);
   } catch (const std::runtime_error& e) {  // also UntrustedDir
     throw KnobError(fmt::format("knob lock: {}", e.what()));
   }
@@ -37,7 +39,7 @@ bool wait_for(LockFile& lock, std::chrono::milliseconds wait, const LockWaitObse
 
 KnobLock::KnobLock(const procfs::Root& root, std::chrono::milliseconds wait,
                    const LockWaitObserver& on_wait)
-    : lock_(open_lock(lock_path(root))) {
+    : lock_(open_lock(root)) {
   if (!wait_for(*lock_, wait, on_wait)) {
     // Held by someone else: the knob cannot be reached now (exit 3).
     throw KnobUnavailable(

@@ -63,7 +63,7 @@ std::string knob_path(const procfs::Root& root, const KnobSetting& s) {
 }
 
 std::string lock_path(const procfs::Root& root) {
-  return root.path("run/schedrig/knobs.lock").string();
+  return (root.path(kLockDir) / kLockName).string();
 }
 
 }  // namespace schedrig::knobs

@@ -23,7 +23,10 @@ std::string features_path(const procfs::Root& root);
 // out of it, ROOT/proc -> /proc, is refused).
 std::string knob_path(const procfs::Root& root, const KnobSetting& setting);
 
-// The per-root writer lock file: ROOT/run/schedrig/knobs.lock (knob_lock.h).
+// The per-root writer lock file: ROOT/run/schedrig/knobs.lock (knob_lock.h),
+// kLockDir/kLockName under ROOT.
+inline constexpr const char* kLockDir = "run/schedrig";
+inline constexpr const char* kLockName = "knobs.lock";
 std::string lock_path(const procfs::Root& root);
 
 }  // namespace schedrig::knobs

@@ -1,5 +1,7 @@
 #include "agent/runner/runner.h"
 
+#include <unistd.h>
+
 #include <mutex>
 #include <thread>
 
@@ -242,6 +244,39 @@ std::optional<v1::RunFinished> take_run_lock(const RunOptions& options, const v1
   }
 }
 
+// Whether a run under `root` takes the knob lock: always, but on the live
+// machine as a user that is not root (it writes no knobs there, and
+// /run/schedrig is not its to create).
+bool takes_knob_lock(const procfs::Root& root) { return !root.is_live() || ::geteuid() == 0; }
+
+// Takes the knob lock for the whole run (after the run lock), knobs or not,
+// so a console `knobs set` cannot land in the middle of it; a wait is told
+// to the sink by the LockWaitReporter. Empty on success; else the run's end
+// (failed: the lock stayed held past kLockWait, or cannot be opened).
+std::optional<v1::RunFinished> take_knob_lock(knobs::KnobController& knob_control,
+                                              const v1::StartRun& start) {
+  if (!takes_knob_lock(knob_control.root())) return std::nullopt;
+  try {
+    knob_control.hold_lock();
+    return std::nullopt;
+  } catch (const knobs::KnobError& e) {
+    spdlog::error("run {}: {}", printable(start.run_id()), printable(e.what()));
+    v1::RunFinished done;
+    done.set_run_id(start.run_id());
+    done.set_status(v1::STATUS_FAILED);
+    done.set_reason(e.what());
+    return done;
+  }
+}
+
+// Lets the knob lock go however run_plan ends (restore_knobs lets it go on
+// the normal path; an exception would otherwise leave it held by a
+// controller that outlives the run, as connect's does).
+struct KnobLockRelease {
+  knobs::KnobController& knob_control;
+  ~KnobLockRelease() { knob_control.release_lock(); }
+};
+
 }  // namespace
 
 v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology& topo,
@@ -264,6 +299,11 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
       make_run_started(start, static_cast<std::uint32_t>(schedule.size()), options.root));
   std::unique_ptr<RunLock> run_lock;
   if (auto refused = take_run_lock(options, start, sink, stop, run_lock)) {
+    sink.run_finished(*refused);
+    return *refused;
+  }
+  const KnobLockRelease release{knob_control};
+  if (auto refused = take_knob_lock(knob_control, start)) {
     sink.run_finished(*refused);
     return *refused;
   }

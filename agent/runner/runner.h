@@ -56,6 +56,11 @@ struct RunOptions {
 // summary. With sampling on, /proc/schedstat present and
 // kernel.sched_schedstats 0 but writable, every variant also sets it to 1
 // (journaled and restored like any knob).
+// After the run lock (and so after RunStarted) the run takes the knob lock
+// of `knob_control`'s root and holds it to its end, knobs or not, so a
+// console `knobs set` cannot land in the middle of it (a wait goes to the
+// sink as the run's Log; one that runs out fails the run; a run on the live
+// machine that is not root takes none: it writes no knobs).
 // Before each iteration the variant's knobs are applied through
 // `knob_control` (journaled, verified) and their effective values recorded
 // in the IterationResult (a wait for the knob lock another process holds

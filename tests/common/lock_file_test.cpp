@@ -32,7 +32,7 @@ using ChildHolder = schedrig::testing::FlockHolder;
 
 std::string error_of(const std::string& path) {
   try {
-    LockFile lock(path, 0644);
+    LockFile lock(path, 0600);
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -42,7 +42,7 @@ std::string error_of(const std::string& path) {
 TEST(TrustedDir, AMissingDirectoryIsCreated0755) {
   TempDir t;
   const std::string dir = t.file("run/schedrig");
-  LockFile lock(dir + "/run.lock", 0644);
+  LockFile lock(dir + "/run.lock", 0600);
   struct stat st {};
   ASSERT_EQ(::stat(dir.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0755u);
@@ -96,10 +96,70 @@ TEST(LockFile, AFifoAtTheLockPathIsRefusedWithoutBlocking) {
   EXPECT_NE(error_of(t.file("run.lock")).find("not a regular file"), std::string::npos);
 }
 
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+TEST(LockFile, ANewLockFileIs0600AndAnOld0644OneIsMade0600) {
+  TempDir t;
+  {
+    LockFile lock(t.file("new.lock"), 0600);
+    EXPECT_EQ(mode_of(t.file("new.lock")), 0600u);
+  }
+  std::ofstream(t.file("old.lock")) << "";
+  ASSERT_EQ(::chmod(t.file("old.lock").c_str(), 0644), 0);
+  LockFile lock(t.file("old.lock"), 0600);
+  EXPECT_EQ(mode_of(t.file("old.lock")), 0600u);
+  EXPECT_TRUE(lock.try_lock());
+}
+
+TEST(LockFile, ALockFileOfAnotherUserIsRefusedNamingItsOwnerAndKeepsItsMode) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to chown";
+  TempDir t;
+  std::ofstream(t.file("run.lock")) << "";
+  ASSERT_EQ(::chmod(t.file("run.lock").c_str(), 0644), 0);
+  ASSERT_EQ(::chown(t.file("run.lock").c_str(), 12345, 12345), 0);
+  const std::string e = error_of(t.file("run.lock"));
+  EXPECT_NE(e.find("cannot open lock " + t.file("run.lock") + ": owned by uid 12345"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(mode_of(t.file("run.lock")), 0644u);
+}
+
+// Whether uid 65534 (nobody) can open `path` read-only (and so flock it).
+bool nobody_can_open(const std::string& path) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    ::_exit(fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 2) << "setuid failed";
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST(LockFile, AnotherUserCannotOpenTheLockToFlockIt) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to become another user";
+  TempDir t;
+  ASSERT_EQ(::chmod(t.path().c_str(), 0755), 0);  // nobody may reach the file
+  std::ofstream(t.file("control")) << "";
+  ASSERT_EQ(::chmod(t.file("control").c_str(), 0644), 0);
+  ASSERT_TRUE(nobody_can_open(t.file("control")));  // what a 0644 lock file allowed
+  std::ofstream(t.file("run.lock")) << "";
+  ASSERT_EQ(::chmod(t.file("run.lock").c_str(), 0644), 0);
+  LockFile lock(t.file("run.lock"), 0600);
+  EXPECT_FALSE(nobody_can_open(t.file("run.lock")));
+  EXPECT_TRUE(lock.try_lock());
+}
+
 TEST(LockFile, TheHolderIsTheKernelsAndAStaleFileOfADeadHolderDoesNotBlock) {
   TempDir t;
   ChildHolder child(t.file("run.lock"));
-  LockFile lock(t.file("run.lock"), 0644);
+  LockFile lock(t.file("run.lock"), 0600);
   EXPECT_FALSE(lock.try_lock());
   ASSERT_TRUE(lock.holder_pid());
   EXPECT_EQ(*lock.holder_pid(), child.pid());
@@ -125,7 +185,7 @@ TEST(LockHolder, ParsesTheFlockLineOfTheInodeAndSkipsOthers) {
 TEST(LockWait, AWaitIsToldAsItStartsEveryIntervalAndWhenTaken) {
   TempDir t;
   ChildHolder child(t.file("run.lock"));
-  LockFile lock(t.file("run.lock"), 0644);
+  LockFile lock(t.file("run.lock"), 0600);
   std::vector<LockWaitStatus> told;
   std::thread release([&] {
     std::this_thread::sleep_for(700ms);
@@ -153,7 +213,7 @@ TEST(LockWait, AWaitRunsOutOrStopsAndAFreeLockIsToldNothing) {
   EXPECT_EQ(calls, 0);
 
   ChildHolder child(t.file("run.lock"));
-  LockFile lock(t.file("run.lock"), 0644);
+  LockFile lock(t.file("run.lock"), 0600);
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(wait_for_lock(lock, {300ms, 10s, nullptr}, {}));
   EXPECT_GE(std::chrono::steady_clock::now() - start, 300ms);

@@ -5,9 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -17,6 +20,7 @@
 namespace schedrig {
 namespace {
 
+using namespace std::chrono_literals;
 using schedrig::testing::TempDir;
 
 TEST(RunLock, TheDefaultIsOnTheRealRunUnlessTheEnvironmentSaysOtherwise) {
@@ -41,7 +45,7 @@ TEST(RunLock, TheHolderNamesItsRunAndStartFromItsStateFile) {
   RunLock a({t.file("run.lock"), 0});
   ASSERT_TRUE(a.acquire("run-a", &stop, {}));
   struct stat st {};
-  ASSERT_EQ(::stat(t.file("run.state").c_str(), &st), 0);
+  ASSERT_EQ(::stat(t.file("run.lock.state").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);
   RunLock b({t.file("run.lock"), 0.2});
   const RunLockHolder h = b.holder();
@@ -66,16 +70,78 @@ TEST(RunLock, AStateFileThatCannotBeTrustedOrNamesAnotherPidIsNotBelieved) {
   std::atomic<bool> stop{false};
   RunLock a({t.file("run.lock"), 0});
   ASSERT_TRUE(a.acquire("run-a", &stop, {}));
-  ASSERT_EQ(::chmod(t.file("run.state").c_str(), 0666), 0);
+  ASSERT_EQ(::chmod(t.file("run.lock.state").c_str(), 0666), 0);
   EXPECT_EQ(a.holder().run_id, "");
   EXPECT_EQ(run_lock_wait_message(a.holder()),
             "waiting for run lock held by pid " + std::to_string(::getpid()) + " (run unknown)");
-  std::ofstream(t.file("run.state"), std::ios::trunc) << "1 forged-run 1000\n";
-  ASSERT_EQ(::chmod(t.file("run.state").c_str(), 0644), 0);
+  std::ofstream(t.file("run.lock.state"), std::ios::trunc) << "1 forged-run 1000\n";
+  ASSERT_EQ(::chmod(t.file("run.lock.state").c_str(), 0644), 0);
   EXPECT_EQ(a.holder().run_id, "");  // pid 1 does not hold the lock
-  std::filesystem::remove(t.file("run.state"));
-  std::filesystem::create_symlink("/etc/hostname", t.file("run.state"));
+  std::filesystem::remove(t.file("run.lock.state"));
+  std::filesystem::create_symlink("/etc/hostname", t.file("run.lock.state"));
   EXPECT_EQ(a.holder().run_id, "");
+}
+
+TEST(RunLock, TheLockIs0600AndItsStateFileIsRemovedOnRelease) {
+  TempDir t;
+  std::atomic<bool> stop{false};
+  {
+    RunLock a({t.file("run.lock"), 0});
+    ASSERT_TRUE(a.acquire("run-a", &stop, {}));
+    struct stat st {};
+    ASSERT_EQ(::stat(t.file("run.lock").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0600u);
+    EXPECT_TRUE(std::filesystem::exists(t.file("run.lock.state")));
+    {
+      RunLock b({t.file("run.lock"), 0.1});
+      EXPECT_FALSE(b.acquire("run-b", &stop, {}));
+    }
+    EXPECT_TRUE(std::filesystem::exists(t.file("run.lock.state")));  // b never held it
+  }
+  EXPECT_FALSE(std::filesystem::exists(t.file("run.lock.state")));
+  EXPECT_TRUE(std::filesystem::exists(t.file("run.lock")));
+}
+
+TEST(RunLock, ALockNamedLikeAStateFileKeepsItsInode) {
+  TempDir t;
+  std::atomic<bool> stop{false};
+  std::ofstream(t.file("run.state")) << "";
+  struct stat before {};
+  ASSERT_EQ(::stat(t.file("run.state").c_str(), &before), 0);
+  RunLock a({t.file("run.state"), 0});
+  ASSERT_TRUE(a.acquire("run-a", &stop, {}));
+  struct stat after {};
+  ASSERT_EQ(::stat(t.file("run.state").c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);  // the state went to run.state.state
+  EXPECT_TRUE(std::filesystem::exists(t.file("run.state.state")));
+  RunLock b({t.file("run.state"), 0.1});
+  EXPECT_FALSE(b.acquire("run-b", &stop, {}));  // the same lock, still held
+  EXPECT_EQ(b.holder().run_id, "run-a");
+}
+
+TEST(RunLock, ATimeoutUnderAMillisecondStillRunsOutAndNaNIsRefused) {
+  TempDir t;
+  std::atomic<bool> stop{false};
+  RunLock a({t.file("run.lock"), 0});
+  ASSERT_TRUE(a.acquire("run-a", &stop, {}));
+  std::atomic<bool> give_up{false};
+  std::thread guard([&] {  // were 0.4 ms "forever", this ends the wait
+    for (int i = 0; i < 50 && !stop.load(); ++i) std::this_thread::sleep_for(100ms);
+    give_up = true;
+  });
+  RunLock b({t.file("run.lock"), 0.0004});
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(b.acquire("run-b", &give_up, {}));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+  stop = true;
+  guard.join();
+  try {
+    hold_run_lock({t.file("run.lock"), std::nan("")}, "r", give_up, {});
+    FAIL() << "expected NaN refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    EXPECT_NE(std::string(e.what()).find("not a number of seconds"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RunLock, HoldErrorsCarryTheirKinds) {

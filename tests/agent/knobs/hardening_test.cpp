@@ -18,6 +18,7 @@
 #include "agent/knobs/knob_lock.h"
 #include "agent/knobs/knob_paths.h"
 #include "tests/agent/knobs/fake_root.h"
+#include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
 
 namespace schedrig::knobs {
@@ -236,6 +237,50 @@ TEST(KnobHardening, ALockHeldByAnotherProcessIsUnavailable) {
   }
   ::close(fd);
   EXPECT_NO_THROW(KnobLock(root.root(), 50ms));
+}
+
+TEST(KnobHardening, TheKnobLockIs0600AndALinkedRootRunIsRefused) {
+  FakeRoot root;
+  {
+    KnobLock lock(root.root(), 50ms);
+    struct stat st {};
+    ASSERT_EQ(::stat(lock_path(root.root()).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0600u);
+  }
+  FakeRoot linked;
+  schedrig::testing::TempDir elsewhere;
+  fs::remove_all(linked.path("run"));
+  fs::create_directory_symlink(elsewhere.path(), linked.path("run"));
+  try {
+    KnobLock lock(linked.root(), 50ms);
+    FAIL() << "expected the link refused";
+  } catch (const KnobError& e) {
+    EXPECT_NE(std::string(e.what()).find("knob lock: cannot open directory " + linked.path("run")),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("(a link or not a directory)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(elsewhere.file("schedrig")));
+}
+
+// `knobs set` while another process (a run) holds the knob lock waits,
+// saying so on stderr, and sets the knob once the lock is free.
+TEST(KnobHardening, AKnobsSetDuringARunWaitsSayingSo) {
+  FakeRoot root;
+  auto held = std::make_unique<KnobLock>(root.root(), 50ms);
+  schedrig::testing::ChildProcess set(
+      {bin("schedrig-agent"), "knobs", "set", "kernel.sched_autogroup_enabled=0", "--root",
+       root.dir(), "--state-dir", root.state_dir()},
+      root.path("set.log"));
+  ASSERT_TRUE(
+      set.wait_for_log("waiting for the knob lock held by pid " + std::to_string(::getpid()), 10s))
+      << set.log();
+  EXPECT_EQ(root.get(kAutogroup), "1");  // nothing written while it waits
+  held.reset();
+  EXPECT_EQ(set.wait_for_exit(20s), 0) << set.log();
+  EXPECT_NE(set.log().find("took the knob lock after "), std::string::npos) << set.log();
+  EXPECT_EQ(root.get(kAutogroup), "0");
 }
 
 TEST(KnobHardening, AFifoAsAKnobIsRefusedWithoutBlocking) {

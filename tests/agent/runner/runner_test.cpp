@@ -195,6 +195,44 @@ variants: [{name: autogroup-off, sysctl: {kernel.sched_autogroup_enabled: 0}}]
   ASSERT_EQ(again.results.size(), 1u);
 }
 
+// A sink that, as each iteration ends, tries to take the knob lock as a
+// console `knobs set` would (briefly), recording whether it was held.
+class KnobLockProbe : public RecordingSink {
+ public:
+  explicit KnobLockProbe(const procfs::Root& root) : root_(root) {}
+  void iteration_done(const v1::IterationResult& m) override {
+    try {
+      knobs::KnobLock lock(root_, std::chrono::milliseconds(20));
+      held.push_back(false);
+    } catch (const knobs::KnobUnavailable&) {
+      held.push_back(true);
+    }
+    RecordingSink::iteration_done(m);
+  }
+  std::vector<bool> held;
+
+ private:
+  procfs::Root root_;
+};
+
+// A run holds the knob lock from its start to its end though its plan sets
+// no knob, so a `knobs set` cannot land between its iterations; it lets it
+// go at the end.
+TEST(Runner, AKnobFreeRunHoldsTheKnobLockFromItsStartToItsEnd) {
+  Knobs k;
+  KnobLockProbe sink(k.root.root());
+  std::atomic<bool> stop{false};
+  const char* yaml =
+      "iterations: 2\nduration_s: 0.05\nsample_hz: 0\nquiet: {timeout_s: 0}\n"
+      "cases: [{workload: fork, params: {workers: 1}}]\n";
+  v1::RunFinished done =
+      run_plan(start_of(yaml), topology::load_topology({}), sink, k.control, stop);
+  EXPECT_EQ(done.status(), v1::STATUS_OK) << done.reason();
+  EXPECT_EQ(sink.held, (std::vector<bool>{true, true}));
+  EXPECT_FALSE(k.control.holds_lock());
+  EXPECT_NO_THROW(knobs::KnobLock(k.root.root(), std::chrono::milliseconds(20)));
+}
+
 // A run given a run lock that another run holds says so as the run's Log,
 // naming the holder's pid (the kernel's) and its run and start (its state
 // file), and runs its iterations once the lock is free; one that cannot

@@ -152,5 +152,19 @@ TEST(RunLockCli, AnUntrustedLockDirectoryOrAPlantedLinkIsExit2) {
   EXPECT_EQ(v, "precious");
 }
 
+TEST(RunLockCli, ATimeoutThatIsNotANumberOfSecondsIsExit2) {
+  TempDir t;
+  std::ofstream(t.file("plan.yaml")) << kPlan;
+  for (const char* bad : {"nan", "NaN", "-1", "inf", "1e9"}) {
+    auto r = testing::run_command(bin("schedrig-agent") + " run --plan " + t.file("plan.yaml") +
+                                  " --root " + t.path() + " --state-dir " + t.file("state") +
+                                  " --run-lock " + t.file("locks/run.lock") +
+                                  " --run-lock-timeout " + bad + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find("--run-lock-timeout '" + std::string(bad) + "'"), std::string::npos)
+        << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace schedrig
