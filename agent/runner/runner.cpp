@@ -244,18 +244,32 @@ std::optional<v1::RunFinished> take_run_lock(const RunOptions& options, const v1
   }
 }
 
-// Whether a run under `root` takes the knob lock: always, but on the live
-// machine as a user that is not root (it writes no knobs there, and
-// /run/schedrig is not its to create).
-bool takes_knob_lock(const procfs::Root& root) { return !root.is_live() || ::geteuid() == 0; }
+// Whether a variant of `plan` sets a knob.
+bool sets_knobs(const v1::Plan& plan) {
+  for (int i = 0; i < plan.variants_size(); ++i) {
+    if (!knobs::variant_settings(plan, i).empty()) return true;
+  }
+  return false;
+}
 
-// Takes the knob lock for the whole run (after the run lock), knobs or not,
-// so a console `knobs set` cannot land in the middle of it; a wait is told
+// Whether a run of `plan` under `root` takes the knob lock: when a variant
+// sets a knob, but not on the live machine as a user that is not root (it
+// writes no knobs there, and /run/schedrig is not its to create). A run
+// that sets none leaves the knobs as it found them and another run cannot
+// overlap it (the run lock); tests of many knob-free runs on the live
+// machine then never queue on one knob lock.
+bool takes_knob_lock(const procfs::Root& root, const v1::Plan& plan) {
+  return (!root.is_live() || ::geteuid() == 0) && sets_knobs(plan);
+}
+
+// Takes the knob lock for the whole run (after the run lock) when it sets
+// knobs, before its first variant (which may set none), so a console
+// `knobs set` cannot land in the middle of it; a wait is told
 // to the sink by the LockWaitReporter. Empty on success; else the run's end
 // (failed: the lock stayed held past kLockWait, or cannot be opened).
 std::optional<v1::RunFinished> take_knob_lock(knobs::KnobController& knob_control,
                                               const v1::StartRun& start) {
-  if (!takes_knob_lock(knob_control.root())) return std::nullopt;
+  if (!takes_knob_lock(knob_control.root(), start.plan())) return std::nullopt;
   try {
     knob_control.hold_lock();
     return std::nullopt;

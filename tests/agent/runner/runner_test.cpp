@@ -215,22 +215,36 @@ class KnobLockProbe : public RecordingSink {
   procfs::Root root_;
 };
 
-// A run holds the knob lock from its start to its end though its plan sets
-// no knob, so a `knobs set` cannot land between its iterations; it lets it
-// go at the end.
-TEST(Runner, AKnobFreeRunHoldsTheKnobLockFromItsStartToItsEnd) {
+// A run whose plan sets knobs holds the knob lock from its start to its
+// end, from its baseline's iterations (which set none) on, so a `knobs set`
+// cannot land between its iterations; it lets it go at the end. A run that
+// sets no knob takes no knob lock (the run lock keeps other runs out).
+TEST(Runner, ARunThatSetsKnobsHoldsTheKnobLockFromItsStartToItsEnd) {
   Knobs k;
   KnobLockProbe sink(k.root.root());
   std::atomic<bool> stop{false};
   const char* yaml =
-      "iterations: 2\nduration_s: 0.05\nsample_hz: 0\nquiet: {timeout_s: 0}\n"
-      "cases: [{workload: fork, params: {workers: 1}}]\n";
+      "iterations: 1\nduration_s: 0.05\nsample_hz: 0\nquiet: {timeout_s: 0}\norder: blocked\n"
+      "cases: [{workload: fork, params: {workers: 1}}]\n"
+      "variants: [{name: baseline}, {name: autogroup-off, sysctl: "
+      "{kernel.sched_autogroup_enabled: 0}}]\n";
   v1::RunFinished done =
       run_plan(start_of(yaml), topology::load_topology({}), sink, k.control, stop);
   EXPECT_EQ(done.status(), v1::STATUS_OK) << done.reason();
+  ASSERT_EQ(sink.results.size(), 2u);
+  EXPECT_EQ(sink.results[0].variant(), "baseline");
   EXPECT_EQ(sink.held, (std::vector<bool>{true, true}));
   EXPECT_FALSE(k.control.holds_lock());
   EXPECT_NO_THROW(knobs::KnobLock(k.root.root(), std::chrono::milliseconds(20)));
+
+  KnobLockProbe knob_free(k.root.root());
+  const char* plain =
+      "iterations: 2\nduration_s: 0.05\nsample_hz: 0\nquiet: {timeout_s: 0}\n"
+      "cases: [{workload: fork, params: {workers: 1}}]\n";
+  EXPECT_EQ(
+      run_plan(start_of(plain), topology::load_topology({}), knob_free, k.control, stop).status(),
+      v1::STATUS_OK);
+  EXPECT_EQ(knob_free.held, (std::vector<bool>{false, false}));
 }
 
 // A run given a run lock that another run holds says so as the run's Log,
