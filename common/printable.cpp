@@ -98,15 +98,4 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-std::string printable_lines(std::string_view text) {
-  std::string out;
-  for (std::size_t at = 0;;) {
-    const std::size_t end = text.find('\n', at);
-    out += printable(text.substr(at, end == std::string_view::npos ? end : end - at));
-    if (end == std::string_view::npos) return out;
-    out += '\n';
-    at = end + 1;
-  }
-}
-
 }  // namespace schedrig

@@ -26,8 +26,4 @@ namespace schedrig {
 // Other valid UTF-8 is kept as it is.
 std::string printable(std::string_view text);
 
-// printable() of each line of `text`, the '\n' between them kept (for
-// multi-line messages such as errors; a CR is still escaped).
-std::string printable_lines(std::string_view text);
-
 }  // namespace schedrig

@@ -1,5 +1,7 @@
 #include "common/progress_line.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/number_format.h"
@@ -26,8 +28,13 @@ std::string progress_line(std::size_t done, std::size_t planned, const v1::Itera
   std::string line =
       fmt::format("[{:>{}}/{}] {} / {} / iteration {}: {}", done, std::to_string(planned).size(),
                   planned, r.case_name(), r.variant(), r.iteration(), value);
-  return printable(line) + iteration_flags(r.quiet_gave_up(), r.quiet_wait_s(),
-                                           r.sample_summary().starved_intervals());
+  std::string flags =
+      iteration_flags(r.quiet_gave_up(), r.quiet_wait_s(), r.sample_summary().starved_intervals());
+  if (r.disturbed()) {
+    flags += printable(fmt::format("; disturbed ({}; attempt {}), left out of compare",
+                                   r.disturbed_reason(), std::max(1u, r.attempts())));
+  }
+  return printable(line) + flags;
 }
 
 }  // namespace schedrig

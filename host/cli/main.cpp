@@ -6,7 +6,6 @@
 
 #include "common/cli_error.h"
 #include "common/logging.h"
-#include "common/printable.h"
 #include "host/cli/commands.h"
 
 int main(int argc, char** argv) {
@@ -39,10 +38,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? schedrig::kExitOk : schedrig::kExitUsage;
   } catch (const schedrig::Error& e) {
-    std::cerr << "schedrig: error: " << schedrig::printable_lines(e.what()) << "\n";
+    std::cerr << "schedrig: error: " << e.what() << "\n";
     return e.exit_code();
   } catch (const std::exception& e) {
-    std::cerr << "schedrig: error: " << schedrig::printable_lines(e.what()) << "\n";
+    std::cerr << "schedrig: error: " << e.what() << "\n";
     return schedrig::kExitFailed;
   }
   return exit_code;

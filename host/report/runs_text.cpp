@@ -61,7 +61,7 @@ void print_run_detail(const store::RunRecord& run, std::ostream& out) {
   bool any_reason = false;
   std::size_t number_width = 0;
   for (const auto& it : run.iterations) {
-    any_reason = any_reason || !it.reason.empty();
+    any_reason = any_reason || !it.reason.empty() || it.disturbed;
     if (!it.metrics.empty()) {
       number_width = std::max(number_width, format_number(it.metrics.front().value).size());
     }
@@ -71,8 +71,9 @@ void print_run_detail(const store::RunRecord& run, std::ostream& out) {
   if (any_reason) columns.push_back({"REASON"});
   TextTable table(std::move(columns));
   for (const auto& it : run.iterations) {
+    // A disturbed iteration is ok but left out of compare by default: say so.
     std::vector<std::string> row = {it.case_name, it.variant, std::to_string(it.iteration),
-                                    it.status};
+                                    it.disturbed ? it.status + " (disturbed)" : it.status};
     if (it.metrics.empty()) {
       row.insert(row.end(), {"-", "-"});
     } else {
@@ -82,7 +83,8 @@ void print_run_detail(const store::RunRecord& run, std::ostream& out) {
       if (!primary.unit.empty()) value += " " + primary.unit;
       row.insert(row.end(), {primary.name, value});
     }
-    if (any_reason) row.push_back(it.reason);
+    if (any_reason)
+      row.push_back(it.disturbed && it.reason.empty() ? it.disturbed_reason : it.reason);
     table.add_row(std::move(row));
   }
   table.print(out);

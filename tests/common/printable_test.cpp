@@ -12,13 +12,6 @@ TEST(Printable, KeepsPlainTextAndUtf8) {
   EXPECT_EQ(printable(""), "");
 }
 
-TEST(Printable, LinesKeepTheirNewlinesOnly) {
-  EXPECT_EQ(printable_lines("plan p.yaml:\n  line 3: bad\x1b]0;x\x07\r"),
-            "plan p.yaml:\n  line 3: bad\\e]0;x\\x07\\r");
-  EXPECT_EQ(printable_lines(""), "");
-  EXPECT_EQ(printable_lines("a\n"), "a\n");
-}
-
 TEST(Printable, EscapesC0ControlsAndDel) {
   EXPECT_EQ(printable("bad\x1b[31mid\r\nFAKE LOG LINE"), "bad\\e[31mid\\r\\nFAKE LOG LINE");
   EXPECT_EQ(printable(std::string("a\0b", 3)), "a\\x00b");

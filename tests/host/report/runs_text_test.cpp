@@ -97,6 +97,21 @@ TEST(ReportText, RunDetailShowsHeaderAndPrimaryMetricFormatted) {
   EXPECT_EQ(header->find("REASON"), it3.find("watchdog"));
 }
 
+TEST(ReportText, RunDetailSaysWhichIterationsWereDisturbed) {
+  store::RunRecord run = schedrig::testing::stored_runs().at(0);
+  run.iterations[1].disturbed = true;
+  run.iterations[1].disturbed_reason = "other work: 12.5% CPU of other processes (> 5%)";
+  std::ostringstream out;
+  print_run_detail(run, out);
+  bool found = false;
+  for (const auto& row : lines(out.str())) {
+    if (!contains(row, "ok (disturbed)")) continue;
+    found = true;
+    EXPECT_TRUE(contains(row, "other work: 12.5% CPU of other processes (> 5%)")) << row;
+  }
+  EXPECT_TRUE(found) << out.str();
+}
+
 TEST(ReportText, RunDetailWithoutIterationsOrReasons) {
   store::RunRecord run;
   run.run_id = "r1";
