@@ -164,14 +164,17 @@ std::string legend(Method method, double confidence, double threshold_pct) {
   switch (method) {
     case Method::kAuto:
       text += fmt::format(
-          "method auto: Mann-Whitney U test with the Hodges-Lehmann {:g}% CI when both sides have "
-          ">= 5 iterations; * = Welch's t-test on log values (parametric, from 2-4 iterations).",
+          "method auto: with >= 5 iterations a side, the Mann-Whitney U test (Hodges-Lehmann {:g}% "
+          "CI) and Rosenbaum's exceedance test for a cliff (iterations beyond the baseline's "
+          "range), each at half the 5%; p is Mann-Whitney's; * = Welch's t-test on log values "
+          "(parametric, from 2-4 iterations).",
           level);
       break;
     case Method::kMannWhitney:
       text += fmt::format(
           "method mwu: Mann-Whitney U test (exact without ties below 50 per side, else normal "
-          "approximation with tie correction) with the Hodges-Lehmann {:g}% CI.",
+          "approximation with tie correction) with the Hodges-Lehmann {:g}% CI, and Rosenbaum's "
+          "exceedance test for a cliff, each at half the 5%.",
           level);
       break;
     case Method::kWelch:

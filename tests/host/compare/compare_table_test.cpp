@@ -249,7 +249,7 @@ TEST_F(CompareTable, ConsoleTableHasALinePerVariant) {
   EXPECT_NE(line.find("(R)"), std::string::npos) << line;
   EXPECT_NE(s.find("(I) improvement, (R) regression: significant at 95% confidence (two-sided)"),
             std::string::npos);
-  EXPECT_NE(s.find("method auto: Mann-Whitney U test"), std::string::npos);
+  EXPECT_NE(s.find("method auto: with >= 5 iterations a side, the Mann-Whitney U test"), std::string::npos);
   EXPECT_NE(s.find("Threshold 0%."), std::string::npos);
 }
 
