@@ -3,6 +3,7 @@
 // with verdicts (docs/architecture.md "Statistics"; docs/statistics.md).
 #include <algorithm>
 #include <iostream>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -96,6 +97,22 @@ void print(const CompareCliOptions& o, const compare::Table& table) {
   std::cout << std::flush;
 }
 
+// Every run named once: a run given twice (or on both sides) would count
+// its iterations twice, narrowing the interval and inventing modes.
+void check_distinct(const std::vector<store::RunRecord>& runs,
+                    const std::vector<store::RunRecord>& against) {
+  std::set<std::string> seen;
+  for (const auto* side : {&runs, &against}) {
+    for (const store::RunRecord& r : *side) {
+      if (!seen.insert(r.run_id).second) {
+        throw CliError(ErrorKind::kUsage,
+                       fmt::format("compare: run {} is named more than once (each run counts once)",
+                                   printable(r.run_id)));
+      }
+    }
+  }
+}
+
 int run_compare(const CompareCliOptions& o) {
   for (const auto& id : o.runs) {
     if (id.empty()) throw CliError(ErrorKind::kUsage, "compare: RUN must not be empty");
@@ -103,6 +120,7 @@ int run_compare(const CompareCliOptions& o) {
   const std::vector<store::RunRecord> runs = load_runs(o, o.runs);
   const std::vector<store::RunRecord> against = load_runs(o, o.against);
   const bool ok = runs_ok(runs) && runs_ok(against);
+  check_distinct(runs, against);
   if (against.empty() && runs.size() > 1) {
     throw CliError(ErrorKind::kUsage, "compare: several runs need --against (the reference runs)");
   }

@@ -136,11 +136,18 @@ TEST(CompareCli, AgainstRefusesCasesThatDifferUnlessForced) {
   EXPECT_NE(forced.output.find("  pus: 160 -> 8\n"), std::string::npos) << forced.output;
 }
 
-// Several runs a side are pooled: --against repeatable or comma-separated.
+// Several runs a side are pooled: --against repeatable or comma-separated;
+// a run named twice is refused (its iterations would count twice).
 TEST(CompareCli, SeveralRunsASide) {
   TempDir dir;
   const std::string db = make_store(dir);
-  const auto pooled = run_command(bin("schedrig") + " compare bbbb --against aaaa --against bbbb " +
+  {
+    store::Store s(db);
+    auto [a, c] = testing::regression_runs(kRunA, kRunC);  // C: another run like B
+    c.instance = "0c5e8f2a-1c2d-4e3f-8a9b-0c1d2e3f4a5c";
+    testing::ingest(s, testing::synthetic_run(c));
+  }
+  const auto pooled = run_command(bin("schedrig") + " compare bbbb --against aaaa --against cccc " +
                                   "--json --db " + db);
   ASSERT_EQ(pooled.exit_code, 0) << pooled.output;
   const auto j = nlohmann::json::parse(pooled.output);
@@ -148,12 +155,21 @@ TEST(CompareCli, SeveralRunsASide) {
   EXPECT_EQ(j["baseline"], "aaaaaaaa+1");
   EXPECT_EQ(j["rows"][0]["baseline"]["n"], 20);
   const auto comma =
-      run_command(bin("schedrig") + " compare bbbb --against aaaa,bbbb --json --db " + db);
+      run_command(bin("schedrig") + " compare bbbb --against aaaa,cccc --json --db " + db);
   ASSERT_EQ(comma.exit_code, 0) << comma.output;
   EXPECT_EQ(nlohmann::json::parse(comma.output)["runs"].size(), 3u);
   const auto alone = run_command(bin("schedrig") + " compare aaaa bbbb --db " + db);
   EXPECT_EQ(alone.exit_code, 2) << alone.output;
   EXPECT_NE(alone.output.find("several runs need --against"), std::string::npos) << alone.output;
+  for (const char* twice : {" compare bbbb --against aaaa --against bbbb",
+                            " compare bbbb bbbb "
+                            "--against aaaa"}) {
+    const auto refused = run_command(bin("schedrig") + twice + " --db " + db);
+    EXPECT_EQ(refused.exit_code, 2) << twice << ": " << refused.output;
+    EXPECT_NE(refused.output.find("is named more than once (each run counts once)"),
+              std::string::npos)
+        << refused.output;
+  }
 }
 
 // "slower" ran its first four iterations on a busy box: left out by default.
