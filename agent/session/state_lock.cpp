@@ -27,9 +27,12 @@ StateDirLock::StateDirLock(const std::string& state_dir) : lock_(open_lock(state
     throw CliError(ErrorKind::kUsage, fmt::format("state dir {}: {}", state_dir, e.what()));
   }
   if (!taken) {
-    throw CliError(ErrorKind::kUnreachable,
-                   fmt::format("state dir {} is in use by another schedrig-agent (pid {}; lock {})",
-                               state_dir, lock_.holder(), lock_.path()));
+    throw CliError(
+        ErrorKind::kUnreachable,
+        fmt::format("state dir {} is in use by another schedrig-agent (pid {}; lock {}): "
+                    "run when it ends, or give this one its own --state-dir (runs "
+                    "still never overlap: they share the machine's run lock)",
+                    state_dir, lock_.holder(), lock_.path()));
   }
 }
 

@@ -160,7 +160,9 @@ TEST(StateDirLock, ASecondHolderIsRefusedNamingTheDirAndPid) {
     EXPECT_EQ(e.exit_code(), 3);
     EXPECT_EQ(std::string(e.what()),
               "state dir " + dir.path() + " is in use by another schedrig-agent (pid " +
-                  std::to_string(::getpid()) + "; lock " + dir.file("agent.lock") + ")");
+                  std::to_string(::getpid()) + "; lock " + dir.file("agent.lock") +
+                  "): run when it ends, or give this one its own --state-dir (runs still never "
+                  "overlap: they share the machine's run lock)");
   }
   StateDirLock again(dir.path());  // released with its holder
   struct stat st {};
