@@ -179,7 +179,7 @@ TEST(StoreUpgrade, SchemaThreeFileKeepsItsAbortNotesAside) {
   EXPECT_EQ(store.queued_run("b0000000-0000-4000-8000-000000000002")->abort_note, "");
   EXPECT_EQ(store.runs().at(0).dropped_samples, 0u);
   // Step 5: iterations stored before it read as undisturbed, run once.
-  const auto& it = store.runs().at(0).iterations.at(0);
+  const IterationRecord it = store.runs().at(0).iterations.at(0);  // a copy: runs() is a temporary
   EXPECT_FALSE(it.disturbed);
   EXPECT_EQ(it.disturbed_reason, "");
   EXPECT_EQ(it.attempts, 1u);
