@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "common/cli_error.h"
+#include "common/printable.h"
 #include "host/cli/commands.h"
 #include "host/cli/gate_options.h"
 #include "host/compare/analyze_series.h"
@@ -44,7 +45,7 @@ int run_analyze(const AnalyzeCliOptions& o) {
   try {
     report = compare::analyze_series_set(compare::read_series_csv(o.file), options, o.file);
   } catch (const compare::CsvError& e) {
-    throw CliError(ErrorKind::kUsage, e.what());
+    throw CliError(ErrorKind::kUsage, printable(e.what()));  // text from the file
   }
   if (o.json) {
     std::cout << report::analyze_json(report).dump(2) << "\n";

@@ -133,7 +133,7 @@ int run_compare(const CompareCliOptions& o) {
     if (o.gate.enabled()) failures = compare::gate_failures(table, o.gate.gate());
   } catch (const compare::CompareError& e) {
     if (!ok && o.gate.enabled()) return compare::report_gate({}, ok, std::cerr) ? kExitFailed : 0;
-    throw CliError(ErrorKind::kUsage, e.what());
+    throw CliError(ErrorKind::kUsage, printable(e.what()));  // names from the store
   }
   print(o, table);
   if (!o.gate.enabled()) return kExitOk;

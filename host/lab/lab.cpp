@@ -60,7 +60,7 @@ bool print_summary(store::Store& store, const std::string& run_id, const LabOpti
     report::print_compare_table(table, out, {o.all_metrics});
     if (o.fail_on_regression) failures = compare::gate_failures(table, o.gate);
   } catch (const compare::CompareError& e) {
-    out << "compare: " << e.what() << "\n";
+    out << "compare: " << printable(e.what()) << "\n";
     judged = false;
   }
   // What the sampler saw per variant, and the quiet-box waits (issue #6).

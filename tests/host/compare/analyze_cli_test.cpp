@@ -34,6 +34,25 @@ std::string seed_csv(const TempDir& dir) {
   return path;
 }
 
+// Text from the file in an error is escaped: an ESC sequence in a cell does
+// not reach the terminal, in the error or in the notes.
+TEST(AnalyzeCli, FileTextInErrorsAndNotesIsEscaped) {
+  TempDir dir;
+  const std::string bad = dir.file("bad.csv");
+  std::ofstream(bad) << "variant,iteration,value\nbaseline,1,zz\x1b[0m\n";
+  const auto error = run_command(bin("schedrig") + " analyze " + bad);
+  EXPECT_EQ(error.exit_code, 2) << error.output;
+  EXPECT_EQ(error.output.find('\x1b'), std::string::npos) << error.output;
+  EXPECT_NE(error.output.find("value 'zz\\e[0m' is not a number"), std::string::npos)
+      << error.output;
+  const std::string named = dir.file("named.csv");
+  std::ofstream(named) << "variant,iteration,value\nbaseline,1,100\nbaseline,2,101\n"
+                          "x\x1b]0;pwn\x07,1,100\n";
+  const auto notes = run_command(bin("schedrig") + " analyze " + named);
+  EXPECT_EQ(notes.exit_code, 0) << notes.output;
+  EXPECT_EQ(notes.output.find('\x1b'), std::string::npos) << notes.output;
+}
+
 TEST(AnalyzeCli, TheSeedsCliffIsARegression) {
   TempDir dir;
   const std::string csv = seed_csv(dir);
