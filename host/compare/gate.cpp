@@ -11,20 +11,30 @@
 namespace schedrig::compare {
 namespace {
 
+// The metric names of `table`'s rows, of case `case_name` only when it is
+// given, each once in row order.
+std::vector<std::string> metric_names(const Table& table, const std::string* case_name = nullptr) {
+  std::vector<std::string> known;
+  for (const auto& row : table.rows)
+    if (!case_name || row.case_name == *case_name) push_unique(known, row.metric);
+  return known;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
 bool judged(const Row& row, const GateOptions& o, const CaseGate* plan) {
   if (o.all_metrics) return true;
-  if (!o.metrics.empty()) {
-    return std::find(o.metrics.begin(), o.metrics.end(), row.metric) != o.metrics.end();
-  }
+  if (!o.metrics.empty()) return contains(o.metrics, row.metric);
   if (plan && !plan->metric.empty()) return row.metric == plan->metric;
   return row.primary;
 }
 
 void check_metric_names(const Table& table, const GateOptions& o) {
-  std::vector<std::string> known;
-  for (const auto& row : table.rows) push_unique(known, row.metric);
+  const std::vector<std::string> known = metric_names(table);
   for (const auto& m : o.metrics) {
-    if (std::find(known.begin(), known.end(), m) == known.end()) {
+    if (!contains(known, m)) {
       throw CompareError(fmt::format("--metric {}: no such metric in the comparison (metrics: {})",
                                      m, fmt::join(known, ", ")));
     }
@@ -36,10 +46,8 @@ void check_metric_names(const Table& table, const GateOptions& o) {
 void check_plan_gates(const Table& table) {
   for (const auto& [case_name, gate] : table.gates) {
     if (gate.metric.empty()) continue;
-    std::vector<std::string> known;
-    for (const auto& row : table.rows)
-      if (row.case_name == case_name) push_unique(known, row.metric);
-    if (known.empty() || std::find(known.begin(), known.end(), gate.metric) != known.end())
+    const std::vector<std::string> known = metric_names(table, &case_name);
+    if (known.empty() || contains(known, gate.metric))
       continue;  // no rows (every iteration failed: the run's status says so), or found
     throw CompareError(
         fmt::format("case {}: the plan's gate.metric {} is not a metric of the case (metrics: {})",
