@@ -220,6 +220,16 @@ void restore_knobs(knobs::KnobController& knob_control, v1::RunFinished& done) {
   }
 }
 
+// The end of a run that could not start its iterations: `status` and why.
+v1::RunFinished run_refused(const v1::StartRun& start, v1::Status status,
+                            const std::string& reason) {
+  v1::RunFinished done;
+  done.set_run_id(start.run_id());
+  done.set_status(status);
+  done.set_reason(reason);
+  return done;
+}
+
 // Takes the run lock when `options` name one, telling the wait to the sink
 // as the run's Log. Empty on success; else the run's end (failed, or
 // aborted when stopped while waiting).
@@ -236,11 +246,9 @@ std::optional<v1::RunFinished> take_run_lock(const RunOptions& options, const v1
                          });
     return std::nullopt;
   } catch (const Error& e) {
-    v1::RunFinished done;
-    done.set_run_id(start.run_id());
-    done.set_status(e.kind() == ErrorKind::kInterrupted ? v1::STATUS_ABORTED : v1::STATUS_FAILED);
-    done.set_reason(e.what());
-    return done;
+    return run_refused(start,
+                       e.kind() == ErrorKind::kInterrupted ? v1::STATUS_ABORTED : v1::STATUS_FAILED,
+                       e.what());
   }
 }
 
@@ -275,11 +283,7 @@ std::optional<v1::RunFinished> take_knob_lock(knobs::KnobController& knob_contro
     return std::nullopt;
   } catch (const knobs::KnobError& e) {
     spdlog::error("run {}: {}", printable(start.run_id()), printable(e.what()));
-    v1::RunFinished done;
-    done.set_run_id(start.run_id());
-    done.set_status(v1::STATUS_FAILED);
-    done.set_reason(e.what());
-    return done;
+    return run_refused(start, v1::STATUS_FAILED, e.what());
   }
 }
 
