@@ -54,6 +54,21 @@ void expect_policy(const MemBind& b, int want, int also, const bitmask* nodes, b
   }
 }
 
+// Refuses node `n` when the topology gives node sizes and n's is 0 bytes
+// (a node whose memory is offline or all reserved): set_mempolicy(2) would
+// take the binding and every allocation would then fail.
+void check_has_memory(const std::string& text, unsigned n, const topology::Topology& t) {
+  std::vector<int> with_memory;
+  bool empty = false;
+  for (const topology::NumaNode& node : t.numa_nodes) {
+    if (node.memory_bytes > 0) with_memory.push_back(static_cast<int>(node.os_index));
+    if (node.os_index == n && node.memory_bytes == 0) empty = true;
+  }
+  if (!empty || with_memory.empty()) return;  // no node reports a size: nothing to check
+  fail(text, fmt::format("NUMA node {} has no memory (0 bytes); nodes with memory: {}", n,
+                         format_cpulist(with_memory)));
+}
+
 }  // namespace
 
 MemBind parse_membind(const std::string& text, const topology::Topology& t) {
@@ -82,6 +97,7 @@ MemBind parse_membind(const std::string& text, const topology::Topology& t) {
       fail(text, fmt::format("no NUMA node {}; this machine has {} {} ({})", n, ids.size(),
                              ids.size() == 1 ? "node" : "nodes", format_cpulist(ids)));
     }
+    check_has_memory(text, n, t);
     out.mode = MemBind::Mode::kNode;
     out.nodes = {n};
     return out;

@@ -28,9 +28,13 @@ struct MemBind {
 
 // Parses "local", "node:N" or "interleave" against `t`: node N must be one of
 // t.numa_nodes (a memory-only node is fine: that is what CXL and HBM nodes
-// are for); interleave uses the nodes reporting memory (all nodes when none
-// reports a size). Throws PlacementError: "membind 'node:3': no NUMA node 3;
-// this machine has 2 nodes (0-1); supported: local, node:N, interleave".
+// are for) and must have memory when the topology reports node sizes (a
+// memory-less node, 0 bytes, is refused: the kernel takes the binding and
+// every allocation then fails with EINVAL/ENOMEM); interleave uses the nodes
+// reporting memory (all nodes when none reports a size). Throws
+// PlacementError: "membind 'node:3': no NUMA node 3; this machine has 2
+// nodes (0-1); supported: local, node:N, interleave", "membind 'node:1':
+// NUMA node 1 has no memory (0 bytes); nodes with memory: 0; ...".
 MemBind parse_membind(const std::string& text, const topology::Topology& t);
 
 // Applies `b` to the calling thread with libnuma. Returns true when applied.

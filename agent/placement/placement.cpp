@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/topology/cpu_sets.h"
 #include "common/cpulist.h"
 #include "common/parse_whole.h"
 
@@ -39,12 +40,6 @@ unsigned parse_number(const std::string& policy, std::string_view text, const ch
   return value;
 }
 
-std::vector<int> intersect(const std::vector<int>& a, const std::vector<int>& b) {
-  std::vector<int> out;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
 std::vector<int> sorted(std::vector<int> v) {
   std::sort(v.begin(), v.end());
   return v;
@@ -59,7 +54,7 @@ Placement just(const std::string& policy, std::vector<int> cpus) {
 // error when none is allowed.
 std::vector<int> allowed_part(const std::string& policy, const std::string& name,
                               const std::vector<int>& set, const std::vector<int>& allowed) {
-  std::vector<int> cpus = intersect(set, allowed);
+  std::vector<int> cpus = topology::intersect(set, allowed);
   if (cpus.empty()) {
     fail(policy, fmt::format("none of {}'s PUs ({}) is allowed here (allowed cpulist '{}')", name,
                              format_cpulist(set), format_cpulist(allowed)));
@@ -120,22 +115,23 @@ std::vector<int> resolve_indexed(const std::string& policy, unsigned n, const ch
   return allowed_part(policy, fmt::format("{} {}", prefix, n), sets[n], allowed);
 }
 
-// Where one allowed PU sits: indexes of its package, node, LLC and core (in
-// Topology order; -1 when it has none) and its rank among the core's
-// allowed PUs (0 = first SMT sibling).
+// Where one allowed PU sits: indexes (in Topology order; -1 when it has none)
+// of its outer and inner container (package and NUMA node, outermost first:
+// see nodes_hold_packages), its LLC and its core, and its rank among the
+// core's allowed PUs (0 = first SMT sibling).
 struct Seat {
   int cpu = 0;
-  int package = -1;
-  int node = -1;
+  int outer = -1;
+  int inner = -1;
   int llc = -1;
   int core = -1;
   int rank = 0;
   int key(int level) const {
     switch (level) {
       case 0:
-        return package;
+        return outer;
       case 1:
-        return node;
+        return inner;
       case 2:
         return llc;
       default:
@@ -144,25 +140,45 @@ struct Seat {
   }
 };
 
-int index_holding(const std::vector<std::vector<int>>& sets, int cpu) {
-  for (std::size_t i = 0; i < sets.size(); ++i)
-    if (std::binary_search(sets[i].begin(), sets[i].end(), cpu)) return static_cast<int>(i);
-  return -1;
+std::vector<std::vector<int>> node_sets(const topology::Topology& t) {
+  std::vector<std::vector<int>> nodes;
+  for (const topology::NumaNode& n : t.numa_nodes) nodes.push_back(n.cpus);
+  return nodes;
+}
+
+// True when NUMA nodes contain packages (16 sockets in 4 nodes): every
+// package's PUs lie in one node and some node holds two packages. Then
+// spread goes node by node first; otherwise (one node per package, or
+// several per package: NPS4, SNC) package by package.
+bool nodes_hold_packages(const topology::Topology& t) {
+  const std::vector<std::vector<int>> nodes = node_sets(t);
+  std::map<int, int> packages_in_node;
+  for (const std::vector<int>& package : t.package_cpus) {
+    if (package.empty()) continue;
+    const int node = topology::index_holding(nodes, package.front());
+    for (int cpu : package)
+      if (node < 0 || topology::index_holding(nodes, cpu) != node) return false;
+    ++packages_in_node[node];
+  }
+  return std::any_of(packages_in_node.begin(), packages_in_node.end(),
+                     [](const auto& entry) { return entry.second > 1; });
 }
 
 std::vector<Seat> seats_of(const topology::Topology& t, const std::vector<int>& allowed) {
-  std::vector<std::vector<int>> nodes;
-  for (const topology::NumaNode& n : t.numa_nodes) nodes.push_back(n.cpus);
+  const std::vector<std::vector<int>> nodes = node_sets(t);
   std::vector<std::vector<int>> llcs;
   for (const topology::Llc& l : t.llcs) llcs.push_back(l.cpus);
+  const bool nodes_outer = nodes_hold_packages(t);
   std::vector<Seat> seats;
   std::map<int, int> taken_in_core;  // core (or -cpu-1 without one) -> allowed PUs seen
   for (int cpu : allowed) {          // sorted, so SMT ranks follow PU numbers within a core
+    const int package = topology::index_holding(t.package_cpus, cpu);
+    const int node = topology::index_holding(nodes, cpu);
     Seat s{.cpu = cpu,
-           .package = index_holding(t.package_cpus, cpu),
-           .node = index_holding(nodes, cpu),
-           .llc = index_holding(llcs, cpu),
-           .core = index_holding(t.core_cpus, cpu),
+           .outer = nodes_outer ? node : package,
+           .inner = nodes_outer ? package : node,
+           .llc = topology::index_holding(llcs, cpu),
+           .core = topology::index_holding(t.core_cpus, cpu),
            .rank = 0};
     if (s.core < 0) s.core = static_cast<int>(t.core_cpus.size()) + cpu;  // a core of its own
     s.rank = taken_in_core[s.core]++;
@@ -171,8 +187,8 @@ std::vector<Seat> seats_of(const topology::Topology& t, const std::vector<int>& 
   return seats;
 }
 
-// Round-robin order across packages, then nodes, then LLCs, then cores,
-// each core's first allowed PU before its siblings.
+// Round-robin order across the outer containers, then the inner ones, then
+// LLCs, then cores, each core's first allowed PU before its siblings.
 std::vector<int> spread_order(const std::vector<Seat>& seats, int level) {
   if (level == 4) {
     std::vector<Seat> core = seats;
@@ -236,8 +252,8 @@ const char* policy_help() {
          "  llc:N         the PUs of last-level cache N (as `topology` numbers them); e.g. llc:3\n"
          "  compact:K     K PUs packed: fill one LLC, one PU per core before SMT siblings, then "
          "the next LLC; e.g. compact:8\n"
-         "  spread:K      K PUs round-robin over packages, NUMA nodes, LLCs, then cores, SMT "
-         "siblings last (like hwloc-distrib); e.g. spread:4\n"
+         "  spread:K      K PUs round-robin over packages and NUMA nodes (whichever holds the "
+         "other first), LLCs, then cores, SMT siblings last (like hwloc-distrib); e.g. spread:4\n"
          "  split:K       K message PUs spread one per NUMA node (then per LLC), workers on every "
          "other allowed PU; e.g. split:2";
 }

@@ -41,10 +41,13 @@ struct Placement {
 //  "llc:N"         the allowed PUs of last-level cache N (Topology::llcs[N]).
 //  "compact:K"     K PUs packed: fill one LLC, one PU per core before any SMT
 //                  sibling, then the next LLC (LLCs in order).
-//  "spread:K"      K PUs spread round-robin across packages, then NUMA nodes,
-//                  then LLCs, then cores, SMT siblings last (as hwloc_distrib
-//                  spreads): spread:4 on two packages puts two PUs in each,
-//                  on different LLCs.
+//  "spread:K"      K PUs spread round-robin across the outermost of package
+//                  and NUMA node (nodes first where a node holds several
+//                  packages, packages first where a package holds several
+//                  nodes or one each), then the other, then LLCs, then
+//                  cores, SMT siblings last (as hwloc_distrib spreads):
+//                  spread:4 on two packages puts two PUs in each, on
+//                  different LLCs; on 16 packages in 4 nodes one per node.
 //  "split:K"       K message PUs, spread as spread:K (one per NUMA node, then
 //                  per LLC), and every other allowed PU for workers
 //                  (schbench -M auto, made NUMA-aware); K < allowed PUs.

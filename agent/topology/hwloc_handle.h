@@ -59,4 +59,19 @@ inline std::vector<int> bitmap_to_cpus(hwloc_const_bitmap_t set) {
   return cpus;
 }
 
+// Every object of `type`, in hwloc logical order.
+inline std::vector<hwloc_obj_t> objects_of(hwloc_topology_t topo, hwloc_obj_type_t type) {
+  std::vector<hwloc_obj_t> objs;
+  for (hwloc_obj_t obj = nullptr; (obj = hwloc_get_next_obj_by_type(topo, type, obj)) != nullptr;)
+    objs.push_back(obj);
+  return objs;
+}
+
+// The online PUs of `obj` (its cpuset within the topology's), sorted.
+inline std::vector<int> online_cpus_in(hwloc_topology_t topo, hwloc_obj_t obj) {
+  HwlocBitmap mine = make_bitmap();
+  hwloc_bitmap_and(mine.get(), obj->cpuset, hwloc_topology_get_topology_cpuset(topo));
+  return bitmap_to_cpus(mine.get());
+}
+
 }  // namespace schedrig::topology

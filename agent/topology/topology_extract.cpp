@@ -3,14 +3,19 @@
 #include "agent/topology/topology_extract.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "agent/topology/cpu_sets.h"
 #include "agent/topology/hwloc_handle.h"
 #include "agent/topology/live_cpus.h"
+#include "agent/topology/node_cpus.h"
 #include "agent/topology/numa_distances.h"
+#include "agent/topology/x86_siblings.h"
 
 namespace schedrig::topology {
 namespace {
@@ -19,47 +24,11 @@ unsigned count_of(hwloc_topology_t topo, hwloc_obj_type_t type) {
   return static_cast<unsigned>(std::max(0, hwloc_get_nbobjs_by_type(topo, type)));
 }
 
-std::vector<hwloc_obj_t> objects_of(hwloc_topology_t topo, hwloc_obj_type_t type) {
-  std::vector<hwloc_obj_t> objs;
-  for (hwloc_obj_t obj = nullptr; (obj = hwloc_get_next_obj_by_type(topo, type, obj)) != nullptr;)
-    objs.push_back(obj);
-  return objs;
-}
-
-std::vector<int> intersect(const std::vector<int>& a, const std::vector<int>& b) {
-  std::vector<int> out;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
-// hwloc gives a CPU-less NUMA node the cpuset of the CPUs near it, the same as
-// its CPU-bearing sibling's (HBM beside DDR on Xeon Max, MCDRAM on KNL). Linux
-// puts each CPU in exactly one node: the most local one. So hand each PU to
-// the node with the smallest cpuset holding it, lowest OS index on a tie.
-std::vector<std::vector<int>> hwloc_node_cpus(hwloc_topology_t topo,
-                                              const std::vector<hwloc_obj_t>& nodes) {
-  std::vector<std::size_t> order(nodes.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const int wa = hwloc_bitmap_weight(nodes[a]->cpuset);
-    const int wb = hwloc_bitmap_weight(nodes[b]->cpuset);
-    return wa != wb ? wa < wb : nodes[a]->os_index < nodes[b]->os_index;
-  });
-  std::vector<std::vector<int>> cpus(nodes.size());
-  HwlocBitmap taken = make_bitmap();
-  HwlocBitmap mine = make_bitmap();
-  hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(topo);
-  for (std::size_t i : order) {
-    hwloc_bitmap_and(mine.get(), nodes[i]->cpuset, online);
-    hwloc_bitmap_andnot(mine.get(), mine.get(), taken.get());
-    hwloc_bitmap_or(taken.get(), taken.get(), mine.get());
-    cpus[i] = bitmap_to_cpus(mine.get());
-  }
-  return cpus;
-}
-
+// The NUMA nodes with their PUs: libnuma's on this system, else from the
+// hwloc cpusets (node_cpus_of, whose warnings go to `warnings`).
 std::vector<NumaNode> numa_nodes_of(hwloc_topology_t topo, bool this_system,
-                                    const std::vector<int>& online) {
+                                    const std::vector<int>& online,
+                                    std::vector<std::string>& warnings) {
   const std::vector<hwloc_obj_t> nodes = objects_of(topo, HWLOC_OBJ_NUMANODE);
   std::vector<std::vector<int>> cpus;
   if (this_system) {
@@ -69,7 +38,13 @@ std::vector<NumaNode> numa_nodes_of(hwloc_topology_t topo, bool this_system,
       cpus.push_back(intersect(*kernel, online));
     }
   }
-  if (cpus.size() != nodes.size()) cpus = hwloc_node_cpus(topo, nodes);
+  if (cpus.size() != nodes.size()) {
+    std::vector<unsigned> ids;
+    for (hwloc_obj_t node : nodes) ids.push_back(node->os_index);
+    NodeCpus recorded = node_cpus_of(topo, nodes, hwloc_numa_distances(topo, ids));
+    cpus = std::move(recorded.cpus);
+    warnings = std::move(recorded.warnings);
+  }
 
   std::vector<NumaNode> out;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -83,11 +58,12 @@ std::vector<NumaNode> numa_nodes_of(hwloc_topology_t topo, bool this_system,
 }
 
 // The outermost data or unified CPU cache above `pu`, or nullptr. Instruction
-// caches and memory-side caches (MemCache) are not hwloc dcache types.
+// caches and MemCache objects are not hwloc dcache types; a cache of subtype
+// "MemorySideCache" (KNL's MCDRAM as hwloc 2.9 reports it) is skipped.
 hwloc_obj_t last_cache_of(hwloc_obj_t pu) {
   hwloc_obj_t best = nullptr;
   for (hwloc_obj_t obj = pu->parent; obj != nullptr; obj = obj->parent) {
-    if (hwloc_obj_type_is_dcache(obj->type) &&
+    if (hwloc_obj_type_is_dcache(obj->type) && !is_memory_side_cache(obj) &&
         (best == nullptr || obj->attr->cache.depth > best->attr->cache.depth)) {
       best = obj;
     }
@@ -124,25 +100,8 @@ std::vector<Llc> llcs_of(hwloc_topology_t topo, const std::vector<hwloc_obj_t>& 
 // The online PUs of each object of `type`, in logical order.
 std::vector<std::vector<int>> online_cpus_of(hwloc_topology_t topo, hwloc_obj_type_t type) {
   std::vector<std::vector<int>> out;
-  HwlocBitmap mine = make_bitmap();
-  for (hwloc_obj_t obj : objects_of(topo, type)) {
-    hwloc_bitmap_and(mine.get(), obj->cpuset, hwloc_topology_get_topology_cpuset(topo));
-    out.push_back(bitmap_to_cpus(mine.get()));
-  }
+  for (hwloc_obj_t obj : objects_of(topo, type)) out.push_back(online_cpus_in(topo, obj));
   return out;
-}
-
-bool strict_subset(const std::vector<int>& part, const std::vector<int>& whole) {
-  return part.size() < whole.size() &&
-         std::includes(whole.begin(), whole.end(), part.begin(), part.end());
-}
-
-// The first entry of `sets` holding `cpu`, or an empty set.
-const std::vector<int>& set_holding(const std::vector<std::vector<int>>& sets, int cpu) {
-  static const std::vector<int> kNone;
-  for (const auto& s : sets)
-    if (std::binary_search(s.begin(), s.end(), cpu)) return s;
-  return kNone;
 }
 
 // Clusters: hwloc Groups of subtype "Cluster" (the Linux backend's reading of
@@ -155,16 +114,14 @@ std::vector<std::vector<int>> clusters_of(hwloc_topology_t topo, const Topology&
   for (const NumaNode& n : t.numa_nodes) nodes.push_back(n.cpus);
 
   std::vector<std::vector<int>> out;
-  HwlocBitmap mine = make_bitmap();
   for (hwloc_obj_t group : objects_of(topo, HWLOC_OBJ_GROUP)) {
-    hwloc_bitmap_and(mine.get(), group->cpuset, hwloc_topology_get_topology_cpuset(topo));
-    std::vector<int> cpus = bitmap_to_cpus(mine.get());
+    std::vector<int> cpus = online_cpus_in(topo, group);
     if (cpus.empty() || std::find(out.begin(), out.end(), cpus) != out.end()) continue;
     const bool named = group->subtype != nullptr && std::string(group->subtype) == "Cluster";
     if (!named) {
       if (group->subtype != nullptr || group->memory_arity > 0) continue;
       const int cores_inside =
-          hwloc_get_nbobjs_inside_cpuset_by_type(topo, mine.get(), HWLOC_OBJ_CORE);
+          hwloc_get_nbobjs_inside_cpuset_by_type(topo, group->cpuset, HWLOC_OBJ_CORE);
       if (cores_inside < 2) continue;
       if (!strict_subset(cpus, set_holding(nodes, cpus.front()))) continue;
       const auto llc = std::find_if(t.llcs.begin(), t.llcs.end(), [&](const Llc& l) {
@@ -198,43 +155,80 @@ void fill_distances(hwloc_topology_t topo, bool this_system, const procfs::Root&
   }
 }
 
+// True when a package's infos name an x86 CPU: a CPUID vendor string, the
+// x86-only /proc/cpuinfo "cpu family" (CPUFamilyNumber), or an Intel or AMD
+// model name (sysfs dumps without uname record only CPUModel).
+bool x86_package(hwloc_obj_t package) {
+  static const std::array<std::string_view, 5> kVendors = {
+      "GenuineIntel", "AuthenticAMD", "HygonGenuine", "CentaurHauls", "  Shanghai  "};
+  const char* vendor = hwloc_obj_get_info_by_name(package, "CPUVendor");
+  if (vendor != nullptr)
+    return std::find(kVendors.begin(), kVendors.end(), vendor) != kVendors.end();
+  if (hwloc_obj_get_info_by_name(package, "CPUFamilyNumber") != nullptr) return true;
+  const char* model = hwloc_obj_get_info_by_name(package, "CPUModel");
+  if (model == nullptr) return false;
+  const std::string_view m(model);
+  return m.find("Intel(R)") != std::string_view::npos || m.find("AMD ") != std::string_view::npos;
+}
+
+// The machine's architecture (uname -m) as hwloc records it; "x86" when it
+// does not but the packages are x86 CPUs; else "".
+std::string architecture_of(hwloc_topology_t topo) {
+  const char* arch = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "Architecture");
+  if (arch != nullptr) return arch;
+  const std::vector<hwloc_obj_t> packages = objects_of(topo, HWLOC_OBJ_PACKAGE);
+  const bool x86 = !packages.empty() && std::all_of(packages.begin(), packages.end(), x86_package);
+  return x86 ? "x86" : "";
+}
+
+// The PUs this process may use: live, hwloc's allowed cpuset (cgroup) and
+// sched_getaffinity; from an export, the allowed_cpuset it recorded.
+std::vector<int> allowed_cpus_of(hwloc_topology_t topo, bool this_system) {
+  HwlocBitmap allowed = make_bitmap();
+  hwloc_bitmap_and(allowed.get(), hwloc_topology_get_allowed_cpuset(topo),
+                   hwloc_topology_get_topology_cpuset(topo));
+  std::vector<int> cpus = bitmap_to_cpus(allowed.get());
+  return this_system ? intersect(cpus, affinity_cpus()) : cpus;
+}
+
+// core_cpus, compute_units and smt: hwloc Cores, merged into compute units
+// on x86 (x86_kernel_cores); one PU each when hwloc has no Core objects.
+void fill_cores(hwloc_topology_t topo, Topology& t) {
+  const std::vector<hwloc_obj_t> cores = objects_of(topo, HWLOC_OBJ_CORE);
+  t.cores = cores.empty() ? t.pus : static_cast<unsigned>(cores.size());
+  if (cores.empty()) {
+    for (int cpu : t.online_cpus) t.core_cpus.push_back({cpu});
+  } else if (is_x86(t.arch)) {
+    KernelCores kernel = x86_kernel_cores(topo, cores);
+    t.core_cpus = std::move(kernel.core_cpus);
+    t.compute_units = kernel.compute_units;
+  } else {
+    t.core_cpus = online_cpus_of(topo, HWLOC_OBJ_CORE);
+  }
+  t.smt = std::any_of(t.core_cpus.begin(), t.core_cpus.end(),
+                      [](const std::vector<int>& core) { return core.size() > 1; });
+}
+
 }  // namespace
 
 Topology extract_topology(hwloc_topology_t topo, bool this_system, const procfs::Root& root) {
   Topology t;
+  t.arch = architecture_of(topo);
   t.online_cpus = bitmap_to_cpus(hwloc_topology_get_topology_cpuset(topo));
   t.pus = static_cast<unsigned>(t.online_cpus.size());
   t.packages = count_of(topo, HWLOC_OBJ_PACKAGE);
-
-  const std::vector<hwloc_obj_t> cores = objects_of(topo, HWLOC_OBJ_CORE);
-  t.cores = cores.empty() ? t.pus : static_cast<unsigned>(cores.size());
-  t.smt = std::any_of(cores.begin(), cores.end(),
-                      [](hwloc_obj_t core) { return hwloc_bitmap_weight(core->cpuset) > 1; });
-
   t.package_cpus = online_cpus_of(topo, HWLOC_OBJ_PACKAGE);
-  if (cores.empty()) {
-    for (int cpu : t.online_cpus) t.core_cpus.push_back({cpu});
-  } else {
-    t.core_cpus = online_cpus_of(topo, HWLOC_OBJ_CORE);
-  }
+  fill_cores(topo, t);
   HwlocBitmap offline = make_bitmap();
   hwloc_bitmap_andnot(offline.get(), hwloc_topology_get_complete_cpuset(topo),
                       hwloc_topology_get_topology_cpuset(topo));
   t.offline_pus = bitmap_to_cpus(offline.get());
 
-  t.numa_nodes = numa_nodes_of(topo, this_system, t.online_cpus);
-  t.llcs = llcs_of(topo, cores);
-  t.clusters = clusters_of(topo, t);
+  t.numa_nodes = numa_nodes_of(topo, this_system, t.online_cpus, t.warnings);
+  t.llcs = llcs_of(topo, objects_of(topo, HWLOC_OBJ_CORE));
+  t.clusters = is_x86(t.arch) ? x86_l2_clusters(topo, t) : clusters_of(topo, t);
   fill_distances(topo, this_system, root, t);
-
-  if (this_system) {
-    HwlocBitmap allowed = make_bitmap();
-    hwloc_bitmap_and(allowed.get(), hwloc_topology_get_allowed_cpuset(topo),
-                     hwloc_topology_get_topology_cpuset(topo));
-    t.allowed_cpus = intersect(bitmap_to_cpus(allowed.get()), affinity_cpus());
-  } else {
-    t.allowed_cpus = t.online_cpus;
-  }
+  t.allowed_cpus = allowed_cpus_of(topo, this_system);
   std::set_difference(t.online_cpus.begin(), t.online_cpus.end(), t.allowed_cpus.begin(),
                       t.allowed_cpus.end(), std::back_inserter(t.disallowed_pus));
   t.sched_domains = derive_sched_domains(t);

@@ -36,9 +36,11 @@ nlohmann::json topology_to_json(const Topology& t) {
                        {"min_span", level.min_span},
                        {"groups", level.groups},
                        {"domains", level.domains},
-                       {"distance", level.distance}});
+                       {"distance", level.distance},
+                       {"rule", level.rule}});
   }
-  return {{"packages", t.packages},
+  return {{"arch", t.arch},
+          {"packages", t.packages},
           {"package_cpus", cpulists(t.package_cpus)},
           {"numa_nodes", std::move(numa_nodes)},
           {"llcs", std::move(llcs)},
@@ -47,13 +49,15 @@ nlohmann::json topology_to_json(const Topology& t) {
           {"core_cpus", cpulists(t.core_cpus)},
           {"pus", t.pus},
           {"smt", t.smt},
+          {"compute_units", t.compute_units},
           {"online_cpus", format_cpulist(t.online_cpus)},
           {"allowed_cpus", format_cpulist(t.allowed_cpus)},
           {"offline_pus", format_cpulist(t.offline_pus)},
           {"disallowed_pus", format_cpulist(t.disallowed_pus)},
           {"distances", std::move(distances)},
           {"distances_source", t.distances_source},
-          {"sched_domains", std::move(domains)}};
+          {"sched_domains", std::move(domains)},
+          {"warnings", t.warnings}};
 }
 
 }  // namespace schedrig::topology

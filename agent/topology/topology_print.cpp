@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -65,6 +66,18 @@ void print_llcs(const Topology& t, std::ostream& out) {
   }
 }
 
+// " (also listed by node 1: ambiguous export)" for a node whose CPUs another
+// node lists too; "" otherwise.
+std::string shared_with(const Topology& t, const NumaNode& node) {
+  std::vector<int> others;
+  for (const NumaNode& other : t.numa_nodes)
+    if (&other != &node && !node.cpus.empty() && other.cpus == node.cpus)
+      others.push_back(static_cast<int>(other.os_index));
+  if (others.empty()) return "";
+  return fmt::format(" (also listed by node{} {}: ambiguous export)", others.size() == 1 ? "" : "s",
+                     format_cpulist(others));
+}
+
 void print_smt(const Topology& t, std::ostream& out) {
   if (!t.smt || t.core_cpus.empty()) return;
   std::size_t least = t.core_cpus.front().size();
@@ -75,7 +88,10 @@ void print_smt(const Topology& t, std::ostream& out) {
   }
   const std::string per_core =
       least == most ? fmt::format("{}", most) : fmt::format("{}-{}", least, most);
-  fmt::print(out, "SMT: {} PUs per core, siblings like core 0: cpus {}\n", per_core,
+  const char* units = t.compute_units ? " (AMD compute units: the kernel makes the hwloc cores "
+                                        "of a unit SMT siblings, x86 match_smt by cu_id)"
+                                      : "";
+  fmt::print(out, "SMT: {} PUs per core{}, siblings like core 0: cpus {}\n", per_core, units,
              format_cpulist(t.core_cpus.front()));
 }
 
@@ -102,12 +118,31 @@ void print_distances(const Topology& t, std::ostream& out) {
   }
 }
 
+// Whose rules the domains follow, for the heading.
+std::string domain_rules(const Topology& t) {
+  if (t.arch.empty()) return "as the kernel would build them";
+  if (is_x86(t.arch))
+    return fmt::format("as a Linux {} kernel would build them: arch/x86/kernel/smpboot.c", t.arch);
+  static const std::array<std::string_view, 4> kGeneric = {"aarch64", "arm64", "riscv64",
+                                                           "loongarch64"};
+  const bool generic = std::find(kGeneric.begin(), kGeneric.end(), t.arch) != kGeneric.end();
+  return fmt::format(
+      "as a Linux {} kernel would build them: drivers/base/arch_topology.c{}", t.arch,
+      generic ? "" : "'s generic rules; this architecture's own table is not modelled");
+}
+
 void print_domains(const Topology& t, std::ostream& out) {
   if (t.sched_domains.empty()) {
     fmt::print(out, "Sched domains: none (one PU: nothing to balance)\n");
     return;
   }
-  fmt::print(out, "Sched domains (as the kernel would build them, bottom up):\n");
+  fmt::print(out, "Sched domains ({}, bottom up):\n", domain_rules(t));
+  if (!t.allowed_cpus.empty() && t.allowed_cpus != t.online_cpus) {
+    fmt::print(out,
+               "  (the machine's domains, built over all {} online PUs; counted where they hold an "
+               "allowed PU, {})\n",
+               t.online_cpus.size(), format_cpulist(t.allowed_cpus));
+  }
   for (const SchedDomainLevel& level : t.sched_domains) {
     const std::string span = level.min_span == level.span
                                  ? fmt::format("{}", level.span)
@@ -116,6 +151,7 @@ void print_domains(const Topology& t, std::ostream& out) {
                                    plural(level.groups, "group", "groups"),
                                    plural(level.domains, "domain", "domains"));
     if (level.distance != 0) line += fmt::format(", distance {}", level.distance);
+    if (!level.rule.empty()) line += "; " + level.rule;
     fmt::print(out, "{}\n", line);
   }
 }
@@ -133,11 +169,13 @@ void print_topology(const Topology& t, std::ostream& out) {
   if (!t.offline_pus.empty()) summary += "; offline " + format_cpulist(t.offline_pus);
   if (!t.disallowed_pus.empty()) summary += "; disallowed " + format_cpulist(t.disallowed_pus);
   fmt::print(out, "{}\n", summary);
+  for (const std::string& warning : t.warnings) fmt::print(out, "warning: {}\n", warning);
   for (std::size_t i = 0; i < t.package_cpus.size(); ++i)
     fmt::print(out, "Package {}: {}\n", i, cpus_or_none(t.package_cpus[i], "no cpus"));
   for (const NumaNode& node : t.numa_nodes) {
-    fmt::print(out, "NUMA node {}: {}, memory {}\n", node.os_index,
-               cpus_or_none(node.cpus, "no cpus (memory only)"), human_bytes(node.memory_bytes));
+    fmt::print(out, "NUMA node {}: {}{}, memory {}\n", node.os_index,
+               cpus_or_none(node.cpus, "no cpus (memory only)"), shared_with(t, node),
+               human_bytes(node.memory_bytes));
   }
   print_llcs(t, out);
   if (!t.clusters.empty()) {

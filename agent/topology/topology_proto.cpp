@@ -29,6 +29,7 @@ std::vector<std::vector<int>> cpu_lists_of(
 
 void topology_to_proto(const Topology& t, schedrig::v1::Topology* out) {
   out->Clear();
+  out->set_arch(t.arch);
   out->set_packages(t.packages);
   for (const NumaNode& node : t.numa_nodes) {
     schedrig::v1::NumaNode* msg = out->add_numa_nodes();
@@ -46,6 +47,7 @@ void topology_to_proto(const Topology& t, schedrig::v1::Topology* out) {
   out->set_cores(t.cores);
   out->set_pus(t.pus);
   out->set_smt(t.smt);
+  out->set_compute_units(t.compute_units);
   out->set_online_cpus(format_cpulist(t.online_cpus));
   out->set_allowed_cpus(format_cpulist(t.allowed_cpus));
   for (const auto& cpus : t.package_cpus) out->add_package_cpus(format_cpulist(cpus));
@@ -66,11 +68,14 @@ void topology_to_proto(const Topology& t, schedrig::v1::Topology* out) {
     msg->set_domains(level.domains);
     msg->set_distance(level.distance);
     msg->set_min_span(level.min_span);
+    msg->set_rule(level.rule);
   }
+  for (const std::string& warning : t.warnings) out->add_warnings(warning);
 }
 
 Topology topology_from_proto(const schedrig::v1::Topology& msg) {
   Topology t;
+  t.arch = msg.arch();
   t.packages = msg.packages();
   for (int i = 0; i < msg.numa_nodes_size(); ++i) {
     const auto& node = msg.numa_nodes(i);
@@ -86,6 +91,7 @@ Topology topology_from_proto(const schedrig::v1::Topology& msg) {
   t.cores = msg.cores();
   t.pus = msg.pus();
   t.smt = msg.smt();
+  t.compute_units = msg.compute_units();
   t.online_cpus = cpus_of(msg.online_cpus(), "online_cpus");
   t.allowed_cpus = cpus_of(msg.allowed_cpus(), "allowed_cpus");
   t.package_cpus = cpu_lists_of(msg.package_cpus(), "package_cpus");
@@ -98,8 +104,9 @@ Topology topology_from_proto(const schedrig::v1::Topology& msg) {
   t.distances_source = msg.distances_source();
   for (const auto& level : msg.sched_domains()) {
     t.sched_domains.push_back({level.name(), level.span(), level.min_span(), level.groups(),
-                               level.domains(), level.distance()});
+                               level.domains(), level.distance(), level.rule()});
   }
+  t.warnings.assign(msg.warnings().begin(), msg.warnings().end());
   return t;
 }
 

@@ -1,5 +1,7 @@
 #include "agent/workloads/resolve_case.h"
 
+#include "agent/placement/membind.h"
+
 namespace schedrig::workloads {
 namespace {
 
@@ -29,6 +31,19 @@ placement::Placement placement_of(const schedrig::v1::Case& c, const topology::T
   }
 }
 
+// A membind the workload takes must name a node of `topo` with memory
+// (placement::parse_membind), so a plan is refused at check time rather than
+// every iteration failing with EINVAL.
+void check_membind(const Params& params, const topology::Topology& topo) {
+  const auto it = params.find("membind");
+  if (it == params.end()) return;
+  try {
+    placement::parse_membind(it->second, topo);
+  } catch (const placement::PlacementError& e) {
+    throw CaseError(CasePart::kParams, "membind", e.what());
+  }
+}
+
 }  // namespace
 
 ResolvedCase resolve_case(const schedrig::v1::Case& c, const topology::Topology& topo) {
@@ -36,6 +51,7 @@ ResolvedCase resolve_case(const schedrig::v1::Case& c, const topology::Topology&
   out.workload = &workload_of(c);
   out.params = params_of(c, *out.workload);
   out.placement = placement_of(c, topo);
+  check_membind(out.params, topo);
   try {
     out.workload->validate(out.params, out.placement.cpus.size());
   } catch (const ParamError& e) {

@@ -45,8 +45,10 @@ class CaseError : public std::invalid_argument {
 };
 
 // Finds the case's workload, fills in default parameters, resolves its
-// placement on `topo` and validates the parameters for that many PUs, in that
-// order. Throws CaseError at the first problem.
+// placement on `topo`, checks a membind parameter against `topo`'s nodes
+// (placement::parse_membind: a node that exists and has memory) and
+// validates the parameters for that many PUs, in that order. Throws
+// CaseError at the first problem.
 ResolvedCase resolve_case(const schedrig::v1::Case& c, const topology::Topology& topo);
 
 }  // namespace schedrig::workloads

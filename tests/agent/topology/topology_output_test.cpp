@@ -37,12 +37,16 @@ Topology hand_made() {
 
 TEST(TopologyJson, ShapeAndCpulists) {
   const nlohmann::json j = topology_to_json(two_packages());
-  for (const char* key : {"packages", "package_cpus", "numa_nodes", "llcs", "clusters", "cores",
-                          "core_cpus", "pus", "smt", "online_cpus", "allowed_cpus", "offline_pus",
-                          "disallowed_pus", "distances", "distances_source", "sched_domains"}) {
+  for (const char* key :
+       {"arch", "packages", "package_cpus", "numa_nodes", "llcs", "clusters", "cores", "core_cpus",
+        "pus", "smt", "compute_units", "online_cpus", "allowed_cpus", "offline_pus",
+        "disallowed_pus", "distances", "distances_source", "sched_domains", "warnings"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
-  EXPECT_EQ(j.size(), 16u);
+  EXPECT_EQ(j.size(), 19u);
+  EXPECT_EQ(j["arch"], "");  // a synthetic description names no architecture
+  EXPECT_EQ(j["compute_units"], false);
+  EXPECT_EQ(j["warnings"], nlohmann::json::array());
   EXPECT_EQ(j["package_cpus"], (nlohmann::json{"0-15", "16-31"}));
   ASSERT_EQ(j["core_cpus"].size(), 16u);
   EXPECT_EQ(j["core_cpus"][3], "6-7");
@@ -57,25 +61,29 @@ TEST(TopologyJson, ShapeAndCpulists) {
                                                  {"min_span", 2},
                                                  {"groups", 2},
                                                  {"domains", 16},
-                                                 {"distance", 0}},
+                                                 {"distance", 0},
+                                                 {"rule", ""}},
                                                 {{"name", "MC"},
                                                  {"span", 8},
                                                  {"min_span", 8},
                                                  {"groups", 4},
                                                  {"domains", 4},
-                                                 {"distance", 0}},
+                                                 {"distance", 0},
+                                                 {"rule", ""}},
                                                 {{"name", "PKG"},
                                                  {"span", 16},
                                                  {"min_span", 16},
                                                  {"groups", 2},
                                                  {"domains", 2},
-                                                 {"distance", 0}},
+                                                 {"distance", 0},
+                                                 {"rule", ""}},
                                                 {{"name", "NUMA"},
                                                  {"span", 32},
                                                  {"min_span", 32},
                                                  {"groups", 2},
                                                  {"domains", 1},
-                                                 {"distance", 20}}}));
+                                                 {"distance", 20},
+                                                 {"rule", ""}}}));
   EXPECT_EQ(j["packages"], 2);
   EXPECT_EQ(j["cores"], 16);
   EXPECT_EQ(j["pus"], 32);
@@ -213,6 +221,8 @@ TEST(TopologyPrint, MemoryOnlyNodeOfflineDisallowedAndMatrix) {
             "     0   10   17\n"
             "     8   28   10\n"
             "Sched domains (as the kernel would build them, bottom up):\n"
+            "  (the machine's domains, built over all 5 online PUs; counted where they hold an "
+            "allowed PU, 0-1)\n"
             "  MC   span    5 PUs, 5 groups, 1 domain\n");
 }
 

@@ -69,8 +69,12 @@ TEST(TopologyXml, Epyc7742Nps4) {
   ASSERT_EQ(t.distances.size(), 8u);
   EXPECT_EQ(t.distances[0], (std::vector<unsigned>{10, 12, 12, 12, 32, 32, 32, 32}));
   EXPECT_EQ(t.distances[5], (std::vector<unsigned>{32, 32, 32, 32, 12, 10, 12, 12}));
-  // SMT pairs, 4-core CCX (MC), the NPS4 node (PKG), the socket, the machine.
-  EXPECT_EQ(domains(t), (Strings{"SMT 2/2", "MC 8/4", "PKG 32/4", "NUMA 128/4", "NUMA 256/2"}));
+  // SMT pairs, 4-core CCX (MC), the NPS4 node, the socket, the machine. Four
+  // nodes in a package: x86 drops PKG (x86_has_numa_in_package) and the
+  // node level is sched_init_numa's NODE.
+  EXPECT_EQ(t.arch, "x86_64");
+  EXPECT_EQ(domains(t), (Strings{"SMT 2/2", "MC 8/4", "NODE 32/4", "NUMA 128/4", "NUMA 256/2"}));
+  EXPECT_NE(t.sched_domains[2].rule.find("x86_has_numa_in_package"), std::string::npos);
   EXPECT_EQ(t.sched_domains[3].distance, 12u);
   EXPECT_EQ(t.sched_domains[4].distance, 32u);
   ASSERT_EQ(t.core_cpus.size(), 128u);

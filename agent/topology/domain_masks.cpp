@@ -1,0 +1,204 @@
+// DomainMasks: each level's mask per CPU, as x86's smpboot.c or the generic
+// arch_topology.c compute them, and sched_init_numa()'s NUMA masks.
+#include "agent/topology/domain_masks.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <string_view>
+
+#include "agent/topology/cpu_sets.h"
+
+namespace schedrig::topology {
+namespace {
+
+// Linux's node_distance() without a SLIT (include/linux/topology.h).
+constexpr unsigned kLocalDistance = 10;
+constexpr unsigned kRemoteDistance = 20;
+
+using Mask = LevelKind::Mask;
+
+// True when some LLC is an L2 shared by several cores: on x86 Linux 5.16+
+// its L2 mask then equals its LLC mask.
+bool llc_is_a_shared_l2(const Topology& t) {
+  for (const Llc& l : t.llcs)
+    if (l.level == 2 && l.shared_by > 1) return true;
+  return false;
+}
+
+// The rule phrases of the table levels, by architecture ("" when unknown).
+struct Rules {
+  std::string smt, cls, mc, pkg, node;
+};
+
+Rules x86_rules(const Topology& t) {
+  Rules r;
+  r.smt = t.compute_units ? "x86 match_smt: thread siblings, an AMD compute unit's two cores "
+                            "(one cu_id) counted as siblings"
+                          : "x86: thread siblings (cpu_smt_mask)";
+  r.cls = "x86 since Linux 5.16: CPUs sharing an L2 (cpu_clustergroup_mask = cpu_l2c_shared_mask)";
+  r.mc = "x86: CPUs sharing the LLC within the node (cpu_coregroup_mask = cpu_llc_shared_mask)";
+  if (llc_is_a_shared_l2(t)) {
+    r.mc +=
+        "; the LLC is an L2 here, so the L2 mask is the same: Linux 5.16+ with SCHED_CLUSTER "
+        "keeps this domain under the name CLS";
+  }
+  r.pkg = "x86: the node (cpu_cpu_mask; named DIE before Linux 6.7)";
+  r.node =
+      "x86 with several NUMA nodes in a package: no PKG level (x86_has_numa_in_package), so "
+      "sched_init_numa's NODE level, the node, stands";
+  return r;
+}
+
+Rules generic_rules() {
+  Rules r;
+  r.smt = "thread siblings (cpu_smt_mask)";
+  r.cls = "cluster_cpus (cpu_clustergroup_mask; never as wide as MC)";
+  r.mc = "the smallest of node, package and LLC (arch_topology cpu_coregroup_mask)";
+  r.pkg = "the node (cpu_cpu_mask; named DIE before Linux 6.7)";
+  return r;
+}
+
+}  // namespace
+
+bool is_x86(const std::string& arch) {
+  static const std::set<std::string_view> kX86 = {"x86_64", "amd64", "x86", "i386",
+                                                  "i486",   "i586",  "i686"};
+  return kX86.count(arch) != 0;
+}
+
+DomainMasks::DomainMasks(const Topology& t) : t_(t), x86_(is_x86(t.arch)) {
+  for (std::size_t i = 0; i < t.numa_nodes.size(); ++i)
+    for (int cpu : t.numa_nodes[i].cpus) nodes_of_[cpu].push_back(i);
+  for (int cpu : t.online_cpus)
+    if (nodes_of_.count(cpu) == 0) nodeless_.push_back(cpu);
+  for (const Llc& l : t.llcs) llcs_.push_back(l.cpus);
+  add_table_levels();
+  const std::string numa_rule = t.arch.empty() ? "" : "sched_init_numa: the nodes within";
+  for (unsigned d : numa_distances()) {
+    levels_.push_back(
+        {.name = "NUMA",
+         .mask = Mask::kNuma,
+         .distance = d,
+         .rule = numa_rule.empty() ? "" : fmt::format("{} distance {}", numa_rule, d)});
+  }
+}
+
+void DomainMasks::add_table_levels() {
+  const Rules rules = t_.arch.empty() ? Rules{} : x86_ ? x86_rules(t_) : generic_rules();
+  levels_.push_back({.name = "SMT", .mask = Mask::kSmt, .distance = 0, .rule = rules.smt});
+  levels_.push_back({.name = "CLS", .mask = Mask::kCls, .distance = 0, .rule = rules.cls});
+  levels_.push_back({.name = "MC", .mask = Mask::kMc, .distance = 0, .rule = rules.mc});
+  if (x86_ && numa_in_package()) {
+    levels_.push_back({.name = "NODE", .mask = Mask::kNode, .distance = 0, .rule = rules.node});
+  } else {
+    levels_.push_back({.name = "PKG", .mask = Mask::kNode, .distance = 0, .rule = rules.pkg});
+  }
+}
+
+unsigned DomainMasks::distance(std::size_t i, std::size_t j) const {
+  const std::size_t n = t_.numa_nodes.size();
+  if (t_.distances.size() == n && t_.distances[i].size() == n) return t_.distances[i][j];
+  return i == j ? kLocalDistance : kRemoteDistance;
+}
+
+// Distinct distances between nodes with CPUs, without the smallest (the
+// local one, whose level is the node itself: PKG or NODE).
+std::vector<unsigned> DomainMasks::numa_distances() const {
+  std::set<unsigned> all;
+  for (std::size_t i = 0; i < t_.numa_nodes.size(); ++i) {
+    if (t_.numa_nodes[i].cpus.empty()) continue;
+    for (std::size_t j = 0; j < t_.numa_nodes.size(); ++j)
+      if (!t_.numa_nodes[j].cpus.empty()) all.insert(distance(i, j));
+  }
+  if (!all.empty()) all.erase(all.begin());
+  return {all.begin(), all.end()};
+}
+
+// x86_has_numa_in_package: some package holds CPUs of two nodes.
+bool DomainMasks::numa_in_package() const {
+  for (const Cpus& package : t_.package_cpus) {
+    std::set<std::size_t> nodes;
+    for (int cpu : package) {
+      const auto it = nodes_of_.find(cpu);
+      if (it != nodes_of_.end()) nodes.insert(it->second.begin(), it->second.end());
+    }
+    if (nodes.size() > 1) return true;
+  }
+  return false;
+}
+
+Cpus DomainMasks::nodes_holding(int cpu) const {
+  Cpus out;
+  const auto it = nodes_of_.find(cpu);
+  if (it == nodes_of_.end()) return out;
+  for (std::size_t i : it->second) out = unite(out, t_.numa_nodes[i].cpus);
+  return out;
+}
+
+// topology_same_node(): the CPUs of the node(s) holding `cpu`; CPUs in no
+// node are all "the same node" (NUMA_NO_NODE == NUMA_NO_NODE).
+Cpus DomainMasks::node_peers(int cpu) const {
+  return nodes_of_.count(cpu) == 0 ? nodeless_ : nodes_holding(cpu);
+}
+
+// cpu_cpu_mask / sched_init_numa's NODE level: the one node holding `cpu`;
+// empty in no node or in several (the export does not say which).
+Cpus DomainMasks::node_mask(int cpu) const {
+  const auto it = nodes_of_.find(cpu);
+  if (it == nodes_of_.end() || it->second.size() != 1) return {};
+  return t_.numa_nodes[it->second.front()].cpus;
+}
+
+Cpus DomainMasks::smt_mask(int cpu) const {
+  Cpus core = set_holding(t_.core_cpus, cpu);
+  if (core.empty()) return {cpu};
+  return x86_ ? intersect(core, node_peers(cpu)) : core;
+}
+
+Cpus DomainMasks::mc_mask(int cpu) const {
+  const Cpus llc = set_holding(llcs_, cpu);
+  if (x86_) return llc.empty() ? Cpus{cpu} : intersect(llc, node_peers(cpu));
+  Cpus m = nodes_of_.count(cpu) == 0 ? t_.online_cpus : nodes_holding(cpu);
+  const Cpus package = set_holding(t_.package_cpus, cpu);
+  if (!package.empty() && subset(package, m)) m = package;
+  if (!llc.empty() && subset(llc, m)) m = llc;
+  const Cpus cluster = set_holding(t_.clusters, cpu);
+  if (!cluster.empty() && subset(m, cluster)) m = cluster;
+  return m;
+}
+
+Cpus DomainMasks::cls_mask(int cpu) const {
+  Cpus cluster = set_holding(t_.clusters, cpu);
+  if (x86_ && !cluster.empty()) cluster = intersect(cluster, node_peers(cpu));
+  if (cluster.empty() || subset(mc_mask(cpu), cluster)) return smt_mask(cpu);
+  return cluster;
+}
+
+Cpus DomainMasks::numa_mask(unsigned within, int cpu) const {
+  Cpus m;
+  const auto it = nodes_of_.find(cpu);
+  if (it == nodes_of_.end()) return m;
+  for (std::size_t i : it->second)
+    for (std::size_t j = 0; j < t_.numa_nodes.size(); ++j)
+      if (distance(i, j) <= within) m = unite(m, t_.numa_nodes[j].cpus);
+  return m;
+}
+
+Cpus DomainMasks::mask(const LevelKind& level, int cpu) const {
+  switch (level.mask) {
+    case Mask::kSmt:
+      return smt_mask(cpu);
+    case Mask::kCls:
+      return cls_mask(cpu);
+    case Mask::kMc:
+      return mc_mask(cpu);
+    case Mask::kNode:
+      return node_mask(cpu);
+    case Mask::kNuma:
+      break;
+  }
+  return numa_mask(level.distance, cpu);
+}
+
+}  // namespace schedrig::topology
