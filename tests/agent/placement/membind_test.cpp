@@ -53,6 +53,19 @@ TEST(MemBind, InterleaveSkipsNodesWithoutMemory) {
   EXPECT_EQ(parse_membind("interleave", t).nodes, (std::vector<unsigned>{0, 4}));
 }
 
+// node:N on a node reporting 0 bytes while others report memory is refused;
+// where no node reports a size, nothing is known and nothing is refused.
+TEST(MemBind, AMemorylessNodeIsRefusedWhenSizesAreKnown) {
+  topology::Topology t = two_nodes_and_cxl();
+  t.numa_nodes[1].memory_bytes = 0;
+  EXPECT_EQ(error_of("node:1", t),
+            "membind 'node:1': NUMA node 1 has no memory (0 bytes); nodes with memory: 0,4; "
+            "supported: local, node:N, interleave");
+  EXPECT_EQ(parse_membind("node:0", t).nodes, std::vector<unsigned>{0});
+  for (topology::NumaNode& n : t.numa_nodes) n.memory_bytes = 0;
+  EXPECT_EQ(parse_membind("node:1", t).nodes, std::vector<unsigned>{1});
+}
+
 TEST(MemBind, ErrorsNameTheBindingAndTheMachine) {
   const topology::Topology t = two_nodes_and_cxl();
   EXPECT_EQ(error_of("node:3", t),

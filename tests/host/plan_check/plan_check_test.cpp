@@ -200,6 +200,32 @@ TEST(PlanCheck, MembindKeyIsNamedForTheMembindParameter) {
   EXPECT_EQ(e.value(), "node:5000");
 }
 
+// A node with no memory takes a binding and then fails every allocation
+// (EINVAL): the plan check refuses it, naming the node, before any iteration.
+TEST(PlanCheck, MembindToAMemorylessNodeIsRefusedNamingTheNode) {
+  Agent memoryless = box1();
+  memoryless.id = "box3";
+  memoryless.topo.mutable_numa_nodes(3)->set_memory_bytes(0);
+  const PlanError e = error_of(plan(R"(cases:
+  - workload: kv            # 4
+    membind: node:3         # 5
+)"),
+                               memoryless);
+  EXPECT_EQ(e.line(), 5);
+  EXPECT_EQ(e.key(), "cases[0].membind");
+  EXPECT_EQ(e.value(), "node:3");
+  EXPECT_STREQ(e.what(),
+               "plan.yaml:5: key 'cases[0].membind': value 'node:3': membind 'node:3': NUMA node "
+               "3 has no memory (0 bytes); nodes with memory: 0-2,4-7; supported: local, node:N, "
+               "interleave (agent box3)");
+  // Its neighbour has memory; box1's node 3 has it too.
+  EXPECT_NO_THROW(check(plan("cases:\n  - workload: kv\n    membind: node:2\n"), memoryless));
+  EXPECT_NO_THROW(check(plan("cases:\n  - workload: kv\n    membind: node:3\n"), box1()));
+  // A node the agent does not have is refused the same way.
+  EXPECT_EQ(error_of(plan("cases:\n  - workload: kv\n    membind: node:9\n"), box1()).key(),
+            "cases[0].membind");
+}
+
 TEST(PlanCheck, LimitOnTwoParametersIsReportedAtParams) {
   const std::string text = plan(R"(cases:
   - workload: wakeup                                      # 4
