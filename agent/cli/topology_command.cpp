@@ -52,10 +52,13 @@ CLI::App* add_topology_subcommand(CLI::App& app) {
       "Show the machine as hwloc maps it: packages, NUMA nodes (cpulist, memory, distance "
       "matrix), last-level caches (level, size, cores sharing each, cpulist), clusters, cores "
       "and their SMT siblings, PUs, the online, allowed, offline and disallowed cpulists "
-      "(allowed = cgroup cpuset and this process's affinity), and the scheduler-domain levels "
-      "(SMT, CLS, MC, PKG, NUMA) the kernel would build, each with its span and groups. Reads "
-      "this machine unless --xml or --synthetic names another; live-only sources (libnuma, "
-      "sysfs distances, affinity) never apply to those.");
+      "(allowed = cgroup cpuset and this process's affinity; an export's allowed_cpuset), and "
+      "the scheduler-domain levels (SMT, CLS, MC, PKG or NODE, NUMA) the kernel would build, "
+      "each with its span, groups and the kernel rule its mask and name follow (x86's from "
+      "arch/x86/kernel/smpboot.c, others' from drivers/base/arch_topology.c). Exports that "
+      "cannot be trusted are named in 'warning:' lines. Reads this machine unless --xml or "
+      "--synthetic names another; live-only sources (libnuma, sysfs distances, affinity) never "
+      "apply to those.");
 }
 
 void add_topology_flags(CLI::App& cmd, TopologyOptions& o) {
@@ -74,12 +77,13 @@ void add_topology_flags(CLI::App& cmd, TopologyOptions& o) {
                  "listed below")
       ->type_name("POLICY");
   cmd.add_flag("--json", o.json,
-               "Print JSON: packages, package_cpus, numa_nodes[{os_index,cpus,memory_bytes}], "
-               "llcs[{cpus,level,size_bytes,shared_by}], clusters, cores, core_cpus, pus, smt, "
-               "online_cpus, allowed_cpus, offline_pus, disallowed_pus, distances (row per "
-               "node), distances_source, sched_domains[{name,span,min_span,groups,domains,"
-               "distance}], and placements[{policy,cpus,message_cpus,worker_cpus}] when asked; "
-               "cpus values are cpulist strings (\"0-3,8\")");
+               "Print JSON: arch, packages, package_cpus, numa_nodes[{os_index,cpus,"
+               "memory_bytes}], llcs[{cpus,level,size_bytes,shared_by}], clusters, cores, "
+               "core_cpus, pus, smt, compute_units, online_cpus, allowed_cpus, offline_pus, "
+               "disallowed_pus, distances (row per node), distances_source, sched_domains[{name,"
+               "span,min_span,groups,domains,distance,rule}], warnings, and placements[{policy,"
+               "cpus,message_cpus,worker_cpus}] when asked; cpus values are cpulist strings "
+               "(\"0-3,8\")");
 }
 
 void add_topology_footer(CLI::App& cmd) {

@@ -62,7 +62,7 @@ struct Llc {
 
 // One scheduler-domain level as kernel/sched/topology.c would build it for
 // the online PUs, with the masks of the machine's architecture
-// (Topology::arch; docs/architecture.md "Sched domains"):
+// (Topology::arch; docs/architecture.md "Topology"):
 //  x86 (arch/x86/kernel/smpboot.c): SMT (thread siblings, an AMD compute
 //      unit's cores included), CLS (CPUs sharing an L2, Linux 5.16+), MC
 //      (CPUs sharing the LLC), each bounded by the node; PKG (the node) unless
