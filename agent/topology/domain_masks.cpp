@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "agent/topology/cpu_sets.h"
 
@@ -61,6 +63,24 @@ Rules generic_rules() {
 
 }  // namespace
 
+CpuIndex::CpuIndex(const std::vector<Cpus>& sets) : sets_(&sets) {
+  for (std::size_t i = sets.size(); i-- > 0;) {  // backwards: the first holder wins
+    for (int cpu : sets[i]) {
+      if (cpu < 0) continue;
+      const auto at = static_cast<std::size_t>(cpu);
+      if (at >= index_.size()) index_.resize(at + 1, -1);
+      index_[at] = static_cast<int>(i);
+    }
+  }
+}
+
+const Cpus& CpuIndex::set_of(int cpu) const {
+  static const Cpus kNone;
+  if (cpu < 0 || static_cast<std::size_t>(cpu) >= index_.size()) return kNone;
+  const int i = index_[static_cast<std::size_t>(cpu)];
+  return i < 0 ? kNone : (*sets_)[static_cast<std::size_t>(i)];
+}
+
 bool is_x86(const std::string& arch) {
   static const std::set<std::string_view> kX86 = {"x86_64", "amd64", "x86", "i386",
                                                   "i486",   "i586",  "i686"};
@@ -73,6 +93,10 @@ DomainMasks::DomainMasks(const Topology& t) : t_(t), x86_(is_x86(t.arch)) {
   for (int cpu : t.online_cpus)
     if (nodes_of_.count(cpu) == 0) nodeless_.push_back(cpu);
   for (const Llc& l : t.llcs) llcs_.push_back(l.cpus);
+  core_of_ = CpuIndex(t.core_cpus);
+  cluster_of_ = CpuIndex(t.clusters);
+  llc_of_ = CpuIndex(llcs_);
+  package_of_ = CpuIndex(t.package_cpus);
   add_table_levels();
   const std::string numa_rule = t.arch.empty() ? "" : "sched_init_numa: the nodes within";
   for (unsigned d : numa_distances()) {
@@ -120,69 +144,80 @@ bool DomainMasks::numa_in_package() const {
   for (const Cpus& package : t_.package_cpus) {
     std::set<std::size_t> nodes;
     for (int cpu : package) {
-      const auto it = nodes_of_.find(cpu);
-      if (it != nodes_of_.end()) nodes.insert(it->second.begin(), it->second.end());
+      if (const NodeList* holding = nodes_of(cpu)) nodes.insert(holding->begin(), holding->end());
     }
     if (nodes.size() > 1) return true;
   }
   return false;
 }
 
-Cpus DomainMasks::nodes_holding(int cpu) const {
-  Cpus out;
+const DomainMasks::NodeList* DomainMasks::nodes_of(int cpu) const {
   const auto it = nodes_of_.find(cpu);
-  if (it == nodes_of_.end()) return out;
-  for (std::size_t i : it->second) out = unite(out, t_.numa_nodes[i].cpus);
-  return out;
+  return it == nodes_of_.end() ? nullptr : &it->second;
+}
+
+const Cpus& DomainMasks::nodes_holding(const NodeList& nodes) const {
+  const auto cached = union_cache_.find(nodes);
+  if (cached != union_cache_.end()) return cached->second;
+  Cpus out;
+  for (std::size_t i : nodes) out = unite(out, t_.numa_nodes[i].cpus);
+  return union_cache_.emplace(nodes, std::move(out)).first->second;
 }
 
 // topology_same_node(): the CPUs of the node(s) holding `cpu`; CPUs in no
 // node are all "the same node" (NUMA_NO_NODE == NUMA_NO_NODE).
 Cpus DomainMasks::node_peers(int cpu) const {
-  return nodes_of_.count(cpu) == 0 ? nodeless_ : nodes_holding(cpu);
+  const NodeList* nodes = nodes_of(cpu);
+  return nodes == nullptr ? nodeless_ : nodes_holding(*nodes);
 }
 
 // cpu_cpu_mask / sched_init_numa's NODE level: the one node holding `cpu`;
 // empty in no node or in several (the export does not say which).
 Cpus DomainMasks::node_mask(int cpu) const {
-  const auto it = nodes_of_.find(cpu);
-  if (it == nodes_of_.end() || it->second.size() != 1) return {};
-  return t_.numa_nodes[it->second.front()].cpus;
+  const NodeList* nodes = nodes_of(cpu);
+  if (nodes == nullptr || nodes->size() != 1) return {};
+  return t_.numa_nodes[nodes->front()].cpus;
 }
 
 Cpus DomainMasks::smt_mask(int cpu) const {
-  Cpus core = set_holding(t_.core_cpus, cpu);
+  const Cpus& core = core_of_.set_of(cpu);
   if (core.empty()) return {cpu};
   return x86_ ? intersect(core, node_peers(cpu)) : core;
 }
 
 Cpus DomainMasks::mc_mask(int cpu) const {
-  const Cpus llc = set_holding(llcs_, cpu);
+  const Cpus& llc = llc_of_.set_of(cpu);
   if (x86_) return llc.empty() ? Cpus{cpu} : intersect(llc, node_peers(cpu));
-  Cpus m = nodes_of_.count(cpu) == 0 ? t_.online_cpus : nodes_holding(cpu);
-  const Cpus package = set_holding(t_.package_cpus, cpu);
+  const NodeList* nodes = nodes_of(cpu);
+  Cpus m = nodes == nullptr ? t_.online_cpus : nodes_holding(*nodes);
+  const Cpus& package = package_of_.set_of(cpu);
   if (!package.empty() && subset(package, m)) m = package;
   if (!llc.empty() && subset(llc, m)) m = llc;
-  const Cpus cluster = set_holding(t_.clusters, cpu);
+  const Cpus& cluster = cluster_of_.set_of(cpu);
   if (!cluster.empty() && subset(m, cluster)) m = cluster;
   return m;
 }
 
 Cpus DomainMasks::cls_mask(int cpu) const {
-  Cpus cluster = set_holding(t_.clusters, cpu);
+  Cpus cluster = cluster_of_.set_of(cpu);
   if (x86_ && !cluster.empty()) cluster = intersect(cluster, node_peers(cpu));
   if (cluster.empty() || subset(mc_mask(cpu), cluster)) return smt_mask(cpu);
   return cluster;
 }
 
 Cpus DomainMasks::numa_mask(unsigned within, int cpu) const {
-  Cpus m;
-  const auto it = nodes_of_.find(cpu);
-  if (it == nodes_of_.end()) return m;
-  for (std::size_t i : it->second)
-    for (std::size_t j = 0; j < t_.numa_nodes.size(); ++j)
-      if (distance(i, j) <= within) m = unite(m, t_.numa_nodes[j].cpus);
-  return m;
+  const NodeList* nodes = nodes_of(cpu);
+  if (nodes == nullptr) return {};
+  const auto key = std::make_pair(within, *nodes);
+  const auto cached = numa_cache_.find(key);
+  if (cached != numa_cache_.end()) return cached->second;
+  NodeList near;
+  for (std::size_t j = 0; j < t_.numa_nodes.size(); ++j) {
+    const bool is_near = std::any_of(nodes->begin(), nodes->end(),
+                                     [&](std::size_t i) { return distance(i, j) <= within; });
+    if (is_near) near.push_back(j);
+  }
+  return numa_cache_.emplace(key, nodes_holding(near)).first->second;
 }
 
 Cpus DomainMasks::mask(const LevelKind& level, int cpu) const {

@@ -13,6 +13,19 @@ namespace schedrig::topology {
 
 using Cpus = std::vector<int>;  // sorted PU OS indexes
 
+// Which of `sets` holds each PU, in O(1): built once from sorted sets.
+class CpuIndex {
+ public:
+  CpuIndex() = default;
+  explicit CpuIndex(const std::vector<Cpus>& sets);
+  // The first set holding `cpu`, or an empty one.
+  const Cpus& set_of(int cpu) const;
+
+ private:
+  const std::vector<Cpus>* sets_ = nullptr;
+  std::vector<int> index_;  // PU OS index -> set, -1 for none
+};
+
 // One level of the architecture's topology table (set_sched_topology), or a
 // NUMA level sched_init_numa() adds.
 struct LevelKind {
@@ -41,6 +54,8 @@ struct LevelKind {
 class DomainMasks {
  public:
   explicit DomainMasks(const Topology& t);
+  DomainMasks(const DomainMasks&) = delete;  // the indexes point into it
+  DomainMasks& operator=(const DomainMasks&) = delete;
 
   // The levels bottom up: the table's, then one NUMA level per distinct
   // distance between nodes with CPUs above the local one.
@@ -51,11 +66,14 @@ class DomainMasks {
   Cpus mask(const LevelKind& level, int cpu) const;
 
  private:
+  using NodeList = std::vector<std::size_t>;  // numa_nodes indexes, ascending
+
   unsigned distance(std::size_t i, std::size_t j) const;
   std::vector<unsigned> numa_distances() const;
   bool numa_in_package() const;
-  Cpus nodes_holding(int cpu) const;  // union of the nodes holding `cpu`
-  Cpus node_peers(int cpu) const;     // x86 topology_same_node
+  const NodeList* nodes_of(int cpu) const;                 // nullptr: in no node
+  const Cpus& nodes_holding(const NodeList& nodes) const;  // their union (cached)
+  Cpus node_peers(int cpu) const;                          // x86 topology_same_node
   Cpus node_mask(int cpu) const;
   Cpus smt_mask(int cpu) const;
   Cpus cls_mask(int cpu) const;
@@ -65,10 +83,14 @@ class DomainMasks {
 
   const Topology& t_;
   bool x86_ = false;
-  std::map<int, std::vector<std::size_t>> nodes_of_;  // cpu -> numa_nodes indexes
-  Cpus nodeless_;                                     // online CPUs in no node
+  std::map<int, NodeList> nodes_of_;  // cpu -> the nodes holding it
+  Cpus nodeless_;                     // online CPUs in no node
   std::vector<Cpus> llcs_;
+  // Per PU OS index: its entry in core_cpus, clusters, llcs_, package_cpus.
+  CpuIndex core_of_, cluster_of_, llc_of_, package_of_;
   std::vector<LevelKind> levels_;
+  mutable std::map<NodeList, Cpus> union_cache_;
+  mutable std::map<std::pair<unsigned, NodeList>, Cpus> numa_cache_;
 };
 
 }  // namespace schedrig::topology

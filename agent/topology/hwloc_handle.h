@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <new>
+#include <string_view>
 #include <vector>
 
 #include <hwloc.h>
@@ -57,6 +58,17 @@ inline std::vector<int> bitmap_to_cpus(hwloc_const_bitmap_t set) {
   std::vector<int> cpus;
   for (int i = hwloc_bitmap_first(set); i != -1; i = hwloc_bitmap_next(set, i)) cpus.push_back(i);
   return cpus;
+}
+
+// True for a cache that sits on the memory side: hwloc MemCache objects, and
+// caches of subtype "MemorySideCache" (as hwloc 2.9 reports KNL's MCDRAM) or
+// with a "Type" info of that value (as hwloc 1.x exports wrote it).
+inline bool is_memory_side_cache(hwloc_obj_t obj) {
+  constexpr std::string_view kMemorySide = "MemorySideCache";
+  if (obj->type == HWLOC_OBJ_MEMCACHE) return true;
+  if (obj->subtype != nullptr && obj->subtype == kMemorySide) return true;
+  const char* type = hwloc_obj_get_info_by_name(obj, "Type");
+  return type != nullptr && type == kMemorySide;
 }
 
 // Every object of `type`, in hwloc logical order.

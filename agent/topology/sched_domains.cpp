@@ -18,6 +18,25 @@
 namespace schedrig::topology {
 namespace {
 
+// Every distinct span once: a domain stack holds ids into it, so a machine
+// of thousands of PUs keeps one copy of each NUMA span, not one per PU.
+class SpanPool {
+ public:
+  std::size_t id_of(Cpus span) {
+    const auto it = ids_.find(span);
+    if (it != ids_.end()) return it->second;
+    spans_.push_back(span);
+    return ids_.emplace(std::move(span), spans_.size() - 1).first->second;
+  }
+  const Cpus& span(std::size_t id) const { return spans_[id]; }
+
+ private:
+  std::vector<Cpus> spans_;
+  std::map<Cpus, std::size_t> ids_;
+};
+
+using Stack = std::vector<std::size_t>;  // span ids, level by level
+
 class Builder {
  public:
   explicit Builder(const Topology& t) : t_(t), masks_(t) {}
@@ -25,46 +44,47 @@ class Builder {
   std::vector<SchedDomainLevel> build() {
     const std::vector<LevelKind>& kinds = masks_.levels();
     const Cpus& cpu_map = t_.online_cpus;
-    // raw[cpu][k]: the span of cpu's level-k domain before degeneration.
-    std::map<int, std::vector<Cpus>> raw;
+    // raw[cpu][k]: cpu's level-k domain before degeneration.
     for (int cpu : cpu_map) {
-      std::vector<Cpus>& stack = raw[cpu];
+      Stack& stack = raw_[cpu];
       for (std::size_t k = 0; k < kinds.size(); ++k) {
         Cpus span = intersect(masks_.mask(kinds[k], cpu), cpu_map);
-        if (!stack.empty()) span = unite(span, stack.back());
+        if (!stack.empty()) span = unite(span, pool_.span(stack.back()));
         if (span.empty()) span = {cpu};
-        stack.push_back(std::move(span));
-        if (stack.back() == cpu_map) break;
+        const bool whole = span == cpu_map;
+        stack.push_back(pool_.id_of(std::move(span)));
+        if (whole) break;
       }
     }
 
     // Per level, every distinct surviving domain holding an allowed PU.
-    std::vector<std::set<Cpus>> kept(kinds.size());
+    std::vector<std::set<std::size_t>> kept(kinds.size());
     const Cpus seen = t_.allowed_cpus.empty() ? cpu_map : intersect(t_.allowed_cpus, cpu_map);
     for (int cpu : seen) {
-      const std::vector<Cpus>& stack = raw.at(cpu);
+      const Stack& stack = raw_.at(cpu);
       std::vector<std::size_t> levels;
       for (std::size_t k = 0; k < stack.size(); ++k) {
         if (!levels.empty() && stack[k] == stack[levels.back()]) continue;  // degenerate parent
         levels.push_back(k);
       }
-      if (!levels.empty() && stack[levels.front()].size() == 1) levels.erase(levels.begin());
+      if (!levels.empty() && pool_.span(stack[levels.front()]).size() == 1)
+        levels.erase(levels.begin());
       for (std::size_t k : levels) kept[k].insert(stack[k]);
     }
 
     std::vector<SchedDomainLevel> out;
     for (std::size_t k = 0; k < kinds.size(); ++k) {
       if (kept[k].empty()) continue;
-      const Cpus* widest = &*kept[k].begin();
-      std::size_t narrowest = widest->size();
-      for (const Cpus& d : kept[k]) {
-        if (d.size() > widest->size()) widest = &d;
-        narrowest = std::min(narrowest, d.size());
+      std::size_t widest = *kept[k].begin();
+      std::size_t narrowest = pool_.span(widest).size();
+      for (std::size_t d : kept[k]) {
+        if (pool_.span(d).size() > pool_.span(widest).size()) widest = d;
+        narrowest = std::min(narrowest, pool_.span(d).size());
       }
       out.push_back(SchedDomainLevel{.name = kinds[k].name,
-                                     .span = static_cast<unsigned>(widest->size()),
+                                     .span = static_cast<unsigned>(pool_.span(widest).size()),
                                      .min_span = static_cast<unsigned>(narrowest),
-                                     .groups = groups_of(raw, k, *widest),
+                                     .groups = groups_of(k, pool_.span(widest)),
                                      .domains = static_cast<unsigned>(kept[k].size()),
                                      .distance = kinds[k].distance,
                                      .rule = kinds[k].rule});
@@ -76,15 +96,14 @@ class Builder {
   // The sched groups of the level-k domain `span`, built from its first CPU
   // as build_sched_groups()/build_overlap_sched_groups() do: walk the span,
   // each CPU not yet covered adds its child domain as a group.
-  static unsigned groups_of(const std::map<int, std::vector<Cpus>>& raw, std::size_t k,
-                            const Cpus& span) {
+  unsigned groups_of(std::size_t k, const Cpus& span) const {
     if (k == 0) return static_cast<unsigned>(span.size());
     std::set<int> covered;
     unsigned groups = 0;
     for (int cpu : span) {
       if (covered.count(cpu) != 0) continue;
-      const std::vector<Cpus>& stack = raw.at(cpu);
-      const Cpus& child = stack[std::min(k - 1, stack.size() - 1)];
+      const Stack& stack = raw_.at(cpu);
+      const Cpus& child = pool_.span(stack[std::min(k - 1, stack.size() - 1)]);
       covered.insert(child.begin(), child.end());
       ++groups;
     }
@@ -93,6 +112,8 @@ class Builder {
 
   const Topology& t_;
   DomainMasks masks_;
+  SpanPool pool_;
+  std::map<int, Stack> raw_;
 };
 
 }  // namespace

@@ -37,11 +37,6 @@ hwloc_obj_t compute_unit_of(hwloc_topology_t topo, hwloc_obj_t core) {
 
 }  // namespace
 
-bool is_memory_side_cache(hwloc_obj_t obj) {
-  if (obj->type == HWLOC_OBJ_MEMCACHE) return true;
-  return obj->subtype != nullptr && std::string_view(obj->subtype) == "MemorySideCache";
-}
-
 KernelCores x86_kernel_cores(hwloc_topology_t topo, const std::vector<hwloc_obj_t>& cores) {
   KernelCores out;
   std::map<hwloc_obj_t, std::size_t> unit_entry;  // compute unit cache -> entry

@@ -32,8 +32,4 @@ KernelCores x86_kernel_cores(hwloc_topology_t topo, const std::vector<hwloc_obj_
 // the L2. Memory-side caches never count.
 std::vector<std::vector<int>> x86_l2_clusters(hwloc_topology_t topo, const Topology& t);
 
-// True for a cache that sits on the memory side (hwloc MemCache objects, and
-// caches of subtype "MemorySideCache", as hwloc 2.9 reports KNL's MCDRAM).
-bool is_memory_side_cache(hwloc_obj_t obj);
-
 }  // namespace schedrig::topology
