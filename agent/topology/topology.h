@@ -229,7 +229,8 @@ void topology_to_proto(const Topology& t, schedrig::v1::Topology* out);
 Topology topology_from_proto(const schedrig::v1::Topology& msg);
 
 // The human view: a summary line (counts, SMT, online, allowed, offline and
-// disallowed cpulists), one line per package, NUMA node (cpulist, memory) and
+// disallowed cpulists), one line per package, NUMA node (cpulist, memory), the
+// online PUs in no node, and
 // LLC (level, size, cores sharing it, cpulist; private per-core caches on
 // one line), the clusters, the SMT siblings of the first core, the distance
 // matrix, the scheduler-domain levels with the rule each follows, and one

@@ -1,6 +1,7 @@
 // The human view of a Topology (`schedrig-agent topology`).
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -76,6 +77,22 @@ std::string shared_with(const Topology& t, const NumaNode& node) {
   if (others.empty()) return "";
   return fmt::format(" (also listed by node{} {}: ambiguous export)", others.size() == 1 ? "" : "s",
                      format_cpulist(others));
+}
+
+// Online PUs no NUMA node holds (their node offline or missing in an export).
+void print_nodeless(const Topology& t, std::ostream& out) {
+  std::vector<int> in_nodes;
+  for (const NumaNode& node : t.numa_nodes)
+    in_nodes.insert(in_nodes.end(), node.cpus.begin(), node.cpus.end());
+  std::sort(in_nodes.begin(), in_nodes.end());
+  std::vector<int> nodeless;
+  std::set_difference(t.online_cpus.begin(), t.online_cpus.end(), in_nodes.begin(), in_nodes.end(),
+                      std::back_inserter(nodeless));
+  if (nodeless.empty() || t.numa_nodes.empty()) return;
+  fmt::print(out,
+             "No NUMA node: cpus {} (their node is offline or missing in this source; they get "
+             "no node-level sched domain)\n",
+             format_cpulist(nodeless));
 }
 
 void print_smt(const Topology& t, std::ostream& out) {
@@ -177,6 +194,7 @@ void print_topology(const Topology& t, std::ostream& out) {
                cpus_or_none(node.cpus, "no cpus (memory only)"), shared_with(t, node),
                human_bytes(node.memory_bytes));
   }
+  print_nodeless(t, out);
   print_llcs(t, out);
   if (!t.clusters.empty()) {
     std::string list;

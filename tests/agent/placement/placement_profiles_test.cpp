@@ -10,6 +10,7 @@
 
 #include "agent/placement/placement.h"
 #include "common/cpulist.h"
+#include "tests/support/placement_counts.h"
 #include "tests/support/run_command.h"
 
 namespace schedrig::placement {
@@ -23,29 +24,12 @@ topology::Topology profile(const std::string& name) {
       {topology::Source::Kind::kXml, (kProfiles / (name + ".xml")).string()});
 }
 
+using testing::llc_sets;
+using testing::node_sets;
+using testing::per_set;
+
 std::string cpus(const std::string& policy, const topology::Topology& t) {
-  return format_cpulist(resolve_placement(policy, t).cpus);
-}
-
-// How many of `cpus` fall in each of `sets`.
-std::vector<int> per_set(const std::vector<int>& cpus, const std::vector<std::vector<int>>& sets) {
-  std::vector<int> out(sets.size(), 0);
-  for (int cpu : cpus)
-    for (std::size_t i = 0; i < sets.size(); ++i)
-      if (std::binary_search(sets[i].begin(), sets[i].end(), cpu)) ++out[i];
-  return out;
-}
-
-std::vector<std::vector<int>> node_sets(const topology::Topology& t) {
-  std::vector<std::vector<int>> out;
-  for (const auto& n : t.numa_nodes) out.push_back(n.cpus);
-  return out;
-}
-
-std::vector<std::vector<int>> llc_sets(const topology::Topology& t) {
-  std::vector<std::vector<int>> out;
-  for (const auto& l : t.llcs) out.push_back(l.cpus);
-  return out;
+  return testing::placed_cpus(policy, t);
 }
 
 int sets_used(const std::vector<int>& counts) {

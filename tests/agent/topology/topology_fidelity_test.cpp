@@ -5,6 +5,7 @@
 // from the kernel's rules (arch/x86/kernel/smpboot.c, kernel/sched/topology.c),
 // not from schedrig's output.
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "agent/topology/topology.h"
 #include "common/cpulist.h"
 #include "tests/support/fixtures.h"
+#include "tests/support/placement_counts.h"
 
 namespace schedrig::topology {
 namespace {
@@ -50,8 +52,11 @@ const SchedDomainLevel& level(const Topology& t, const std::string& name) {
   return *it;
 }
 
+using testing::node_sets;
+using testing::per_set;
+
 std::string cpus(const std::string& policy, const Topology& t) {
-  return format_cpulist(resolve_placement(policy, t).cpus);
+  return testing::placed_cpus(policy, t);
 }
 
 std::string placement_error(const std::string& policy, const Topology& t) {
@@ -61,21 +66,6 @@ std::string placement_error(const std::string& policy, const Topology& t) {
     return e.what();
   }
   return "no error for " + policy;
-}
-
-// How many of `pus` fall in each of `sets`.
-std::vector<int> per_set(const std::vector<int>& pus, const std::vector<std::vector<int>>& sets) {
-  std::vector<int> out(sets.size(), 0);
-  for (int cpu : pus)
-    for (std::size_t i = 0; i < sets.size(); ++i)
-      if (std::binary_search(sets[i].begin(), sets[i].end(), cpu)) ++out[i];
-  return out;
-}
-
-std::vector<std::vector<int>> node_sets(const Topology& t) {
-  std::vector<std::vector<int>> out;
-  for (const NumaNode& n : t.numa_nodes) out.push_back(n.cpus);
-  return out;
 }
 
 bool has(const std::string& text, const std::string& part) {
@@ -192,6 +182,9 @@ TEST(TopologyFidelity, CpusWithoutANodeKeepTheirMc) {
   // Package 0's 9 PUs: MC over their L3; package 1's 8: MC, and their node
   // (the same 8) goes as a repeat.
   EXPECT_EQ(domains(t), (Strings{"MC 9/9 #2 min 8"}));
+  std::ostringstream view;
+  print_topology(t, view);
+  EXPECT_TRUE(has(view.str(), "\nNo NUMA node: cpus 4,6,8,10,12,14,16,18,20 (")) << view.str();
   EXPECT_EQ(cpus("spread:2", t), "4-5");
   EXPECT_TRUE(has(placement_error("node:0", t), "no NUMA node 0"));
 }
