@@ -1,6 +1,7 @@
 // RAII owners for hwloc's C handles (private to agent/topology).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <string_view>
@@ -71,11 +72,26 @@ inline bool is_memory_side_cache(hwloc_obj_t obj) {
   return type != nullptr && type == kMemorySide;
 }
 
-// Every object of `type`, in hwloc logical order.
+// Every object of `type`, in hwloc logical order. Where the type sits at
+// several depths (Groups from distance grouping above Cluster groups,
+// Packages under a Group on one branch only), every depth's, outermost
+// first, ordered by first PU.
 inline std::vector<hwloc_obj_t> objects_of(hwloc_topology_t topo, hwloc_obj_type_t type) {
   std::vector<hwloc_obj_t> objs;
-  for (hwloc_obj_t obj = nullptr; (obj = hwloc_get_next_obj_by_type(topo, type, obj)) != nullptr;)
-    objs.push_back(obj);
+  if (hwloc_get_type_depth(topo, type) != HWLOC_TYPE_DEPTH_MULTIPLE) {
+    for (hwloc_obj_t obj = nullptr; (obj = hwloc_get_next_obj_by_type(topo, type, obj)) != nullptr;)
+      objs.push_back(obj);
+    return objs;
+  }
+  const int depths = hwloc_topology_get_depth(topo);
+  for (int d = 0; d < depths; ++d) {
+    if (hwloc_get_depth_type(topo, d) != type) continue;
+    for (hwloc_obj_t obj = nullptr; (obj = hwloc_get_next_obj_by_depth(topo, d, obj)) != nullptr;)
+      objs.push_back(obj);
+  }
+  std::stable_sort(objs.begin(), objs.end(), [](hwloc_obj_t a, hwloc_obj_t b) {
+    return hwloc_bitmap_first(a->cpuset) < hwloc_bitmap_first(b->cpuset);
+  });
   return objs;
 }
 

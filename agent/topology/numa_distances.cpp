@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include <hwloc/distances.h>
 
 #include "common/cpulist.h"
@@ -34,7 +36,7 @@ std::optional<DistanceMatrix> reorder(const hwloc_distances_s& d,
     for (std::size_t j = 0; j < nodes.size(); ++j) {
       const std::uint64_t v = d.values[static_cast<std::size_t>(column[i]) * d.nbobjs +
                                        static_cast<std::size_t>(column[j])];
-      m[i][j] = static_cast<unsigned>(v);
+      m[i][j] = static_cast<unsigned>(std::min<std::uint64_t>(v, kMaxSlitDistance + 1));
     }
   }
   return m;
@@ -49,6 +51,25 @@ std::optional<std::string> read_line(const std::filesystem::path& path) {
 
 }  // namespace
 
+std::optional<std::string> slit_problem(const DistanceMatrix& m) {
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    if (m[i].size() != m.size())
+      return fmt::format("row {} has {} values for {} nodes", i, m[i].size(), m.size());
+    for (std::size_t j = 0; j < m.size(); ++j) {
+      const unsigned d = m[i][j];
+      if (i == j && d != kLocalSlitDistance)
+        return fmt::format("the distance from a node to itself is {}, not {}", d,
+                           kLocalSlitDistance);
+      if (i != j && d <= kLocalSlitDistance)
+        return fmt::format("a distance between two nodes is {}, not above {}", d,
+                           kLocalSlitDistance);
+      if (d > kMaxSlitDistance)
+        return fmt::format("a distance is above {} (a SLIT entry is one byte)", kMaxSlitDistance);
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<DistanceMatrix> hwloc_numa_distances(hwloc_topology_t topo,
                                                    const std::vector<unsigned>& nodes) {
   if (nodes.empty()) return std::nullopt;
@@ -59,13 +80,11 @@ std::optional<DistanceMatrix> hwloc_numa_distances(hwloc_topology_t topo,
   if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, all.data(), 0, 0) != 0)
     return std::nullopt;
   all.resize(nr);
-  // Latency matrices first (a SLIT is relative latency), then hwloc's order.
-  std::stable_partition(all.begin(), all.end(), [](const hwloc_distances_s* d) {
-    return (d->kind & HWLOC_DISTANCES_KIND_MEANS_LATENCY) != 0;
-  });
+  // Only a latency matrix is a SLIT (relative latency); a bandwidth matrix
+  // means the opposite and is never used.
   std::optional<DistanceMatrix> out;
   for (hwloc_distances_s* d : all) {
-    if (!out) out = reorder(*d, nodes);
+    if (!out && (d->kind & HWLOC_DISTANCES_KIND_MEANS_LATENCY) != 0) out = reorder(*d, nodes);
   }
   for (hwloc_distances_s* d : all) hwloc_distances_release(topo, d);
   return out;

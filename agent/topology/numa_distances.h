@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <hwloc.h>
@@ -15,11 +16,22 @@ namespace schedrig::topology {
 
 using DistanceMatrix = std::vector<std::vector<unsigned>>;
 
+// ACPI SLIT bounds (drivers/acpi/numa/srat.c slit_valid(), one byte each).
+constexpr unsigned kLocalSlitDistance = 10;
+constexpr unsigned kMaxSlitDistance = 255;
+
+// Why `m` is no table Linux would take, or nullopt when it is one: every row
+// as long as the matrix, 10 from a node to itself, above 10 between two
+// nodes, at most 255 (slit_valid(); Linux then ignores the table and uses
+// 10 local, 20 remote).
+std::optional<std::string> slit_problem(const DistanceMatrix& m);
+
 // hwloc's NUMA latency matrix (the Linux backend's "NUMALatency", or one an
-// XML carries, e.g. added with hwloc-annotate), preferring a matrix that
-// means latency, over exactly the NUMA nodes `nodes` (OS indexes). nullopt
-// when hwloc has none covering every node (it records none for one node,
-// and synthetic topologies have none).
+// XML carries, e.g. added with hwloc-annotate) over exactly the NUMA nodes
+// `nodes` (OS indexes); matrices that do not mean latency (bandwidth) are
+// never used, and values above 255 read as 256. nullopt when hwloc has none
+// covering every node (it records none for one node, and synthetic
+// topologies have none).
 std::optional<DistanceMatrix> hwloc_numa_distances(hwloc_topology_t topo,
                                                    const std::vector<unsigned>& nodes);
 

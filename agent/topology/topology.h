@@ -165,8 +165,11 @@ struct Topology {
 bool is_x86(const std::string& arch);
 
 // A topology that cannot be loaded. what() is one line naming the source:
-//  "FILE: hwloc cannot load it: REASON" for XML, "synthetic 'DESC': REASON"
-//  for a synthetic description, "live machine: hwloc cannot load it: REASON".
+//  "FILE: cannot read it: REASON" for an XML path that cannot be opened, is
+//  not a regular file or is over 256 MiB, "FILE: hwloc cannot load it:
+//  REASON" for XML hwloc refuses, "synthetic 'DESC': REASON" for a synthetic
+//  description, "live machine: hwloc cannot load it: REASON". Text from the
+//  source is escaped (printable()).
 class TopologyError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -180,7 +183,9 @@ class TopologyError : public std::runtime_error {
 //    has no NUMA distance matrix (it skips a single node), the distances come
 //    from `root`/sys/devices/system/node/nodeN/distance, then from libnuma
 //    numa_distance(3).
-//  - XML: hwloc_topology_set_xml, also with INCLUDE_DISALLOWED ("if the
+//  - XML: the file read once (a regular file of at most 256 MiB: never a
+//    FIFO or device to block on) and handed to hwloc_topology_set_xmlbuffer,
+//    also with INCLUDE_DISALLOWED ("if the
 //    topology is exported to XML and reimported later, this flag should be set
 //    again"); IS_THISSYSTEM stays off. hwloc 2.x reads XML versions 1 and 2.
 //  - synthetic: hwloc_topology_set_synthetic, IS_THISSYSTEM off.

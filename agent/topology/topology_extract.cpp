@@ -6,9 +6,12 @@
 #include <array>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "agent/topology/cpu_sets.h"
 #include "agent/topology/hwloc_handle.h"
@@ -16,13 +19,11 @@
 #include "agent/topology/node_cpus.h"
 #include "agent/topology/numa_distances.h"
 #include "agent/topology/x86_siblings.h"
+#include "common/cpulist.h"
+#include "common/printable.h"
 
 namespace schedrig::topology {
 namespace {
-
-unsigned count_of(hwloc_topology_t topo, hwloc_obj_type_t type) {
-  return static_cast<unsigned>(std::max(0, hwloc_get_nbobjs_by_type(topo, type)));
-}
 
 // The NUMA nodes with their PUs: libnuma's on this system, else from the
 // hwloc cpusets (node_cpus_of, whose warnings go to `warnings`).
@@ -134,6 +135,42 @@ std::vector<std::vector<int>> clusters_of(hwloc_topology_t topo, const Topology&
   return out;
 }
 
+// Linux builds one NUMA level per distinct distance; real machines have a
+// handful. More than this many makes a table no machine has, and a domain
+// stack per PU per level that would not fit in memory.
+constexpr std::size_t kMaxNumaLevels = 32;
+
+// Distinct distances between nodes with CPUs in `m` (rows in t.numa_nodes order).
+std::size_t distinct_cpu_distances(const DistanceMatrix& m, const Topology& t) {
+  std::set<unsigned> seen;
+  for (std::size_t i = 0; i < m.size(); ++i)
+    for (std::size_t j = 0; j < m.size(); ++j)
+      if (!t.numa_nodes[i].cpus.empty() && !t.numa_nodes[j].cpus.empty()) seen.insert(m[i][j]);
+  return seen.size();
+}
+
+// Keeps `m` as t.distances unless Linux would not take it as a SLIT or it
+// has more distinct distances than kMaxNumaLevels; then a warning says why
+// and the domains use Linux's 10 local, 20 remote.
+void keep_distances(DistanceMatrix m, const char* source, Topology& t) {
+  std::optional<std::string> problem = slit_problem(m);
+  if (!problem && distinct_cpu_distances(m, t) > kMaxNumaLevels) {
+    problem = fmt::format(
+        "it has {} distinct distances between nodes with CPUs, more than the {} "
+        "NUMA levels modelled",
+        distinct_cpu_distances(m, t), kMaxNumaLevels);
+  }
+  if (problem) {
+    t.warnings.push_back(fmt::format(
+        "NUMA distances from {} ignored: {}; the domains use Linux's defaults, 10 local and 20 "
+        "remote, as the kernel does with a SLIT it rejects (slit_valid)",
+        source, *problem));
+    return;
+  }
+  t.distances = std::move(m);
+  t.distances_source = source;
+}
+
 // The distance matrix over t.numa_nodes: hwloc's, then (live only) sysfs
 // and libnuma.
 void fill_distances(hwloc_topology_t topo, bool this_system, const procfs::Root& root,
@@ -141,17 +178,14 @@ void fill_distances(hwloc_topology_t topo, bool this_system, const procfs::Root&
   std::vector<unsigned> nodes;
   for (const NumaNode& n : t.numa_nodes) nodes.push_back(n.os_index);
   if (std::optional<DistanceMatrix> m = hwloc_numa_distances(topo, nodes)) {
-    t.distances = std::move(*m);
-    t.distances_source = "hwloc";
+    keep_distances(std::move(*m), "hwloc", t);
     return;
   }
   if (!this_system) return;
   if (std::optional<DistanceMatrix> m = sysfs_numa_distances(root, nodes)) {
-    t.distances = std::move(*m);
-    t.distances_source = "sysfs";
+    keep_distances(std::move(*m), "sysfs", t);
   } else if (std::optional<DistanceMatrix> n = libnuma_distances(nodes)) {
-    t.distances = std::move(*n);
-    t.distances_source = "libnuma";
+    keep_distances(std::move(*n), "libnuma", t);
   }
 }
 
@@ -171,11 +205,41 @@ bool x86_package(hwloc_obj_t package) {
   return m.find("Intel(R)") != std::string_view::npos || m.find("AMD ") != std::string_view::npos;
 }
 
-// The machine's architecture (uname -m) as hwloc records it; "x86" when it
-// does not but the packages are x86 CPUs; else "".
+// Linux's bounds on the numbers it gives CPUs and nodes: NR_CPUS is at most
+// 8192 (x86 MAXSMP), cpulists here stop at 65536; MAX_NUMNODES is at most
+// 1024 (NODES_SHIFT 10).
+constexpr int kMaxPuIndex = 1 << 16;
+constexpr unsigned kMaxNodeIndex = 1024;
+
+// Refuses a topology no kernel could have: a PU numbered 65536 or above, a
+// NUMA node numbered 1024 or above (or unknown), two nodes with one number.
+void check_numbering(hwloc_topology_t topo) {
+  const int last_pu = hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(topo));
+  if (last_pu >= kMaxPuIndex || hwloc_bitmap_weight(hwloc_topology_get_complete_cpuset(topo)) < 0) {
+    throw TopologyError(fmt::format(
+        "PU {} is numbered beyond the {} this tool reads (Linux's NR_CPUS is at most 8192)",
+        last_pu, kMaxPuIndex));
+  }
+  std::set<unsigned> seen;
+  for (hwloc_obj_t node : objects_of(topo, HWLOC_OBJ_NUMANODE)) {
+    if (node->os_index >= kMaxNodeIndex) {
+      throw TopologyError(
+          fmt::format("NUMA node number {} is beyond Linux's {} nodes (MAX_NUMNODES)",
+                      node->os_index == HWLOC_UNKNOWN_INDEX ? std::string("unknown")
+                                                            : std::to_string(node->os_index),
+                      kMaxNodeIndex));
+    }
+    if (!seen.insert(node->os_index).second)
+      throw TopologyError(fmt::format("two NUMA nodes are numbered {}", node->os_index));
+  }
+}
+
+// The machine's architecture (uname -m) as hwloc records it, escaped and at
+// most 64 bytes (it is a file's text); "x86" when it has none but the
+// packages are x86 CPUs; else "".
 std::string architecture_of(hwloc_topology_t topo) {
   const char* arch = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "Architecture");
-  if (arch != nullptr) return arch;
+  if (arch != nullptr) return printable(std::string_view(arch).substr(0, 64));
   const std::vector<hwloc_obj_t> packages = objects_of(topo, HWLOC_OBJ_PACKAGE);
   const bool x86 = !packages.empty() && std::all_of(packages.begin(), packages.end(), x86_package);
   return x86 ? "x86" : "";
@@ -212,11 +276,12 @@ void fill_cores(hwloc_topology_t topo, Topology& t) {
 }  // namespace
 
 Topology extract_topology(hwloc_topology_t topo, bool this_system, const procfs::Root& root) {
+  check_numbering(topo);
   Topology t;
   t.arch = architecture_of(topo);
   t.online_cpus = bitmap_to_cpus(hwloc_topology_get_topology_cpuset(topo));
   t.pus = static_cast<unsigned>(t.online_cpus.size());
-  t.packages = count_of(topo, HWLOC_OBJ_PACKAGE);
+  t.packages = static_cast<unsigned>(objects_of(topo, HWLOC_OBJ_PACKAGE).size());
   t.package_cpus = online_cpus_of(topo, HWLOC_OBJ_PACKAGE);
   fill_cores(topo, t);
   HwlocBitmap offline = make_bitmap();
@@ -229,6 +294,12 @@ Topology extract_topology(hwloc_topology_t topo, bool this_system, const procfs:
   t.clusters = is_x86(t.arch) ? x86_l2_clusters(topo, t) : clusters_of(topo, t);
   fill_distances(topo, this_system, root, t);
   t.allowed_cpus = allowed_cpus_of(topo, this_system);
+  if (t.allowed_cpus.empty() && !t.online_cpus.empty()) {
+    t.warnings.push_back(fmt::format(
+        "no allowed PU: the {} allows none of the online PUs {}, so no placement can run here",
+        this_system ? "cgroup cpuset and affinity" : "export's allowed_cpuset",
+        format_cpulist(t.online_cpus)));
+  }
   std::set_difference(t.online_cpus.begin(), t.online_cpus.end(), t.allowed_cpus.begin(),
                       t.allowed_cpus.end(), std::back_inserter(t.disallowed_pus));
   t.sched_domains = derive_sched_domains(t);

@@ -1,5 +1,7 @@
 #include "agent/workloads/resolve_case.h"
 
+#include <fmt/format.h>
+
 #include "agent/placement/membind.h"
 
 namespace schedrig::workloads {
@@ -15,7 +17,15 @@ const WorkloadInfo& workload_of(const schedrig::v1::Case& c) {
 
 Params params_of(const schedrig::v1::Case& c, const WorkloadInfo& w) {
   Params params(c.params().begin(), c.params().end());
-  if (!c.membind().empty()) params.emplace("membind", c.membind());
+  if (!c.membind().empty()) {
+    const auto [given, added] = params.emplace("membind", c.membind());
+    if (!added) {
+      throw CaseError(CasePart::kParams, "membind",
+                      fmt::format("membind is given twice, as the case's membind '{}' and as "
+                                  "params.membind '{}'; keep one",
+                                  c.membind(), given->second));
+    }
+  }
   try {
     return with_defaults(w, params);
   } catch (const ParamError& e) {

@@ -114,6 +114,8 @@ TEST(TopologyLive, DistancesCoverEveryNode) {
 
 // The sysfs fallback reads ROOT/sys/devices/system/node: a fake root with
 // another SLIT shows through on a single-node machine (hwloc has no matrix).
+// 11 from the node to itself is no SLIT Linux takes: it is read, refused
+// with a warning, and the domains use 10/20.
 TEST(TopologyLive, SysfsFallbackReadsTheGivenRoot) {
   const Topology real = load_topology({});
   if (real.numa_nodes.size() != 1 || real.distances_source != "sysfs")
@@ -125,8 +127,20 @@ TEST(TopologyLive, SysfsFallbackReadsTheGivenRoot) {
   std::ofstream(dir + "/online") << real.numa_nodes[0].os_index << "\n";
   std::ofstream(node + "/distance") << "11\n";
   const Topology fake = load_topology({}, procfs::Root::under(root.path()));
-  EXPECT_EQ(fake.distances, (std::vector<std::vector<unsigned>>{{11}}));
-  EXPECT_EQ(fake.distances_source, "sysfs");
+  EXPECT_TRUE(fake.distances.empty());
+  EXPECT_EQ(fake.distances_source, "");
+  ASSERT_EQ(fake.warnings.size(), 1u);
+  EXPECT_EQ(fake.warnings[0].rfind("NUMA distances from sysfs ignored: the distance from a node to "
+                                   "itself is 11, not 10; ",
+                                   0),
+            0u)
+      << fake.warnings[0];
+
+  std::ofstream(node + "/distance") << "10\n";
+  const Topology valid = load_topology({}, procfs::Root::under(root.path()));
+  EXPECT_EQ(valid.distances, (std::vector<std::vector<unsigned>>{{10}}));
+  EXPECT_EQ(valid.distances_source, "sysfs");
+  EXPECT_TRUE(valid.warnings.empty());
 }
 
 TEST(TopologyLive, OfflineAndDisallowedAreDisjointFromTheirSets) {

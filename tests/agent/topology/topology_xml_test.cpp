@@ -270,7 +270,7 @@ TEST(TopologyXml, AMissingFileIsRefusedNamingThePath) {
     load_xml(path);
     FAIL() << "no TopologyError";
   } catch (const TopologyError& e) {
-    EXPECT_EQ(std::string(e.what()), path + ": hwloc cannot load it: No such file or directory");
+    EXPECT_EQ(std::string(e.what()), path + ": cannot read it: No such file or directory");
   }
 }
 

@@ -226,6 +226,22 @@ TEST(PlanCheck, MembindToAMemorylessNodeIsRefusedNamingTheNode) {
             "cases[0].membind");
 }
 
+// The case's membind key and params.membind at once: one would be dropped
+// unchecked, so the case is refused.
+TEST(PlanCheck, MembindGivenTwiceIsRefused) {
+  const PlanError e = error_of(plan(R"(cases:
+  - workload: kv                       # 4
+    params: {membind: local}           # 5
+    membind: node:99                   # 6
+)"),
+                               box1());
+  EXPECT_EQ(e.key(), "cases[0].membind");
+  EXPECT_NE(std::string(e.what()).find("membind is given twice, as the case's membind 'node:99' "
+                                       "and as params.membind 'local'; keep one"),
+            std::string::npos)
+      << e.what();
+}
+
 TEST(PlanCheck, LimitOnTwoParametersIsReportedAtParams) {
   const std::string text = plan(R"(cases:
   - workload: wakeup                                      # 4
