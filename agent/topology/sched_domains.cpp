@@ -23,15 +23,14 @@ namespace {
 class SpanPool {
  public:
   std::size_t id_of(Cpus span) {
-    const auto it = ids_.find(span);
-    if (it != ids_.end()) return it->second;
-    spans_.push_back(span);
-    return ids_.emplace(std::move(span), spans_.size() - 1).first->second;
+    const auto [it, added] = ids_.emplace(std::move(span), spans_.size());
+    if (added) spans_.push_back(&it->first);  // map keys never move
+    return it->second;
   }
-  const Cpus& span(std::size_t id) const { return spans_[id]; }
+  const Cpus& span(std::size_t id) const { return *spans_[id]; }
 
  private:
-  std::vector<Cpus> spans_;
+  std::vector<const Cpus*> spans_;
   std::map<Cpus, std::size_t> ids_;
 };
 
