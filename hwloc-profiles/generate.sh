@@ -117,6 +117,22 @@ sed -e '/<object type="Machine"/s/nodeset="0x00000001"/nodeset="0x00000003"/g' \
   -e '/<object type="Package"/i\    <object type="NUMANode" os_index="1" cpuset="0xffffffff" complete_cpuset="0xffffffff" nodeset="0x00000002" complete_nodeset="0x00000002" gp_index="101" local_memory="137438953472">\n      <page_type size="4096" count="33554432"/>\n    </object>' \
   "$tmp/cxl.xml" >"$here/edge-memory-only-cxl-node.xml"
 
+# --- architectures ----------------------------------------------------------------
+
+# A synthetic description names no architecture; the kernel's domain rules
+# depend on it (x86: arch/x86/kernel/smpboot.c; others: arch_topology.c), so
+# every profile records the one its machine has, as the Linux backend does.
+annotate_arch() {
+  hwloc-annotate "$here/$1.xml" "$here/$1.xml" -- Machine:0 -- info Architecture "$2"
+}
+for name in amd-epyc9654-2s-nps1 amd-epyc9654-2s-nps4 aws-m6a.24xlarge-epyc7r13 \
+  intel-xeon8480-2s-snc4 intel-i7-4770-1s edge-offline-smt-off-i7-4770 edge-memory-only-cxl-node; do
+  annotate_arch "$name" x86_64
+done
+for name in ampere-altra-2s-q80 aws-graviton3-64c edge-smt4-thunderx2-2s; do
+  annotate_arch "$name" aarch64
+done
+
 # --- golden summaries ------------------------------------------------------------
 
 if [[ -n "$agent" ]]; then

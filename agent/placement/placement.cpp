@@ -292,6 +292,11 @@ Placement resolve_placement(const std::string& policy, const topology::Topology&
   if (has_arg && name == "split") {
     const unsigned k = parse_number(policy, arg, "message PU count K");
     if (k == 0) fail(policy, "K must be at least 1");
+    if (allowed.size() < 2) {
+      fail(policy, fmt::format("split needs at least 2 allowed PUs, one for messages and one for "
+                               "workers; this machine allows {} (cpulist '{}')",
+                               pus(allowed.size()), format_cpulist(allowed)));
+    }
     if (k >= allowed.size()) {
       fail(policy,
            fmt::format("K = {} leaves no worker PU: this machine allows {} (cpulist "

@@ -47,8 +47,9 @@ struct LevelKind {
 //    no node: cpumask_of_node(NUMA_NO_NODE) is every CPU), widened to the
 //    cluster.
 //  both: cpu_clustergroup_mask falls back to the SMT mask when the cluster
-//    would be as wide as MC (arch_topology since Linux 5.19; on x86 an L2
-//    that is the LLC); a CPU in no node or in several (an ambiguous export)
+//    would be as wide as MC (arch_topology since Linux 5.19; x86 has no such
+//    guard, so an L2 that is the LLC is named CLS by a 5.16+ kernel and MC
+//    here, the rule saying so); a CPU in no node or in several (an ambiguous export)
 //    has an empty node mask; NUMA masks unite the nodes within the level's
 //    distance of each node holding the CPU.
 class DomainMasks {

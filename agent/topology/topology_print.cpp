@@ -95,6 +95,14 @@ void print_nodeless(const Topology& t, std::ostream& out) {
              format_cpulist(nodeless));
 }
 
+// "64 cores" (hwloc's Core objects), "64 cores in 32 compute units" where
+// the kernel pairs them.
+std::string cores_of(const Topology& t) {
+  const std::string cores = plural(t.cores, "core", "cores");
+  if (!t.compute_units) return cores;
+  return fmt::format("{} in {} compute units", cores, t.core_cpus.size());
+}
+
 void print_smt(const Topology& t, std::ostream& out) {
   if (!t.smt || t.core_cpus.empty()) return;
   std::size_t least = t.core_cpus.front().size();
@@ -137,7 +145,9 @@ void print_distances(const Topology& t, std::ostream& out) {
 
 // Whose rules the domains follow, for the heading.
 std::string domain_rules(const Topology& t) {
-  if (t.arch.empty()) return "as the kernel would build them";
+  if (t.arch.empty())
+    return "as the kernel would build them; architecture unknown, so drivers/base/"
+           "arch_topology.c's rules";
   if (is_x86(t.arch))
     return fmt::format("as a Linux {} kernel would build them: arch/x86/kernel/smpboot.c", t.arch);
   static const std::array<std::string_view, 4> kGeneric = {"aarch64", "arm64", "riscv64",
@@ -176,23 +186,25 @@ void print_domains(const Topology& t, std::ostream& out) {
 }  // namespace
 
 void print_topology(const Topology& t, std::ostream& out) {
-  std::string summary = fmt::format(
-      "{}, {}, {}, {}, {}, SMT {}; online {}; allowed {}",
-      plural(t.packages, "package", "packages"),
-      plural(static_cast<unsigned>(t.numa_nodes.size()), "NUMA node", "NUMA nodes"),
-      plural(static_cast<unsigned>(t.llcs.size()), "LLC", "LLCs"), plural(t.cores, "core", "cores"),
-      plural(t.pus, "PU", "PUs"), t.smt ? "on" : "off", format_cpulist(t.online_cpus),
-      format_cpulist(t.allowed_cpus));
+  std::string summary =
+      fmt::format("{}, {}, {}, {}, {}, SMT {}; online {}; allowed {}",
+                  plural(t.packages, "package", "packages"),
+                  plural(static_cast<unsigned>(t.numa_nodes.size()), "NUMA node", "NUMA nodes"),
+                  plural(static_cast<unsigned>(t.llcs.size()), "LLC", "LLCs"), cores_of(t),
+                  plural(t.pus, "PU", "PUs"), t.smt ? "on" : "off", format_cpulist(t.online_cpus),
+                  format_cpulist(t.allowed_cpus));
   if (!t.offline_pus.empty()) summary += "; offline " + format_cpulist(t.offline_pus);
   if (!t.disallowed_pus.empty()) summary += "; disallowed " + format_cpulist(t.disallowed_pus);
   fmt::print(out, "{}\n", summary);
   for (const std::string& warning : t.warnings) fmt::print(out, "warning: {}\n", warning);
   for (std::size_t i = 0; i < t.package_cpus.size(); ++i)
     fmt::print(out, "Package {}: {}\n", i, cpus_or_none(t.package_cpus[i], "no cpus"));
+  const bool sizes_known = std::any_of(t.numa_nodes.begin(), t.numa_nodes.end(),
+                                       [](const NumaNode& n) { return n.memory_bytes > 0; });
   for (const NumaNode& node : t.numa_nodes) {
     fmt::print(out, "NUMA node {}: {}{}, memory {}\n", node.os_index,
                cpus_or_none(node.cpus, "no cpus (memory only)"), shared_with(t, node),
-               human_bytes(node.memory_bytes));
+               sizes_known ? human_bytes(node.memory_bytes) : "unknown");
   }
   print_nodeless(t, out);
   print_llcs(t, out);

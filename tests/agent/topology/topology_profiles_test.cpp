@@ -61,7 +61,7 @@ const std::vector<Expected>& expected() {
       {"amd-epyc9654-2s-nps1", 2, 2, 24, 3, 8, 192, 384, true, "0-95,192-287", "0-7,192-199",
        "0,192", {"SMT 2/2", "MC 16/8", "PKG 192/12", "NUMA 384/2 @32"}},
       {"amd-epyc9654-2s-nps4", 2, 8, 24, 3, 8, 192, 384, true, "0-23,192-215", "0-7,192-199",
-       "0,192", {"SMT 2/2", "MC 16/8", "PKG 48/3", "NUMA 192/4 @12", "NUMA 384/2 @32"}},
+       "0,192", {"SMT 2/2", "MC 16/8", "NODE 48/3", "NUMA 192/4 @12", "NUMA 384/2 @32"}},
       {"intel-xeon8480-2s-snc4", 2, 8, 2, 3, 56, 112, 224, true, "0-13,112-125", "0-55,112-167",
        "0,112", {"SMT 2/2", "MC 28/14", "NUMA 112/4 @12", "NUMA 224/2 @21"}},
       {"aws-graviton3-64c", 1, 1, 1, 3, 64, 64, 64, false, "0-63", "0-63", "0", {"MC 64/64"}},
@@ -111,6 +111,9 @@ TEST(TopologyProfiles, FactsFromEachSource) {
     EXPECT_EQ(domains(t), e.domains);
     EXPECT_EQ(t.allowed_cpus, t.online_cpus);
     EXPECT_TRUE(t.disallowed_pus.empty());
+    // generate.sh records each machine's architecture: its domain rules.
+    EXPECT_TRUE(t.arch == "x86_64" || t.arch == "aarch64") << t.arch;
+    for (const SchedDomainLevel& l : t.sched_domains) EXPECT_FALSE(l.rule.empty()) << l.name;
   }
 }
 
