@@ -10,12 +10,13 @@
 #include <utility>
 
 #include "agent/topology/cpu_sets.h"
+#include "agent/topology/numa_distances.h"
 
 namespace schedrig::topology {
 namespace {
 
-// Linux's node_distance() without a SLIT (include/linux/topology.h).
-constexpr unsigned kLocalDistance = 10;
+// Linux's remote node_distance() without a SLIT (include/linux/topology.h,
+// REMOTE_DISTANCE; the local one is kLocalSlitDistance).
 constexpr unsigned kRemoteDistance = 20;
 
 using Mask = LevelKind::Mask;
@@ -123,7 +124,7 @@ void DomainMasks::add_table_levels() {
 unsigned DomainMasks::distance(std::size_t i, std::size_t j) const {
   const std::size_t n = t_.numa_nodes.size();
   if (t_.distances.size() == n && t_.distances[i].size() == n) return t_.distances[i][j];
-  return i == j ? kLocalDistance : kRemoteDistance;
+  return i == j ? kLocalSlitDistance : kRemoteDistance;
 }
 
 // Distinct distances between nodes with CPUs, without the smallest (the

@@ -136,11 +136,7 @@ bool numbering_holds(const std::vector<hwloc_obj_t>& nodes, const std::vector<Cp
 // Each node's online PUs as hwloc records them (its attachment's cpuset).
 std::vector<Cpus> recorded_sets(hwloc_topology_t topo, const std::vector<hwloc_obj_t>& nodes) {
   std::vector<Cpus> sets;
-  HwlocBitmap mine = make_bitmap();
-  for (hwloc_obj_t node : nodes) {
-    hwloc_bitmap_and(mine.get(), node->cpuset, hwloc_topology_get_topology_cpuset(topo));
-    sets.push_back(bitmap_to_cpus(mine.get()));
-  }
+  for (hwloc_obj_t node : nodes) sets.push_back(online_cpus_in(topo, node));
   return sets;
 }
 

@@ -38,7 +38,8 @@ struct Source {
 // same ("twins") are told apart by what marks a node as memory (an hwloc
 // subtype such as MCDRAM, HBM, NVM or GPUMemory, or a DAXDevice info), then
 // by which twin is nearer the other nodes (a memory-only node sits behind
-// its CPUs' node); twins nothing tells apart are an ambiguous export: each
+// its CPUs' node), then by node numbering (Linux numbers nodes with CPUs
+// first); twins nothing tells apart are an ambiguous export: each
 // keeps every CPU of the set, none is called memory-only, and
 // Topology::warnings names them (docs/architecture.md "Topology").
 struct NumaNode {

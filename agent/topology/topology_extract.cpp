@@ -154,11 +154,14 @@ std::size_t distinct_cpu_distances(const DistanceMatrix& m, const Topology& t) {
 // and the domains use Linux's 10 local, 20 remote.
 void keep_distances(DistanceMatrix m, const char* source, Topology& t) {
   std::optional<std::string> problem = slit_problem(m);
-  if (!problem && distinct_cpu_distances(m, t) > kMaxNumaLevels) {
-    problem = fmt::format(
-        "it has {} distinct distances between nodes with CPUs, more than the {} "
-        "NUMA levels modelled",
-        distinct_cpu_distances(m, t), kMaxNumaLevels);
+  if (!problem) {
+    const std::size_t distinct = distinct_cpu_distances(m, t);
+    if (distinct > kMaxNumaLevels) {
+      problem = fmt::format(
+          "it has {} distinct distances between nodes with CPUs, more than the {} NUMA levels "
+          "modelled",
+          distinct, kMaxNumaLevels);
+    }
   }
   if (problem) {
     t.warnings.push_back(fmt::format(
@@ -257,8 +260,7 @@ std::vector<int> allowed_cpus_of(hwloc_topology_t topo, bool this_system) {
 
 // core_cpus, compute_units and smt: hwloc Cores, merged into compute units
 // on x86 (x86_kernel_cores); one PU each when hwloc has no Core objects.
-void fill_cores(hwloc_topology_t topo, Topology& t) {
-  const std::vector<hwloc_obj_t> cores = objects_of(topo, HWLOC_OBJ_CORE);
+void fill_cores(hwloc_topology_t topo, const std::vector<hwloc_obj_t>& cores, Topology& t) {
   t.cores = cores.empty() ? t.pus : static_cast<unsigned>(cores.size());
   if (cores.empty()) {
     for (int cpu : t.online_cpus) t.core_cpus.push_back({cpu});
@@ -281,16 +283,17 @@ Topology extract_topology(hwloc_topology_t topo, bool this_system, const procfs:
   t.arch = architecture_of(topo);
   t.online_cpus = bitmap_to_cpus(hwloc_topology_get_topology_cpuset(topo));
   t.pus = static_cast<unsigned>(t.online_cpus.size());
-  t.packages = static_cast<unsigned>(objects_of(topo, HWLOC_OBJ_PACKAGE).size());
   t.package_cpus = online_cpus_of(topo, HWLOC_OBJ_PACKAGE);
-  fill_cores(topo, t);
+  t.packages = static_cast<unsigned>(t.package_cpus.size());
+  const std::vector<hwloc_obj_t> cores = objects_of(topo, HWLOC_OBJ_CORE);
+  fill_cores(topo, cores, t);
   HwlocBitmap offline = make_bitmap();
   hwloc_bitmap_andnot(offline.get(), hwloc_topology_get_complete_cpuset(topo),
                       hwloc_topology_get_topology_cpuset(topo));
   t.offline_pus = bitmap_to_cpus(offline.get());
 
   t.numa_nodes = numa_nodes_of(topo, this_system, t.online_cpus, t.warnings);
-  t.llcs = llcs_of(topo, objects_of(topo, HWLOC_OBJ_CORE));
+  t.llcs = llcs_of(topo, cores);
   t.clusters = is_x86(t.arch) ? x86_l2_clusters(topo, t) : clusters_of(topo, t);
   fill_distances(topo, this_system, root, t);
   t.allowed_cpus = allowed_cpus_of(topo, this_system);
