@@ -13,13 +13,12 @@
 #include "common/cli_error.h"
 #include "common/parse_whole.h"
 #include "common/printable.h"
+#include "common/yaml_line.h"
 
 namespace schedrig {
 namespace {
 
 [[noreturn]] void refuse(const std::string& message) { throw CliError(ErrorKind::kUsage, message); }
-
-int line_of(const YAML::Node& node) { return node.Mark().is_null() ? 0 : node.Mark().line + 1; }
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -47,7 +46,7 @@ ConfigFile ConfigFile::load(const std::string& path, std::span<const std::string
   if (!root.IsMap()) refuse(fmt::format("{}: not a mapping of keys to values", path));
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
-    const int line = line_of(kv.first);
+    const int line = yaml_line(kv.first);
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
       refuse(fmt::format("{}:{}: unknown key '{}' (known: {})", path, line, printable(key),
                          fmt::join(keys, ", ")));

@@ -15,6 +15,10 @@ std::string status_name(v1::Status status) {
   }
 }
 
+std::string stored_status_name(v1::Status status) {
+  return status == v1::STATUS_UNSPECIFIED ? "failed" : status_name(status);
+}
+
 std::string direction_name(v1::Direction direction) {
   switch (direction) {
     case v1::HIGHER_IS_BETTER:

@@ -10,6 +10,10 @@ namespace schedrig {
 // "ok", "failed", "aborted"; "unspecified" for STATUS_UNSPECIFIED.
 std::string status_name(schedrig::v1::Status status);
 
+// status_name as results store it: an unset status is an agent bug, so
+// STATUS_UNSPECIFIED is "failed" (never ok).
+std::string stored_status_name(schedrig::v1::Status status);
+
 // "higher_is_better", "lower_is_better"; "" for DIRECTION_UNSPECIFIED.
 std::string direction_name(schedrig::v1::Direction direction);
 

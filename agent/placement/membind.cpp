@@ -19,10 +19,10 @@
 namespace schedrig::placement {
 namespace {
 
-constexpr std::string_view kSupported = "supported: local, node:N, interleave";
+constexpr std::string_view kSupportedMembind = "supported: local, node:N, interleave";
 
-[[noreturn]] void fail(const std::string& text, const std::string& reason) {
-  throw PlacementError(fmt::format("membind '{}': {}; {}", text, reason, kSupported));
+[[noreturn]] void refuse_membind(const std::string& text, const std::string& reason) {
+  throw PlacementError(fmt::format("membind '{}': {}; {}", text, reason, kSupportedMembind));
 }
 
 struct MaskFree {
@@ -65,8 +65,8 @@ void check_has_memory(const std::string& text, unsigned n, const topology::Topol
     if (node.os_index == n && node.memory_bytes == 0) empty = true;
   }
   if (!empty || with_memory.empty()) return;  // no node reports a size: nothing to check
-  fail(text, fmt::format("NUMA node {} has no memory (0 bytes); nodes with memory: {}", n,
-                         format_cpulist(with_memory)));
+  refuse_membind(text, fmt::format("NUMA node {} has no memory (0 bytes); nodes with memory: {}", n,
+                                   format_cpulist(with_memory)));
 }
 
 }  // namespace
@@ -83,7 +83,7 @@ MemBind parse_membind(const std::string& text, const topology::Topology& t) {
       if (n.memory_bytes > 0) out.nodes.push_back(n.os_index);
     if (out.nodes.empty())
       for (const topology::NumaNode& n : t.numa_nodes) out.nodes.push_back(n.os_index);
-    if (out.nodes.empty()) fail(text, "this topology has no NUMA node");
+    if (out.nodes.empty()) refuse_membind(text, "this topology has no NUMA node");
     std::sort(out.nodes.begin(), out.nodes.end());
     return out;
   }
@@ -91,18 +91,20 @@ MemBind parse_membind(const std::string& text, const topology::Topology& t) {
   if (text.starts_with(kNode)) {
     const std::string_view arg = std::string_view(text).substr(kNode.size());
     const auto parsed = try_parse_whole<unsigned>(arg);
-    if (!parsed) fail(text, fmt::format("'{}' is not a NUMA node number (want e.g. node:0)", arg));
+    if (!parsed)
+      refuse_membind(text, fmt::format("'{}' is not a NUMA node number (want e.g. node:0)", arg));
     const unsigned n = *parsed;
     if (std::find(ids.begin(), ids.end(), static_cast<int>(n)) == ids.end()) {
-      fail(text, fmt::format("no NUMA node {}; this machine has {} {} ({})", n, ids.size(),
-                             ids.size() == 1 ? "node" : "nodes", format_cpulist(ids)));
+      refuse_membind(text,
+                     fmt::format("no NUMA node {}; this machine has {} {} ({})", n, ids.size(),
+                                 ids.size() == 1 ? "node" : "nodes", format_cpulist(ids)));
     }
     check_has_memory(text, n, t);
     out.mode = MemBind::Mode::kNode;
     out.nodes = {n};
     return out;
   }
-  fail(text, "unknown memory binding");
+  refuse_membind(text, "unknown memory binding");
 }
 
 bool apply_membind(const MemBind& b) {

@@ -14,7 +14,7 @@ namespace schedrig::spool {
 namespace {
 
 // SpoolNoSpace for a full disk, else SpoolError: "spool: WHAT: reason".
-[[noreturn]] void fail(const std::string& what, int err) {
+[[noreturn]] void fail_write(const std::string& what, int err) {
   const std::string message = fmt::format("spool: {}: {}", what, std::strerror(err));
   if (err == ENOSPC || err == EDQUOT) throw SpoolNoSpace(ErrorKind::kFailed, message);
   throw SpoolError(ErrorKind::kFailed, message);
@@ -27,10 +27,10 @@ SegmentWriter::SegmentWriter(int dirfd, const std::string& dir, std::string name
     : name_(std::move(name)) {
   const std::string start = encode_segment_header(header) + std::string(first_bytes);
   fd_ = open_in(dirfd, name_, O_WRONLY | O_CREAT | O_EXCL);
-  if (fd_.get() < 0) fail(fmt::format("cannot create {}/{}", dir, name_), errno);
+  if (fd_.get() < 0) fail_write(fmt::format("cannot create {}/{}", dir, name_), errno);
   try {
     if (const int err = write_all_at(fd_.get(), start, 0); err != 0)
-      fail(fmt::format("cannot write {}/{}", dir, name_), err);
+      fail_write(fmt::format("cannot write {}/{}", dir, name_), err);
     sync_data(fd_.get(), name_);
     sync_dir(dirfd, dir);
   } catch (...) {

@@ -276,14 +276,22 @@ void start_creators(const ForkStormParams& params, const Layout& L, int shm_fd,
 // WNOWAIT on our process group), or `deadline` gone; "" = keep waiting.
 std::string not_ready_reason(const ForkStormParams& params, const Layout& L, const std::string& exe,
                              const Creators& c, std::chrono::steady_clock::time_point deadline) {
-  std::string why;
-  for (unsigned i = 0; i < params.workers && why.empty(); ++i) {
-    why = setup_failure(params, L, i, exe);
-  }
+  const auto first_setup_failure = [&] {
+    std::string why;
+    for (unsigned i = 0; i < params.workers && why.empty(); ++i) {
+      why = setup_failure(params, L, i, exe);
+    }
+    return why;
+  };
+  std::string why = first_setup_failure();
   siginfo_t si{};
   if (why.empty() &&
       ::waitid(P_PGID, static_cast<id_t>(c.pgid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
       si.si_pid != 0) {
+    // A creator records its failed step before it exits: one that failed
+    // after the first look is named by its step, not as a bare exit.
+    why = first_setup_failure();
+    if (!why.empty()) return why;
     const auto it = std::find(c.pids.begin(), c.pids.end(), si.si_pid);
     why = fmt::format("fork: creator {} exited before it started ({})", it - c.pids.begin() + 1,
                       exe.empty() ? "in-process" : exe + ": is it from this build?");

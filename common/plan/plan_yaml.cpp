@@ -15,6 +15,7 @@
 #include "common/plan/schedule.h"
 #include "common/plan/yaml_load.h"
 #include "common/sample_rate.h"
+#include "common/yaml_line.h"
 
 namespace schedrig {
 namespace {
@@ -28,8 +29,6 @@ constexpr std::size_t kMaxListItems = 1024;  // cases, variants, features
 using v1::Plan;
 
 // 1-based line of `node`, 0 when yaml-cpp has no mark for it.
-int line_of(const YAML::Node& node) { return node.Mark().is_null() ? 0 : node.Mark().line + 1; }
-
 // Carries the file name so every error names file, line and key, and the
 // optional line map every key seen goes into.
 class Reader {
@@ -38,12 +37,12 @@ class Reader {
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key,
                          const std::string& why) const {
-    throw PlanError(source_, line_of(at), key, "", why);
+    throw PlanError(source_, yaml_line(at), key, "", why);
   }
 
   // Notes that `key` is at `node`'s line (when a line map is kept).
   void note(const YAML::Node& node, const std::string& key) const {
-    if (lines_) lines_->lines[key] = line_of(node);
+    if (lines_) lines_->lines[key] = yaml_line(node);
   }
 
   // Checks a map node: it is a map, has no duplicate or unknown keys.
@@ -312,7 +311,7 @@ Plan parse_plan_yaml(const std::string& text, const std::string& source, PlanLin
   Reader reader(source, lines);
   const std::vector<YAML::Node> docs = load_yaml_documents(text, source);
   if (docs.size() > 1) {
-    throw PlanError(source, line_of(docs[1]), "", "",
+    throw PlanError(source, yaml_line(docs[1]), "", "",
                     "a second YAML document ('---'); a plan file holds one");
   }
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();

@@ -12,8 +12,6 @@ using Align = TextTable::Align;
 
 std::string count_or_dash(bool known, unsigned n) { return known ? std::to_string(n) : "-"; }
 
-std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
-
 nlohmann::json topology_json(const store::AgentRecord& a) {
   if (!a.has_topology) return nullptr;
   const store::TopologySummary& t = a.topology;
@@ -44,7 +42,7 @@ void print_agents_table(const std::vector<store::AgentRecord>& agents, std::ostr
                    {"LAST SEEN"}});
   for (const auto& a : agents) {
     const bool t = a.has_topology;
-    table.add_row({a.agent_id, or_dash(a.hostname), or_dash(a.kernel_release),
+    table.add_row({a.agent_id, dash_if_empty(a.hostname), dash_if_empty(a.kernel_release),
                    count_or_dash(t, a.topology.packages), count_or_dash(t, a.topology.numa_nodes),
                    count_or_dash(t, a.topology.llcs), count_or_dash(t, a.topology.cores),
                    count_or_dash(t, a.topology.pus), t ? (a.topology.smt ? "yes" : "no") : "-",

@@ -6,6 +6,7 @@
 
 #include "host/analysis/cliff.h"
 #include "host/report/cliff_json.h"
+#include "host/report/format.h"
 #include "host/report/results_csv.h"
 
 namespace schedrig::report {
@@ -17,8 +18,6 @@ using compare::Side;
 using compare::Table;
 
 namespace {
-
-std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : ""; }
 
 const char* direction_word(const Row& row) {
   return row.higher_is_better ? "higher_is_better" : "lower_is_better";

@@ -1,5 +1,6 @@
 #include "host/report/format.h"
 
+#include <cmath>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -15,6 +16,10 @@ std::string format_utc(long long ns) {
   return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
+
+std::string dash_if_empty(const std::string& s) { return s.empty() ? "-" : s; }
+
+std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : ""; }
 
 std::string wrap_words(const std::string& text, std::size_t width, const std::string& indent) {
   std::string out, line;

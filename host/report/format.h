@@ -23,6 +23,13 @@ std::string format_utc_ms(long long ns);
 // joined with '\n', no trailing newline. Existing newlines are kept.
 std::string wrap_words(const std::string& text, std::size_t width, const std::string& indent);
 
+// `s`, or "-" when it is empty: an unknown value in a text table.
+std::string dash_if_empty(const std::string& s);
+
+// A number for a CSV cell: fmt's shortest form, "" when it is not finite
+// (NaN: no value; a spreadsheet reads "inf" as text anyway).
+std::string csv_number(double v);
+
 // Labels as "k=v,k=v" in key order; "" when there are none.
 std::string format_labels(const std::map<std::string, std::string>& labels);
 

@@ -13,8 +13,6 @@ using Align = TextTable::Align;
 // How much of a run id tables show: enough to name it (`RUN` takes a prefix).
 constexpr std::size_t kShortRunId = 8;
 
-std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
-
 std::string count_or_dash(unsigned n) { return n ? std::to_string(n) : "-"; }
 
 }  // namespace
@@ -40,8 +38,9 @@ void print_live_agents_table(const std::vector<LiveAgent>& agents, std::ostream&
                    {"LAST SEEN"}});
   for (const auto& a : agents) {
     table.add_row({a.agent_id, a.connected ? "connected" : "offline", agent_activity(a),
-                   or_dash(a.kernel_release), count_or_dash(a.pus), count_or_dash(a.allowed_pus),
-                   or_dash(a.peer), format_utc(a.last_seen_ns)});
+                   dash_if_empty(a.kernel_release), count_or_dash(a.pus),
+                   count_or_dash(a.allowed_pus), dash_if_empty(a.peer),
+                   format_utc(a.last_seen_ns)});
   }
   table.print(out);
 }

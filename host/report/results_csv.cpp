@@ -1,15 +1,10 @@
 #include "host/report/results_csv.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
+#include "host/report/format.h"
+
 namespace schedrig::report {
-namespace {
-
-std::string csv_number(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
-
-}  // namespace
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;

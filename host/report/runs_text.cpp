@@ -20,8 +20,6 @@ std::string plan_name(const store::RunRecord& run) {
   return it != run.plan.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
-
 }  // namespace
 
 void print_runs_table(const std::vector<store::RunRecord>& runs, std::ostream& out) {
@@ -35,9 +33,9 @@ void print_runs_table(const std::vector<store::RunRecord>& runs, std::ostream& o
                    {"LABELS"}});
   for (const auto& run : runs) {
     table.add_row({run.run_id.substr(0, 8), format_utc(run.started_at_ns), run.agent_id,
-                   or_dash(run.kernel_release), run.status,
+                   dash_if_empty(run.kernel_release), run.status,
                    fmt::format("{}/{}", run.iterations.size(), run.planned_iterations),
-                   or_dash(plan_name(run)), or_dash(format_labels(run.labels))});
+                   dash_if_empty(plan_name(run)), dash_if_empty(format_labels(run.labels))});
   }
   table.print(out);
 }
@@ -47,10 +45,10 @@ void print_run_detail(const store::RunRecord& run, std::ostream& out) {
   if (!run.hostname.empty() && run.hostname != run.agent_id) agent += " (" + run.hostname + ")";
   out << fmt::format("run       {}\n", run.run_id);
   out << fmt::format("agent     {}\n", printable(agent));
-  out << fmt::format("kernel    {}\n", printable(or_dash(run.kernel_release)));
+  out << fmt::format("kernel    {}\n", printable(dash_if_empty(run.kernel_release)));
   out << fmt::format("PUs       {}\n", run.pus);
-  out << fmt::format("plan      {}\n", printable(or_dash(plan_name(run))));
-  out << fmt::format("labels    {}\n", printable(or_dash(format_labels(run.labels))));
+  out << fmt::format("plan      {}\n", printable(dash_if_empty(plan_name(run))));
+  out << fmt::format("labels    {}\n", printable(dash_if_empty(format_labels(run.labels))));
   out << fmt::format("status    {} ({}/{} iterations)\n", run.status, run.iterations.size(),
                      run.planned_iterations);
   if (!run.reason.empty()) out << fmt::format("reason    {}\n", printable(run.reason));

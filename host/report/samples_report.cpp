@@ -34,13 +34,13 @@ std::function<std::string(const SampleRecord&)> value_cell(const std::string& na
   };
 }
 
-using Cell = std::function<std::string(const SampleRecord&)>;
+using SampleCell = std::function<std::string(const SampleRecord&)>;
 
 std::vector<SampleColumn> make_sample_columns() {
   // One push_back per column: GCC 12 warns falsely (-Wmaybe-uninitialized)
   // on a braced list of these.
   std::vector<SampleColumn> c;
-  auto add = [&c](std::string header, Align align, std::size_t width, Cell cell) {
+  auto add = [&c](std::string header, Align align, std::size_t width, SampleCell cell) {
     SampleColumn column;
     column.column.header = std::move(header);
     column.column.align = align;
@@ -123,8 +123,6 @@ std::pair<int, long> name_rank(const std::string& name) {
   auto at = std::find(order.begin(), order.end(), name);
   return {static_cast<int>(at - order.begin()), 0};  // unknown names last
 }
-
-std::string csv_number(double v) { return fmt::format("{}", v); }
 
 }  // namespace
 

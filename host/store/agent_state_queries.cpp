@@ -10,11 +10,6 @@
 namespace schedrig::store {
 namespace {
 
-// The statuses as the iterations table spells them (an unset one is not ok).
-std::string status_text(v1::Status s) {
-  return s == v1::STATUS_UNSPECIFIED ? "failed" : status_name(s);
-}
-
 SampleSummaryRecord summary_record(const v1::SampleSummary& s) {
   SampleSummaryRecord out;
   out.samples = s.samples();
@@ -36,7 +31,7 @@ IterationRecord iteration_record(const v1::IterationResult& r) {
   it.variant = r.variant();
   it.iteration = r.iteration();
   it.position = r.position();
-  it.status = status_text(r.status());
+  it.status = stored_status_name(r.status());
   it.reason = r.reason();
   for (const v1::Metric& m : r.metrics()) {
     it.metrics.push_back({m.name(), m.value(), m.unit(), direction_name(m.direction())});

@@ -25,11 +25,6 @@ std::string json_object_text(const Map& m) {
   return nlohmann::json(std::map<std::string, std::string>(m.begin(), m.end())).dump();
 }
 
-// An unset status is an agent bug: not ok.
-std::string status_text(v1::Status s) {
-  return s == v1::STATUS_UNSPECIFIED ? "failed" : status_name(s);
-}
-
 std::string reason_text(v1::Status s, const std::string& reason) {
   if (reason.empty() && s != v1::STATUS_OK && s != v1::STATUS_FAILED && s != v1::STATUS_ABORTED) {
     return "agent sent no status";
@@ -154,7 +149,7 @@ void on_iteration_result(sqlite::Db& db, const Envelope& env) {
       .bind_text(3, it.variant())
       .bind_int(4, it.iteration())
       .bind_int(5, it.position())
-      .bind_text(6, status_text(it.status()))
+      .bind_text(6, stored_status_name(it.status()))
       .bind_text(7, reason_text(it.status(), it.reason()))
       .bind_text(8, json_object_text(it.knobs()))
       .bind_text(9, it.cpus())
@@ -249,7 +244,7 @@ void on_run_finished(sqlite::Db& db, const Envelope& env) {
       UPDATE runs SET status = ?2, reason = ?3, completed_iterations = ?4, finished_at_ns = ?5
       WHERE run_id = ?1 AND agent_id = ?6 AND status IN ('running', 'incomplete', 'interrupted'))sql");
   st.bind_text(1, r.run_id())
-      .bind_text(2, status_text(r.status()))
+      .bind_text(2, stored_status_name(r.status()))
       .bind_text(3, reason)
       .bind_int(4, r.completed_iterations())
       .bind_int(5, env.sent_at_ns())
@@ -260,7 +255,7 @@ void on_run_finished(sqlite::Db& db, const Envelope& env) {
       WHERE run_id = ?1 AND agent_id = ?5
         AND state IN ('queued', 'running', 'disconnected', 'interrupted'))sql");
   queue.bind_text(1, r.run_id())
-      .bind_text(2, status_text(r.status()))
+      .bind_text(2, stored_status_name(r.status()))
       .bind_text(3, reason)
       .bind_int(4, env.sent_at_ns())
       .bind_text(5, env.agent_id())

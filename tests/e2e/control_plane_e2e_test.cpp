@@ -388,7 +388,9 @@ TEST_F(ControlPlaneE2E, RunAllStartsOnBothAgentsAtOnce) {
 TEST_F(ControlPlaneE2E, TwoRunsOnOneAgentRunInOrderAndQueueShowsThem) {
   start_agent("box1");
   start_agent("box2");
-  const std::string first = submit("box1", write_plan("long.yaml", plan_yaml(2, 0.8)));
+  // Long enough (3 x 2 x 1.5 s) that the second submission, `queue` and
+  // `agents` all happen while it runs, even on a loaded box under ASan.
+  const std::string first = submit("box1", write_plan("long.yaml", plan_yaml(3, 1.5)));
   auto second_out = schedrig("run" + server_flags() + " --agent box1 --plan " +
                              write_plan("short.yaml", plan_yaml(1, 0.2)));
   ASSERT_EQ(second_out.exit_code, 0) << second_out.output;
@@ -413,7 +415,7 @@ TEST_F(ControlPlaneE2E, TwoRunsOnOneAgentRunInOrderAndQueueShowsThem) {
   EXPECT_EQ(box1["run_id"], first);
   EXPECT_EQ(box1["queued"], 1);
 
-  ASSERT_TRUE(wait_for_state(second, "ok")) << queue_row(second).dump();
+  ASSERT_TRUE(wait_for_state(second, "ok", 90s)) << queue_row(second).dump();
   auto qj = schedrig("queue --all --json" + server_flags());
   ASSERT_EQ(qj.exit_code, 0) << qj.output;
   json a, b;

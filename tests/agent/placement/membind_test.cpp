@@ -21,7 +21,7 @@ topology::Topology two_nodes_and_cxl() {
   return t;
 }
 
-std::string error_of(const std::string& text, const topology::Topology& t) {
+std::string membind_error(const std::string& text, const topology::Topology& t) {
   try {
     parse_membind(text, t);
   } catch (const PlacementError& e) {
@@ -58,7 +58,7 @@ TEST(MemBind, InterleaveSkipsNodesWithoutMemory) {
 TEST(MemBind, AMemorylessNodeIsRefusedWhenSizesAreKnown) {
   topology::Topology t = two_nodes_and_cxl();
   t.numa_nodes[1].memory_bytes = 0;
-  EXPECT_EQ(error_of("node:1", t),
+  EXPECT_EQ(membind_error("node:1", t),
             "membind 'node:1': NUMA node 1 has no memory (0 bytes); nodes with memory: 0,4; "
             "supported: local, node:N, interleave");
   EXPECT_EQ(parse_membind("node:0", t).nodes, std::vector<unsigned>{0});
@@ -68,12 +68,14 @@ TEST(MemBind, AMemorylessNodeIsRefusedWhenSizesAreKnown) {
 
 TEST(MemBind, ErrorsNameTheBindingAndTheMachine) {
   const topology::Topology t = two_nodes_and_cxl();
-  EXPECT_EQ(error_of("node:3", t),
+  EXPECT_EQ(membind_error("node:3", t),
             "membind 'node:3': no NUMA node 3; this machine has 3 nodes (0-1,4); supported: "
             "local, node:N, interleave");
-  EXPECT_EQ(error_of("node:x", t).rfind("membind 'node:x': 'x' is not a NUMA node number", 0), 0u);
-  EXPECT_EQ(error_of("node:", t).rfind("membind 'node:': '' is not a NUMA node number", 0), 0u);
-  EXPECT_EQ(error_of("remote", t),
+  EXPECT_EQ(membind_error("node:x", t).rfind("membind 'node:x': 'x' is not a NUMA node number", 0),
+            0u);
+  EXPECT_EQ(membind_error("node:", t).rfind("membind 'node:': '' is not a NUMA node number", 0),
+            0u);
+  EXPECT_EQ(membind_error("remote", t),
             "membind 'remote': unknown memory binding; supported: local, node:N, interleave");
   EXPECT_THROW(parse_membind("", t), std::invalid_argument);
 }

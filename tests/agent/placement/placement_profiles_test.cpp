@@ -28,7 +28,7 @@ using testing::llc_sets;
 using testing::node_sets;
 using testing::per_set;
 
-std::string cpus(const std::string& policy, const topology::Topology& t) {
+std::string placed(const std::string& policy, const topology::Topology& t) {
   return testing::placed_cpus(policy, t);
 }
 
@@ -51,11 +51,11 @@ TEST(PlacementProfiles, Spread4OnTwoSocketsIsTwoPerPackageOnDifferentLlcs) {
     }
   }
   // The exact lists (golden).
-  EXPECT_EQ(cpus("spread:4", profile("ampere-altra-2s-q80")), "0-1,80-81");
-  EXPECT_EQ(cpus("spread:4", profile("amd-epyc9654-2s-nps1")), "0,8,96,104");
-  EXPECT_EQ(cpus("spread:4", profile("amd-epyc9654-2s-nps4")), "0,24,96,120");
-  EXPECT_EQ(cpus("spread:4", profile("intel-xeon8480-2s-snc4")), "0,14,56,70");
-  EXPECT_EQ(cpus("spread:4", profile("aws-m6a.24xlarge-epyc7r13")), "0,8,24,32");
+  EXPECT_EQ(placed("spread:4", profile("ampere-altra-2s-q80")), "0-1,80-81");
+  EXPECT_EQ(placed("spread:4", profile("amd-epyc9654-2s-nps1")), "0,8,96,104");
+  EXPECT_EQ(placed("spread:4", profile("amd-epyc9654-2s-nps4")), "0,24,96,120");
+  EXPECT_EQ(placed("spread:4", profile("intel-xeon8480-2s-snc4")), "0,14,56,70");
+  EXPECT_EQ(placed("spread:4", profile("aws-m6a.24xlarge-epyc7r13")), "0,8,24,32");
 }
 
 // split:K on multi-node profiles: one message PU per node first.
@@ -82,31 +82,31 @@ TEST(PlacementProfiles, SplitPutsOneMessagePuPerNode) {
 // compact fills one LLC; one PU per core before SMT siblings.
 TEST(PlacementProfiles, CompactFillsAnLlcOneThreadPerCoreFirst) {
   const topology::Topology nps1 = profile("amd-epyc9654-2s-nps1");
-  EXPECT_EQ(cpus("compact:8", nps1), "0-7");           // one CCD, first threads
-  EXPECT_EQ(cpus("compact:16", nps1), "0-7,192-199");  // the CCD with siblings
-  EXPECT_EQ(cpus("compact:17", nps1), "0-8,192-199");  // then the next CCD
+  EXPECT_EQ(placed("compact:8", nps1), "0-7");           // one CCD, first threads
+  EXPECT_EQ(placed("compact:16", nps1), "0-7,192-199");  // the CCD with siblings
+  EXPECT_EQ(placed("compact:17", nps1), "0-8,192-199");  // then the next CCD
   const topology::Topology smt4 = profile("edge-smt4-thunderx2-2s");
-  EXPECT_EQ(cpus("compact:34", smt4), "0-33");  // 32 first threads, then 32, 33
-  EXPECT_EQ(cpus("compact:128", smt4), "0-127");
-  EXPECT_EQ(cpus("compact:129", smt4), "0-128");
+  EXPECT_EQ(placed("compact:34", smt4), "0-33");  // 32 first threads, then 32, 33
+  EXPECT_EQ(placed("compact:128", smt4), "0-127");
+  EXPECT_EQ(placed("compact:129", smt4), "0-128");
   const topology::Topology altra = profile("ampere-altra-2s-q80");
-  EXPECT_EQ(cpus("compact:3", altra), "0-2");  // private L2s: one core per LLC
+  EXPECT_EQ(placed("compact:3", altra), "0-2");  // private L2s: one core per LLC
 }
 
 TEST(PlacementProfiles, NodePackageLlcOnRealNumbering) {
   const topology::Topology snc4 = profile("intel-xeon8480-2s-snc4");
-  EXPECT_EQ(cpus("node:5", snc4), "70-83,182-195");
-  EXPECT_EQ(cpus("package:1", snc4), "56-111,168-223");
-  EXPECT_EQ(cpus("llc:1", snc4), "56-111,168-223");
+  EXPECT_EQ(placed("node:5", snc4), "70-83,182-195");
+  EXPECT_EQ(placed("package:1", snc4), "56-111,168-223");
+  EXPECT_EQ(placed("llc:1", snc4), "56-111,168-223");
   const topology::Topology m6a = profile("aws-m6a.24xlarge-epyc7r13");
-  EXPECT_EQ(cpus("llc:5", m6a), "40-47,88-95");
-  EXPECT_EQ(cpus("llc:159", profile("ampere-altra-2s-q80")), "159");
+  EXPECT_EQ(placed("llc:5", m6a), "40-47,88-95");
+  EXPECT_EQ(placed("llc:159", profile("ampere-altra-2s-q80")), "159");
 }
 
 TEST(PlacementProfiles, EdgeOfflinePusAreNeverPlaced) {
   const topology::Topology t = profile("edge-offline-smt-off-i7-4770");
-  EXPECT_EQ(cpus("all", t), "0-3");
-  EXPECT_EQ(cpus("compact:4", t), "0-3");
+  EXPECT_EQ(placed("all", t), "0-3");
+  EXPECT_EQ(placed("compact:4", t), "0-3");
   std::string what;
   try {
     resolve_placement("spread:5", t);
@@ -123,7 +123,7 @@ TEST(PlacementProfiles, EdgeOfflinePusAreNeverPlaced) {
 
 TEST(PlacementProfiles, EdgeMemoryOnlyNodeCannotHostAWorkload) {
   const topology::Topology t = profile("edge-memory-only-cxl-node");
-  EXPECT_EQ(cpus("node:0", t), "0-31");
+  EXPECT_EQ(placed("node:0", t), "0-31");
   std::string what;
   try {
     resolve_placement("node:1", t);

@@ -31,6 +31,11 @@ const char* kPlan =
     "iterations: 3\nduration_s: 0.3\nsample_hz: 0\nquiet: {timeout_s: 0}\n"
     "cases: [{workload: fork, params: {workers: 1}}]\n";
 
+// kPlan with 2 s iterations: the run that holds the lock while another waits.
+const char* kLongPlan =
+    "iterations: 3\nduration_s: 2\nsample_hz: 0\nquiet: {timeout_s: 0}\n"
+    "cases: [{workload: fork, params: {workers: 1}}]\n";
+
 struct Window {
   std::int64_t start_ns, end_ns;
 };
@@ -58,14 +63,15 @@ RunFile read_run(const std::string& path) {
   return out;
 }
 
-// `schedrig-agent run` of kPlan on a fake root with its own state dir.
+// `schedrig-agent run` of the plan in t's file `plan` (kPlan's plan.yaml by
+// default) on a fake root with its own state dir.
 std::vector<std::string> run_args(const TempDir& t, const std::string& name,
-                                  const std::string& lock) {
+                                  const std::string& lock, const std::string& plan = "plan.yaml") {
   fs::create_directories(t.file("root-" + name));
   return {bin("schedrig-agent"),
           "run",
           "--plan",
-          t.file("plan.yaml"),
+          t.file(plan),
           "--out",
           t.file(name + ".schedrig"),
           "--root",
@@ -80,7 +86,10 @@ TEST(RunLockCli, TwoKnobFreeRunsNeverOverlapAndTheSecondSaysItWaits) {
   TempDir t;
   std::ofstream(t.file("plan.yaml")) << kPlan;
   const std::string lock = t.file("locks/run.lock");
-  ChildProcess a(run_args(t, "a", lock), t.file("a.log"));
+  // The first run is long (3 x 2 s) so the second reaches the lock while it
+  // runs, even when starting a process takes seconds on a loaded box.
+  std::ofstream(t.file("long.yaml")) << kLongPlan;
+  ChildProcess a(run_args(t, "a", lock, "long.yaml"), t.file("a.log"));
   // Its first progress line: it holds the lock.
   ASSERT_TRUE(a.wait_for_log(" starts: plan", 10s)) << a.log();
   ChildProcess b(run_args(t, "b", lock), t.file("b.log"));

@@ -20,11 +20,11 @@
 namespace schedrig::topology {
 namespace {
 
-Topology load_xml(const std::string& path) { return load_topology({Source::Kind::kXml, path}); }
+Topology load_export(const std::string& path) { return load_topology({Source::Kind::kXml, path}); }
 
 std::string error_of(const std::string& path) {
   try {
-    load_xml(path);
+    load_export(path);
   } catch (const TopologyError& e) {
     return e.what();
   }
@@ -112,7 +112,7 @@ TEST(TopologyHostile, ControlCharactersFromTheFileAreEscaped) {
   const std::string rel = "topologies/lstopo_vm-2cpu-1numa.v2.xml";
   SCHEDRIG_REQUIRE_FIXTURE_FILE(testing::fixture_path(rel));
   testing::TempDir dir;
-  const Topology t = load_xml(
+  const Topology t = load_export(
       edited(dir, rel, "value=\"x86_64\"", "value=\"x86_64\x1b]0;pwned\x07&#10;warning: forged\""));
   EXPECT_EQ(t.arch, "x86_64\\e]0;pwned\\x07\\nwarning: forged");
   std::ostringstream view;
@@ -145,7 +145,7 @@ TEST(TopologyHostile, ADistanceTableLinuxWouldRejectIsIgnoredWithAWarning) {
   const std::string rel = "topologies/amd-epyc7402-2s-smt_nps1_96pu.v2.xml";
   SCHEDRIG_REQUIRE_FIXTURE_FILE(testing::fixture_path(rel));
   testing::TempDir dir;
-  const Topology far_self = load_xml(edited(dir, rel, ">10 32 32 10 <", ">30 20 20 30 <"));
+  const Topology far_self = load_export(edited(dir, rel, ">10 32 32 10 <", ">30 20 20 30 <"));
   EXPECT_TRUE(far_self.distances.empty());
   ASSERT_EQ(far_self.warnings.size(), 1u);
   EXPECT_EQ(
@@ -158,19 +158,19 @@ TEST(TopologyHostile, ADistanceTableLinuxWouldRejectIsIgnoredWithAWarning) {
   EXPECT_EQ(far_self.sched_domains.back().distance, 20u);  // Linux's default remote distance
   EXPECT_EQ(far_self.sched_domains.back().span, 96u);      // still one machine
 
-  const Topology near = load_xml(edited(dir, rel, ">10 32 32 10 <", ">10 10 10 10 <"));
+  const Topology near = load_export(edited(dir, rel, ">10 32 32 10 <", ">10 10 10 10 <"));
   ASSERT_EQ(near.warnings.size(), 1u);
   EXPECT_NE(near.warnings[0].find("a distance between two nodes is 10, not above 10"),
             std::string::npos)
       << near.warnings[0];
 
-  const Topology huge = load_xml(
+  const Topology huge = load_export(
       edited(dir, rel, "length=\"12\">10 32 32 10 <", "length=\"20\">10 4294967306 32 10 <"));
   ASSERT_EQ(huge.warnings.size(), 1u);
   EXPECT_NE(huge.warnings[0].find("above 255"), std::string::npos) << huge.warnings[0];
 
   // A bandwidth matrix is no SLIT: not used, and nothing to warn about.
-  const Topology bandwidth = load_xml(
+  const Topology bandwidth = load_export(
       edited(dir, rel, "kind=\"5\" name=\"NUMALatency\"", "kind=\"9\" name=\"NUMABandwidth\""));
   EXPECT_TRUE(bandwidth.distances.empty());
   EXPECT_TRUE(bandwidth.warnings.empty());
@@ -182,7 +182,7 @@ TEST(TopologyHostile, TooManyDistinctDistancesFallBackToTheDefaults) {
   testing::TempDir dir;
   const std::string path = dir.file("line.xml");
   std::ofstream(path) << line_machine(40);
-  const Topology t = load_xml(path);
+  const Topology t = load_export(path);
   ASSERT_EQ(t.numa_nodes.size(), 40u);
   EXPECT_TRUE(t.distances.empty());
   ASSERT_EQ(t.warnings.size(), 1u);
@@ -194,7 +194,7 @@ TEST(TopologyHostile, TooManyDistinctDistancesFallBackToTheDefaults) {
   EXPECT_EQ(t.sched_domains[0].span, 40u);
 
   std::ofstream(path) << line_machine(20);  // 20 distances: kept, one level each but the local
-  const Topology twenty = load_xml(path);
+  const Topology twenty = load_export(path);
   EXPECT_TRUE(twenty.warnings.empty());
   EXPECT_EQ(twenty.sched_domains.size(), 19u);
 }
@@ -218,12 +218,12 @@ TEST(TopologyHostile, ComputeUnitsWithoutAFamilyComeFromTheSharedL1i) {
   SCHEDRIG_REQUIRE_FIXTURE_FILE(testing::fixture_path(rel));
   testing::TempDir dir;
   const Topology t =
-      load_xml(edited(dir, rel, "<info name=\"CPUFamilyNumber\" value=\"21\"/>", ""));
+      load_export(edited(dir, rel, "<info name=\"CPUFamilyNumber\" value=\"21\"/>", ""));
   EXPECT_TRUE(t.compute_units);
   ASSERT_EQ(t.core_cpus.size(), 32u);
   EXPECT_EQ(t.core_cpus[0], (std::vector<int>{0, 1}));
   // Another family's shared L1i (there is none on x86) would not be a unit.
-  const Topology other = load_xml(edited(dir, rel, "value=\"21\"", "value=\"23\""));
+  const Topology other = load_export(edited(dir, rel, "value=\"21\"", "value=\"23\""));
   EXPECT_FALSE(other.compute_units);
   EXPECT_EQ(other.core_cpus.size(), 64u);
 }
@@ -233,7 +233,7 @@ TEST(TopologyHostile, AnAllowedCpusetWithNoOnlinePuIsWarnedAbout) {
   SCHEDRIG_REQUIRE_FIXTURE_FILE(testing::fixture_path(rel));
   testing::TempDir dir;
   const Topology t =
-      load_xml(edited(dir, rel, "allowed_cpuset=\"0x0000003f\"", "allowed_cpuset=\"0x0\""));
+      load_export(edited(dir, rel, "allowed_cpuset=\"0x0000003f\"", "allowed_cpuset=\"0x0\""));
   EXPECT_TRUE(t.allowed_cpus.empty());
   EXPECT_EQ(format_cpulist(t.disallowed_pus), "0-31");
   ASSERT_EQ(t.warnings.size(), 1u);

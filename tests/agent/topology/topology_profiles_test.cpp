@@ -28,7 +28,7 @@ std::vector<std::string> profile_names() {
   return {names.begin(), names.end()};
 }
 
-std::vector<std::string> domains(const Topology& t) {
+std::vector<std::string> domain_spans(const Topology& t) {
   std::vector<std::string> out;
   for (const SchedDomainLevel& l : t.sched_domains) {
     std::string s = fmt::format("{} {}/{}", l.name, l.span, l.groups);
@@ -108,7 +108,7 @@ TEST(TopologyProfiles, FactsFromEachSource) {
     EXPECT_EQ(format_cpulist(t.numa_nodes[0].cpus), e.node0_cpus);
     EXPECT_EQ(format_cpulist(t.llcs[0].cpus), e.llc0_cpus);
     EXPECT_EQ(format_cpulist(t.core_cpus[0]), e.core0_cpus);
-    EXPECT_EQ(domains(t), e.domains);
+    EXPECT_EQ(domain_spans(t), e.domains);
     EXPECT_EQ(t.allowed_cpus, t.online_cpus);
     EXPECT_TRUE(t.disallowed_pus.empty());
     // generate.sh records each machine's architecture: its domain rules.

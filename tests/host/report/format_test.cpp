@@ -1,4 +1,4 @@
-// format_number / format_utc / format_labels.
+// format_number / csv_number / dash_if_empty / format_utc / format_labels.
 #include <limits>
 #include <sstream>
 
@@ -28,6 +28,19 @@ TEST(ReportFormat, SmallNumbersKeepThreeSignificantDigits) {
   EXPECT_EQ(format_number(0), "0");
   EXPECT_EQ(format_number(std::numeric_limits<double>::quiet_NaN()), "nan");
   EXPECT_EQ(format_number(std::numeric_limits<double>::infinity()), "inf");
+}
+
+TEST(ReportFormat, CsvNumbersAreShortestAndEmptyWhenNotFinite) {
+  EXPECT_EQ(csv_number(0.1), "0.1");
+  EXPECT_EQ(csv_number(123456.75), "123456.75");
+  EXPECT_EQ(csv_number(-2.5e-7), "-2.5e-07");
+  EXPECT_EQ(csv_number(std::numeric_limits<double>::quiet_NaN()), "");
+  EXPECT_EQ(csv_number(-std::numeric_limits<double>::infinity()), "");
+}
+
+TEST(ReportFormat, AnEmptyTextCellIsADash) {
+  EXPECT_EQ(dash_if_empty(""), "-");
+  EXPECT_EQ(dash_if_empty("6.12.0"), "6.12.0");
 }
 
 TEST(ReportFormat, TimesAreUtcIso) {

@@ -18,7 +18,7 @@ using schedrig::testing::RawDb;
 using schedrig::testing::sampled_run;
 using schedrig::testing::TempDir;
 
-void ingest_all(Store& store, const std::vector<v1::Envelope>& envs) {
+void ingest_envelopes(Store& store, const std::vector<v1::Envelope>& envs) {
   for (const auto& env : envs) store.ingest(env, encode_envelope(env));
 }
 
@@ -31,7 +31,7 @@ std::vector<std::string> names_of(const SampleRecord& s) {
 TEST(StoreSamples, EverySampleComesBackExactlyInArrivalOrder) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
-  ingest_all(store, sampled_run());
+  ingest_envelopes(store, sampled_run());
   const std::vector<SampleRecord> samples = store.samples(kRun);
   ASSERT_EQ(samples.size(), 6u);
   for (std::size_t i = 1; i < samples.size(); ++i) EXPECT_GT(samples[i].id, samples[i - 1].id);
@@ -75,7 +75,7 @@ TEST(StoreSamples, EverySampleComesBackExactlyInArrivalOrder) {
 TEST(StoreSamples, AbsentValuesStayAbsent) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
-  ingest_all(store, sampled_run());
+  ingest_envelopes(store, sampled_run());
   const SampleRecord sparse = store.samples(kRun).at(4);  // position 2: no schedstat, no PSI
   EXPECT_EQ(names_of(sparse), (std::vector<std::string>{
                                   "idle_pct", "busy_pct_node0", "busy_pct_node1", "ctxt_per_s",
@@ -86,13 +86,14 @@ TEST(StoreSamples, AfterIdReturnsOnlyNewerSamples) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
   const auto envs = sampled_run();
-  ingest_all(store, std::vector<v1::Envelope>(envs.begin(), envs.begin() + 6));  // 2 samples in
+  ingest_envelopes(store,
+                   std::vector<v1::Envelope>(envs.begin(), envs.begin() + 6));  // 2 samples in
   const auto first = store.samples(kRun);
   ASSERT_EQ(first.size(), 2u);
   EXPECT_TRUE(store.samples(kRun, first.back().id).empty());
   EXPECT_EQ(store.samples(kRun, first.front().id).size(), 1u);
 
-  ingest_all(store, std::vector<v1::Envelope>(envs.begin() + 6, envs.end()));
+  ingest_envelopes(store, std::vector<v1::Envelope>(envs.begin() + 6, envs.end()));
   const auto rest = store.samples(kRun, first.back().id);
   ASSERT_EQ(rest.size(), 4u);
   EXPECT_EQ(rest.front().position, 1u);
@@ -102,7 +103,7 @@ TEST(StoreSamples, AfterIdReturnsOnlyNewerSamples) {
 TEST(StoreSamples, PrefixMatchesAndOtherRunsStayOut) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
-  ingest_all(store, sampled_run());
+  ingest_envelopes(store, sampled_run());
   const std::string other = "3f2b0000-0000-4000-8000-000000000000";
   store.ingest(make_sample(100, other, 0, 0), encode_envelope(make_sample(100, other, 0, 0)));
   EXPECT_EQ(store.samples(kRun).size(), 6u);
@@ -131,7 +132,7 @@ TEST(StoreSamples, KeptBeforeTheRunIsStartedAndNeverDoubled) {
 TEST(StoreSamples, IterationsCarryTheirSummaryAndQuietWait) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
-  ingest_all(store, sampled_run());
+  ingest_envelopes(store, sampled_run());
   const RunRecord run = store.runs().at(0);
   ASSERT_EQ(run.iterations.size(), 3u);
   const IterationRecord& it = run.iterations[1];
@@ -161,7 +162,7 @@ TEST(StoreSamples, IterationsCarryTheirSummaryAndQuietWait) {
   // An iteration without a summary (an agent from before sampling) reads as
   // not sampled.
   Store plain(tmp.file("plain.db"));
-  ingest_all(plain, schedrig::testing::sample_run());
+  ingest_envelopes(plain, schedrig::testing::sample_run());
   const IterationRecord old = plain.runs().at(0).iterations.at(0);  // a copy: runs() is a temporary
   EXPECT_EQ(old.sample_summary.samples, 0u);
   EXPECT_TRUE(old.sample_summary.stats.empty());
@@ -172,7 +173,7 @@ TEST(StoreSamples, IterationsCarryTheirSummaryAndQuietWait) {
 TEST(StoreSamples, LeanRunsSkipTheSummariesOnly) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
-  ingest_all(store, sampled_run());
+  ingest_envelopes(store, sampled_run());
   const RunRecord run = store.runs(kRun, RunsOptions{.sample_summaries = false}).at(0);
   ASSERT_EQ(run.iterations.size(), 3u);
   EXPECT_EQ(run.iterations[1].sample_summary.samples, 0u);
@@ -186,7 +187,7 @@ TEST(StoreSamples, RunProgressReadsWhatArrivedSinceTheLastPoll) {
   Store store(tmp.file("results.db"));
   const auto envs = sampled_run();
   // Hello, Topology, RunStarted, both samples of position 0, its result.
-  ingest_all(store, std::vector<v1::Envelope>(envs.begin(), envs.begin() + 6));
+  ingest_envelopes(store, std::vector<v1::Envelope>(envs.begin(), envs.begin() + 6));
   RunProgress p = store.run_progress(kRun, 0, 0);
   EXPECT_EQ(p.status, "running");
   EXPECT_EQ(p.planned_iterations, 3u);
@@ -201,7 +202,7 @@ TEST(StoreSamples, RunProgressReadsWhatArrivedSinceTheLastPoll) {
   EXPECT_TRUE(p.samples.empty());
   EXPECT_TRUE(p.iterations.empty());
 
-  ingest_all(store, std::vector<v1::Envelope>(envs.begin() + 6, envs.end()));
+  ingest_envelopes(store, std::vector<v1::Envelope>(envs.begin() + 6, envs.end()));
   p = store.run_progress(kRun, last_sample, last_iteration);
   EXPECT_EQ(p.status, "ok");
   EXPECT_EQ(p.samples.size(), 4u);
@@ -218,8 +219,8 @@ TEST(StoreSamples, RunIdsOldestFirstWithoutLoadingRuns) {
   Store store(tmp.file("results.db"));
   const std::string later = "9a000000-0000-4000-8000-000000000002";
   const std::string earlier = "9b000000-0000-4000-8000-000000000001";
-  ingest_all(store, schedrig::testing::sample_run(later, 100));
-  ingest_all(store, schedrig::testing::sample_run(earlier, 1));
+  ingest_envelopes(store, schedrig::testing::sample_run(later, 100));
+  ingest_envelopes(store, schedrig::testing::sample_run(earlier, 1));
   EXPECT_EQ(store.run_ids(), (std::vector<std::string>{earlier, later}));
   EXPECT_EQ(store.run_ids("9a"), (std::vector<std::string>{later}));
   EXPECT_TRUE(store.run_ids("9A").empty());

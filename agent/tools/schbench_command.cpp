@@ -1,0 +1,129 @@
+#include "agent/tools/schbench_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "agent/tools/tool_error.h"
+#include "agent/tools/tool_options.h"
+#include "common/cpulist.h"
+#include "common/printable.h"
+
+namespace schedrig::tools {
+namespace {
+
+// schbench.c long_options and option_string (master, 2024).
+const std::vector<OptionSpec> kSchbenchOptions = {{'p', "pipe", true},
+                                                  {'m', "message-threads", true},
+                                                  {'M', "message-cpus", true},
+                                                  {'W', "worker-cpus", true},
+                                                  {'t', "threads", true},
+                                                  {'r', "runtime", true},
+                                                  {'R', "rps", true},
+                                                  {'A', "auto-rps", true},
+                                                  {'F', "cache_footprint", true},
+                                                  {'C', "calibrate", false},
+                                                  {'L', "no-locking", false},
+                                                  {'n', "operations", true},
+                                                  {'s', "sleep_usec", true},
+                                                  {'w', "warmuptime", true},
+                                                  {'i', "intervaltime", true},
+                                                  {'z', "zerotime", true},
+                                                  {'j', "json", true},
+                                                  {'J', "jobname", true},
+                                                  {'\0', "split", true},
+                                                  {'\0', "help", false}};
+
+[[noreturn]] void refuse(const GivenOption& o, const std::string& reason) {
+  throw ToolArgsError(fmt::format("schbench: argument '{}': {}", printable(o.word), reason));
+}
+
+// Why schedrig keeps option `o` to itself, or "".
+std::string owned_reason(const GivenOption& o) {
+  switch (o.spec->short_name) {
+    case 'r':
+      return "the run time is schedrig's (the plan's duration_s); leave it out";
+    case 'j':
+      return "output files are schedrig's; it reads schbench's report itself";
+    case 'C':
+      return "a calibration run is not a benchmark run";
+    default:
+      break;
+  }
+  if (o.spec->long_name == std::string("help")) return "not a benchmark run";
+  return "";
+}
+
+// An explicit -M/-W cpulist, checked against the placement, as the kernel writes it.
+std::string pinned_cpus(const GivenOption& o, const std::vector<int>& placement) {
+  std::vector<int> cpus;
+  try {
+    cpus = parse_cpulist(o.value);
+  } catch (const std::invalid_argument& e) {
+    refuse(o, e.what());
+  }
+  if (cpus.empty()) refuse(o, "an empty cpulist");
+  for (int c : cpus) {
+    if (!std::binary_search(placement.begin(), placement.end(), c)) {
+      refuse(o, fmt::format("CPU {} is outside the placement's cpulist {}", c,
+                            format_cpulist(placement)));
+    }
+  }
+  return format_cpulist(cpus);
+}
+
+int message_threads(const std::vector<GivenOption>& given) {
+  int m = 1;  // schbench's default
+  for (const GivenOption& o : given) {
+    if (o.spec->short_name != 'm') continue;
+    char* end = nullptr;
+    const long v = std::strtol(o.value.c_str(), &end, 10);
+    if (end == o.value.c_str() || *end != '\0' || v < 1 || v > 65536) {
+      refuse(o, "message threads must be a whole number in [1, 65536]");
+    }
+    m = static_cast<int>(v);
+  }
+  return m;
+}
+
+}  // namespace
+
+std::vector<std::string> schbench_command(const std::vector<std::string>& args,
+                                          const ToolRunSpec& run) {
+  std::vector<int> placement = run.cpus;
+  std::sort(placement.begin(), placement.end());
+  const std::vector<GivenOption> given = read_options("schbench", args, kSchbenchOptions);
+  const bool auto_pin = std::any_of(given.begin(), given.end(), [](const GivenOption& o) {
+    return (o.spec->short_name == 'M' || o.spec->short_name == 'W') && o.value == "auto";
+  });
+  const int m = message_threads(given);
+  std::vector<std::string> out;
+  for (const GivenOption& o : given) {
+    if (const std::string why = owned_reason(o); !why.empty()) refuse(o, why);
+    const char c = o.spec->short_name;
+    if (c == 'M' || c == 'W') {
+      if (!auto_pin) out.insert(out.end(), {fmt::format("-{}", c), pinned_cpus(o, placement)});
+      continue;
+    }
+    out.push_back(o.spec->short_name ? fmt::format("-{}", c) : option_name(*o.spec));
+    if (o.spec->takes_value) out.push_back(o.value);
+  }
+  if (auto_pin) {
+    if (static_cast<std::size_t>(m) > placement.size()) {
+      throw ToolArgsError(fmt::format(
+          "schbench: argument '-M auto': {} message threads need {} PUs; the placement has {} ({})",
+          m, m, placement.size(), format_cpulist(placement)));
+    }
+    out.insert(out.end(), {"-M", format_cpulist({placement.begin(), placement.begin() + m}), "-W",
+                           format_cpulist(placement)});
+  }
+  const auto seconds = std::chrono::duration<double>(run.duration).count();
+  out.insert(out.end(),
+             {"-r", std::to_string(std::max(1LL, static_cast<long long>(std::ceil(seconds))))});
+  if (run.schbench_json) out.insert(out.end(), {"-j", "-"});
+  return out;
+}
+
+}  // namespace schedrig::tools
