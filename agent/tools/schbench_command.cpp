@@ -9,7 +9,6 @@
 #include "agent/tools/tool_error.h"
 #include "agent/tools/tool_options.h"
 #include "common/cpulist.h"
-#include "common/printable.h"
 
 namespace schedrig::tools {
 namespace {
@@ -37,7 +36,7 @@ const std::vector<OptionSpec> kSchbenchOptions = {{'p', "pipe", true},
                                                   {'\0', "help", false}};
 
 [[noreturn]] void refuse(const GivenOption& o, const std::string& reason) {
-  throw ToolArgsError(fmt::format("schbench: argument '{}': {}", printable(o.word), reason));
+  refuse_argument("schbench", o.word, reason);
 }
 
 // Why schedrig keeps option `o` to itself, or "".

@@ -10,11 +10,6 @@
 namespace schedrig::tools {
 namespace {
 
-[[noreturn]] void refuse(const std::string& tool, const std::string& word,
-                         const std::string& reason) {
-  throw ToolArgsError(fmt::format("{}: argument '{}': {}", tool, printable(word), reason));
-}
-
 // The spec a "--name" matches: exactly, else as the only one it prefixes.
 const OptionSpec& long_spec(const std::string& tool, const std::string& word,
                             const std::string& name, const std::vector<OptionSpec>& specs) {
@@ -28,8 +23,8 @@ const OptionSpec& long_spec(const std::string& tool, const std::string& word,
       ++prefixed;
     }
   }
-  if (prefixed > 1) refuse(tool, word, "ambiguous: it begins more than one option's name");
-  if (!found) refuse(tool, word, "not an option schedrig lets this tool take");
+  if (prefixed > 1) refuse_argument(tool, word, "ambiguous: it begins more than one option's name");
+  if (!found) refuse_argument(tool, word, "not an option schedrig lets this tool take");
   return *found;
 }
 
@@ -38,9 +33,9 @@ const OptionSpec& short_spec(const std::string& tool, const std::string& word, c
   for (const OptionSpec& s : specs) {
     if (s.short_name == c) return s;
   }
-  refuse(tool, word,
-         fmt::format("-{} is not an option schedrig lets this tool take",
-                     printable(std::string(1, c))));
+  refuse_argument(tool, word,
+                  fmt::format("-{} is not an option schedrig lets this tool take",
+                              printable(std::string(1, c))));
 }
 
 // Reads the option at argv[i] (a "--name"), advancing i past its value.
@@ -51,12 +46,12 @@ void read_long(const std::string& tool, const std::vector<std::string>& argv, st
   const std::string name = word.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
   const OptionSpec& s = long_spec(tool, word, name, specs);
   if (!s.takes_value) {
-    if (eq != std::string::npos) refuse(tool, word, "takes no value");
+    if (eq != std::string::npos) refuse_argument(tool, word, "takes no value");
     out.push_back({&s, "", word});
   } else if (eq != std::string::npos) {
     out.push_back({&s, word.substr(eq + 1), word});
   } else {
-    if (i + 1 == argv.size()) refuse(tool, word, "needs a value");
+    if (i + 1 == argv.size()) refuse_argument(tool, word, "needs a value");
     out.push_back({&s, argv[++i], word});
   }
 }
@@ -73,7 +68,7 @@ void read_short(const std::string& tool, const std::vector<std::string>& argv, s
       out.push_back({&s, word.substr(k + 1), word});
       return;
     } else {
-      if (i + 1 == argv.size()) refuse(tool, word, "needs a value");
+      if (i + 1 == argv.size()) refuse_argument(tool, word, "needs a value");
       out.push_back({&s, argv[++i], word});
       return;
     }
@@ -88,7 +83,7 @@ std::vector<GivenOption> read_options(const std::string& tool, const std::vector
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& word = argv[i];
     if (word == "--") {
-      if (i + 1 < argv.size()) refuse(tool, argv[i + 1], "operands are not taken");
+      if (i + 1 < argv.size()) refuse_argument(tool, argv[i + 1], "operands are not taken");
       break;
     }
     if (word.starts_with("--")) {
@@ -96,10 +91,14 @@ std::vector<GivenOption> read_options(const std::string& tool, const std::vector
     } else if (word.size() > 1 && word[0] == '-') {
       read_short(tool, argv, i, specs, out);
     } else {
-      refuse(tool, word, "not an option (operands are not taken)");
+      refuse_argument(tool, word, "not an option (operands are not taken)");
     }
   }
   return out;
+}
+
+void refuse_argument(const std::string& tool, const std::string& word, const std::string& reason) {
+  throw ToolArgsError(fmt::format("{}: argument '{}': {}", tool, printable(word), reason));
 }
 
 std::string option_name(const OptionSpec& spec) {

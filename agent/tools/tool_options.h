@@ -37,6 +37,10 @@ struct GivenOption {
 std::vector<GivenOption> read_options(const std::string& tool, const std::vector<std::string>& argv,
                                       const std::vector<OptionSpec>& specs);
 
+// Throws ToolArgsError "TOOL: argument 'WORD': REASON" (WORD escaped).
+[[noreturn]] void refuse_argument(const std::string& tool, const std::string& word,
+                                  const std::string& reason);
+
 // "-m" / "--message-threads": how errors name an option.
 std::string option_name(const OptionSpec& spec);
 
