@@ -54,17 +54,22 @@ void think(Worker& w, unsigned ops) {
   }
 }
 
+// The worker's push and post and the message thread's kBlocked store and
+// list exchange are a Dekker pair: either the exchange sees the push or the
+// post lands after the kBlocked store. That needs all four in the one total
+// order of seq_cst operations; with a release push and an acquire exchange
+// the C++ model lets the exchange pass the store and the wakeup be lost.
 void push(MessageThread& m, Worker* w) {
   Worker* old = m.head.load(std::memory_order_relaxed);
   do {
     w->next = old;
   } while (
-      !m.head.compare_exchange_weak(old, w, std::memory_order_release, std::memory_order_relaxed));
+      !m.head.compare_exchange_weak(old, w, std::memory_order_seq_cst, std::memory_order_relaxed));
 }
 
 // schbench xlist_wake_all: one clock read for the whole list.
 void wake_all(MessageThread& m) {
-  Worker* list = m.head.exchange(nullptr, std::memory_order_acquire);
+  Worker* list = m.head.exchange(nullptr, std::memory_order_seq_cst);  // see push()
   if (!list) return;
   const std::uint64_t t = now_ns();
   while (list) {
