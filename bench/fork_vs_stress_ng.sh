@@ -38,9 +38,22 @@ ours_sngchild() {
   "$agent" stress fork --workers "$1" --fork-max "$2" --cpus "$taskset" --duration "$duration" \
     --child-body stress-ng --json | json_field bogo_ops_per_s
 }
+# stress-ng's figure, only from a run that counts: exit status 0 and none of
+# the lines by which stress-ng says it does not (a "fail:" line, "metrics
+# corrupted", a "failed:" or "metrics untrustworthy:" count above 0; the
+# rules of agent/tools/stress_ng_output.h). Else it prints stress-ng's own
+# lines and exits 1 (set -e: the caller's assignment fails too).
 stressng() {
-  stress-ng --fork "$1" --fork-max "$2" --taskset "$taskset" --timeout "${duration}s" \
-    --metrics-brief --yaml "$tmp/sng.yaml" >/dev/null 2>&1
+  local out status=0
+  rm -f "$tmp/sng.yaml"
+  out=$(stress-ng --fork "$1" --fork-max "$2" --taskset "$taskset" --timeout "${duration}s" \
+    --metrics-brief --yaml "$tmp/sng.yaml" 2>&1) || status=$?
+  local refusal='^stress-ng: (fail|error):|metrics corrupted|(failed|metrics untrustworthy): [1-9]'
+  if ((status != 0)) || grep -qE "$refusal" <<<"$out" || [[ ! -s $tmp/sng.yaml ]]; then
+    echo "stress-ng --fork $1 --fork-max $2 does not count (exit $status):" >&2
+    grep -E "$refusal" <<<"$out" | head -5 >&2 || tail -3 <<<"$out" >&2
+    return 1
+  fi
   python3 -c 'import re,sys; t=open(sys.argv[1]).read(); print(re.search(r"bogo-ops-per-second-real-time: ([0-9.]+)", t).group(1))' "$tmp/sng.yaml"
 }
 raw() { "$tmp/fork_raw" "$1" "$2" "$taskset" "$duration"; }
