@@ -37,8 +37,7 @@ std::vector<std::string> hackbench_command(const std::vector<std::string>& args)
     if (const std::string why = owned_reason(o.spec->short_name); !why.empty()) {
       refuse_argument("hackbench", o.word, why);
     }
-    out.push_back(fmt::format("-{}", o.spec->short_name));
-    if (o.spec->takes_value) out.push_back(o.value);
+    append_option(out, o);
   }
   out.insert(out.end(), {"-l", std::to_string(kHackbenchLoops)});
   return out;

@@ -52,8 +52,7 @@ std::vector<std::string> perf_bench_command(const std::vector<std::string>& args
     if (const std::string why = owned_reason(o.spec->short_name, loops); !why.empty()) {
       refuse_argument("perf-bench-sched", o.word, why);
     }
-    out.push_back(fmt::format("-{}", o.spec->short_name));
-    if (o.spec->takes_value) out.push_back(o.value);
+    append_option(out, o);
   }
   out.insert(out.end(), {"-l", std::to_string(loops)});
   return out;

@@ -106,8 +106,7 @@ std::vector<std::string> schbench_command(const std::vector<std::string>& args,
       if (!auto_pin) out.insert(out.end(), {fmt::format("-{}", c), pinned_cpus(o, placement)});
       continue;
     }
-    out.push_back(o.spec->short_name ? fmt::format("-{}", c) : option_name(*o.spec));
-    if (o.spec->takes_value) out.push_back(o.value);
+    append_option(out, o);
   }
   if (auto_pin) {
     if (static_cast<std::size_t>(m) > placement.size()) {

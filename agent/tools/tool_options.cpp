@@ -101,6 +101,12 @@ void refuse_argument(const std::string& tool, const std::string& word, const std
   throw ToolArgsError(fmt::format("{}: argument '{}': {}", tool, printable(word), reason));
 }
 
+void append_option(std::vector<std::string>& argv, const GivenOption& o) {
+  argv.push_back(o.spec->short_name ? fmt::format("-{}", o.spec->short_name)
+                                    : fmt::format("--{}", o.spec->long_name));
+  if (o.spec->takes_value) argv.push_back(o.value);
+}
+
 std::string option_name(const OptionSpec& spec) {
   return spec.long_name ? fmt::format("--{}", spec.long_name) : fmt::format("-{}", spec.short_name);
 }

@@ -41,6 +41,10 @@ std::vector<GivenOption> read_options(const std::string& tool, const std::vector
 [[noreturn]] void refuse_argument(const std::string& tool, const std::string& word,
                                   const std::string& reason);
 
+// Appends `o` to `argv` as the tool will read it back: "-m" (or "--split"
+// for an option with no letter), then its value as a word of its own.
+void append_option(std::vector<std::string>& argv, const GivenOption& o);
+
 // "-m" / "--message-threads": how errors name an option.
 std::string option_name(const OptionSpec& spec);
 
