@@ -3,13 +3,27 @@
 #include <fmt/format.h>
 
 #include "agent/knobs/variant_knobs.h"
+#include "agent/tools/tool_error.h"
 #include "agent/workloads/resolve_case.h"
+#include "agent/workloads/tool_case.h"
 #include "common/plan/schedule.h"
 
 namespace schedrig::runner {
 namespace {
 
-PreparedCase prepare_case(const schedrig::v1::Case& c, const topology::Topology& topo) {
+// An external tool's binary, probed now so a box without it (or with a
+// version that lacks an option schedrig needs) refuses the plan.
+void probe_case_tool(const PreparedCase& pc, const tools::ToolPaths& tools) {
+  try {
+    workloads::probe_tool(*pc.workload->tool, tools, pc.cpus);
+  } catch (const tools::ToolArgsError& e) {
+    throw PlanRejected(fmt::format("case '{}': {}", pc.name, e.what()),
+                       schedrig::v1::ERROR_FACILITY_UNAVAILABLE, "workload", pc.workload->name);
+  }
+}
+
+PreparedCase prepare_case(const schedrig::v1::Case& c, const topology::Topology& topo,
+                          const tools::ToolPaths& tools) {
   PreparedCase out;
   out.name = c.name();
   try {
@@ -21,13 +35,15 @@ PreparedCase prepare_case(const schedrig::v1::Case& c, const topology::Topology&
   } catch (const workloads::CaseError& e) {
     throw PlanRejected(fmt::format("case '{}': {}", c.name(), e.what()));
   }
+  if (out.workload->tool) probe_case_tool(out, tools);
   return out;
 }
 
 }  // namespace
 
 std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
-                                        const topology::Topology& topo) {
+                                        const topology::Topology& topo,
+                                        const tools::ToolPaths& tools) {
   if (plan.cases_size() == 0) throw PlanRejected("plan has no cases");
   if (plan.iterations() == 0) throw PlanRejected("plan has 0 iterations");
   if (plan.duration_ns() == 0) throw PlanRejected("plan has a zero duration");
@@ -35,7 +51,7 @@ std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
   const std::string too_long = schedule_size_problem(plan);  // never built, never a bad_alloc
   if (!too_long.empty()) throw PlanRejected("plan too long: " + too_long);
   std::vector<PreparedCase> out;
-  for (const auto& c : plan.cases()) out.push_back(prepare_case(c, topo));
+  for (const auto& c : plan.cases()) out.push_back(prepare_case(c, topo, tools));
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "agent/knobs/knob_controller.h"
 #include "agent/placement/placement.h"
+#include "agent/tools/tool_paths.h"
 #include "agent/topology/topology.h"
 #include "agent/workloads/registry.h"
 #include "schedrig/v1/control.pb.h"
@@ -49,10 +50,14 @@ struct PreparedCase {
 };
 
 // Validates every case of `plan` on `topo`, and its length (at most
-// kMaxScheduleSlots slots); index i of the result is plan.cases(i). Throws
-// PlanRejected.
+// kMaxScheduleSlots slots); index i of the result is plan.cases(i). A case
+// of an external tool (workloads/tool_case.h) also needs its binary from
+// `tools`: trusted, and listing the options schedrig needs
+// (workloads::probe_tool), else the plan is refused with
+// ERROR_FACILITY_UNAVAILABLE. Throws PlanRejected.
 std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
-                                        const topology::Topology& topo);
+                                        const topology::Topology& topo,
+                                        const tools::ToolPaths& tools = tools::ToolPaths());
 
 // Checks every variant's knobs: names and values valid, each knob present
 // and writable through `knobs`. Nothing is written. Throws PlanRejected

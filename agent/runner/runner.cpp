@@ -68,6 +68,7 @@ struct RunShared {
   SamplingConfig sampling;
   v1::QuietCheck quiet;
   RunSink* sink = nullptr;
+  const tools::ToolPaths* tools = nullptr;
 };
 
 // `base` with each threshold the plan's `starvation:` sets (non-zero).
@@ -124,13 +125,21 @@ workloads::WorkloadResult run_watched(const PreparedCase& pc, const RunShared& s
   ctx.pu_to_llc = shared.pu_to_llc;
   ctx.pu_to_node = shared.pu_to_node;
   ctx.observer = std::move(observer);
-  workloads::WorkloadResult r = pc.workload->run(pc.params, ctx);
-  if (watchdog.fired()) {
-    throw workloads::WorkloadError(fmt::format(
+  ctx.tools = shared.tools;
+  const auto overran = [&] {
+    return workloads::WorkloadError(fmt::format(
         "{}: overran its {:.3g} s by more than the {:.3g} s grace; stopped by the watchdog",
         pc.workload->name, static_cast<double>(duration.count()) / 1e9,
         static_cast<double>(grace.count()) / 1e9));
+  };
+  workloads::WorkloadResult r;
+  try {
+    r = pc.workload->run(pc.params, ctx);
+  } catch (const workloads::WorkloadError&) {
+    if (watchdog.fired()) throw overran();  // the stop it caused, not the cause
+    throw;
   }
+  if (watchdog.fired()) throw overran();
   return r;
 }
 
@@ -300,7 +309,7 @@ struct KnobLockRelease {
 v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology& topo,
                          RunSink& sink, knobs::KnobController& knob_control,
                          const std::atomic<bool>& stop, const RunOptions& options) {
-  const std::vector<PreparedCase> cases = prepare_cases(requested.plan(), topo);
+  const std::vector<PreparedCase> cases = prepare_cases(requested.plan(), topo, options.tools);
   check_variants(requested.plan(), knob_control);
   v1::StartRun start = requested;
   *start.mutable_plan() = with_schedstats_on(requested.plan(), knob_control, options.root);
@@ -312,6 +321,7 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
                      with_plan_rule(options.thresholds, start.plan().starvation())};
   shared.quiet = start.plan().quiet();
   shared.sink = &sink;
+  shared.tools = &options.tools;
   const LockWaitReporter lock_waits(knob_control, sink, start.run_id());
   sink.run_started(
       make_run_started(start, static_cast<std::uint32_t>(schedule.size()), options.root));

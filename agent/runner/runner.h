@@ -8,6 +8,7 @@
 
 #include "agent/knobs/knob_controller.h"
 #include "agent/sampler/sampler.h"
+#include "agent/tools/tool_paths.h"
 #include "agent/topology/topology.h"
 #include "common/procfs/root.h"
 #include "common/run_lock.h"
@@ -43,6 +44,8 @@ struct RunOptions {
   // RunStarted, before its first iteration, telling its wait to the sink as
   // the run's Log; empty = the caller holds it (or none: tests).
   std::optional<RunLockOptions> run_lock;
+  // Which binary runs for each external tool (the agent's tools: map).
+  tools::ToolPaths tools{};
 };
 
 // Runs `start` on `topo`. Throws PlanRejected (prepare.h) before anything

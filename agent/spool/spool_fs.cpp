@@ -41,19 +41,6 @@ std::string refusal(const struct stat& st, bool& foreign) {
 
 }  // namespace
 
-Fd::~Fd() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-Fd& Fd::operator=(Fd&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = other.fd_;
-    other.fd_ = -1;
-  }
-  return *this;
-}
-
 Fd open_spool_dir(const std::string& dir) {
   const std::filesystem::path path(dir);
   std::error_code ec;

@@ -10,23 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "common/unique_fd.h"
+
 namespace schedrig::spool {
 
-// An owned file descriptor (-1 = none), closed on destruction.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd();
-  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  Fd& operator=(Fd&& other) noexcept;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_ = -1;
-};
+// An owned file descriptor (common/unique_fd.h).
+using Fd = UniqueFd;
 
 // Creates `dir` (mode 0700; missing parents as std::filesystem makes them)
 // unless it exists, and opens it O_DIRECTORY|O_NOFOLLOW. Throws

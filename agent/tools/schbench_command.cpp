@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/tools/tool_cpus.h"
 #include "agent/tools/tool_error.h"
 #include "agent/tools/tool_options.h"
 #include "common/cpulist.h"
@@ -55,24 +56,6 @@ std::string owned_reason(const GivenOption& o) {
   return "";
 }
 
-// An explicit -M/-W cpulist, checked against the placement, as the kernel writes it.
-std::string pinned_cpus(const GivenOption& o, const std::vector<int>& placement) {
-  std::vector<int> cpus;
-  try {
-    cpus = parse_cpulist(o.value);
-  } catch (const std::invalid_argument& e) {
-    refuse(o, e.what());
-  }
-  if (cpus.empty()) refuse(o, "an empty cpulist");
-  for (int c : cpus) {
-    if (!std::binary_search(placement.begin(), placement.end(), c)) {
-      refuse(o, fmt::format("CPU {} is outside the placement's cpulist {}", c,
-                            format_cpulist(placement)));
-    }
-  }
-  return format_cpulist(cpus);
-}
-
 int message_threads(const std::vector<GivenOption>& given) {
   int m = 1;  // schbench's default
   for (const GivenOption& o : given) {
@@ -103,7 +86,9 @@ std::vector<std::string> schbench_command(const std::vector<std::string>& args,
     if (const std::string why = owned_reason(o); !why.empty()) refuse(o, why);
     const char c = o.spec->short_name;
     if (c == 'M' || c == 'W') {
-      if (!auto_pin) out.insert(out.end(), {fmt::format("-{}", c), pinned_cpus(o, placement)});
+      if (!auto_pin)
+        out.insert(out.end(),
+                   {fmt::format("-{}", c), cpulist_inside("schbench", o.word, o.value, placement)});
       continue;
     }
     append_option(out, o);

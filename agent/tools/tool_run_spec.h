@@ -11,6 +11,7 @@ struct ToolRunSpec {
   std::vector<int> cpus;  // the placement's PUs (OS indexes), non-empty; the tool's affinity
   std::chrono::nanoseconds duration{0};  // the iteration's window, from the plan's duration_s
   bool schbench_json = false;            // the binary takes -j (its --help lists --json)
+  std::string work_dir{};  // the run's private directory (tool_work_dir.h); "" = not made yet
 };
 
 }  // namespace schedrig::tools

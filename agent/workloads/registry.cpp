@@ -8,7 +8,13 @@ namespace schedrig::workloads {
 namespace {
 
 std::vector<WorkloadInfo> make_registry() {
-  return {fork_workload(), wakeup_workload(), kv_workload()};
+  return {fork_workload(),
+          wakeup_workload(),
+          kv_workload(),
+          schbench_workload(),
+          stress_ng_workload(),
+          hackbench_workload(),
+          perf_bench_sched_workload()};
 }
 
 }  // namespace

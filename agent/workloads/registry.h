@@ -12,7 +12,13 @@
 #include "agent/workloads/params.h"
 #include "agent/workloads/window_observer.h"
 
+namespace schedrig::tools {
+class ToolPaths;  // agent/tools/tool_paths.h
+}  // namespace schedrig::tools
+
 namespace schedrig::workloads {
+
+struct ToolAdapter;  // tool_case.h
 
 // What the runner gives a workload for one iteration. Fields after `stop`
 // are optional (empty = unknown); every field has a default member
@@ -35,6 +41,9 @@ struct RunContext {
   // Optional: told the workload's threads (creator processes for fork) and
   // its live progress around the measured window (window_observer.h).
   WindowObserver observer{};
+  // External tools only: which binary runs for each tool name (the agent's
+  // tools: map); null = the defaults (tools::ToolPaths()).
+  const tools::ToolPaths* tools = nullptr;
 };
 
 struct ParamSpec {
@@ -54,6 +63,9 @@ struct WorkloadInfo {
   void (*validate)(const Params& p, std::size_t n_cpus);
   // Runs one iteration. Throws WorkloadError (workload_error.h) on failure.
   WorkloadResult (*run)(const Params& p, const RunContext& ctx);
+  // External tools only (tool_case.h): the tool, its probe and its adapter;
+  // null for the built-in workloads.
+  const ToolAdapter* tool = nullptr;
 };
 
 // Every registered workload, in a fixed order.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "agent/placement/membind.h"
+#include "agent/workloads/tool_case.h"
 
 namespace schedrig::workloads {
 namespace {
@@ -64,6 +65,9 @@ ResolvedCase resolve_case(const schedrig::v1::Case& c, const topology::Topology&
   check_membind(out.params, topo);
   try {
     out.workload->validate(out.params, out.placement.cpus.size());
+    if (out.workload->tool) {
+      check_tool_case(*out.workload->tool, *out.workload, out.params, out.placement.cpus);
+    }
   } catch (const ParamError& e) {
     throw CaseError(CasePart::kParams, e.param(), e.what());
   }

@@ -13,5 +13,10 @@ WorkloadInfo fork_workload();
 WorkloadInfo wakeup_workload();
 // kv: the kv contention workload (kv_store.h), in kv_store_case.cpp.
 WorkloadInfo kv_workload();
+// The external tools (tool_case.h), in tool_cases.cpp.
+WorkloadInfo schbench_workload();
+WorkloadInfo stress_ng_workload();
+WorkloadInfo hackbench_workload();
+WorkloadInfo perf_bench_sched_workload();
 
 }  // namespace schedrig::workloads

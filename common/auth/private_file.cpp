@@ -49,10 +49,6 @@ void wait_readable(int fd, const std::string& label) {
 
 }  // namespace
 
-UniqueFd::~UniqueFd() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
 UniqueFd open_private_file(const std::string& path, int flags, const std::string& label) {
   const int fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
   if (fd < 0) refuse(label, open_failure(errno));

@@ -6,22 +6,11 @@
 #include <cstddef>
 #include <string>
 
+#include "common/unique_fd.h"
+
 namespace schedrig::auth::detail {
 
-// An open file descriptor, closed on destruction.
-class UniqueFd {
- public:
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  ~UniqueFd();
-  UniqueFd(UniqueFd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  UniqueFd& operator=(UniqueFd&&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using schedrig::UniqueFd;  // common/unique_fd.h
 
 // Opens `path` with `flags` | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK (0600 when
 // O_CREAT creates it) and checks the open file: regular, mode & 077 == 0,

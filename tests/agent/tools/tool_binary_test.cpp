@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "agent/tools/tool_error.h"
+#include "tests/agent/tools/root_owned_dir.h"
 
 namespace schedrig::tools {
 namespace {
@@ -43,26 +44,15 @@ TEST(ToolBinary, RelativeMissingAndNonFilesAreRefused) {
   EXPECT_EQ(error_of("/etc/passwd"), "schbench: binary /etc/passwd: not executable");
 }
 
-// The test needs a directory of its own whose parents are all root-owned
-// and not group- or other-writable: it makes one (0755) under /run.
+// A root-owned directory of its own under /run (root_owned_dir.h).
 class ToolBinaryOwnership : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "needs root to make root- and other-owned files";
-    struct stat run {};
-    if (::stat("/run", &run) != 0 || run.st_uid != 0 || (run.st_mode & 022) != 0) {
-      GTEST_SKIP() << "/run is not a root-owned 0755 directory here";
-    }
-    dir_ = fs::path("/run") / ("schedrig-tool-binary-test-" + std::to_string(::getpid()));
-    fs::create_directory(dir_);
-    ::chmod(dir_.c_str(), 0755);
-    bin_ = (dir_ / "schbench").string();
-    std::ofstream(bin_) << "#!/bin/sh\n";
-    ::chmod(bin_.c_str(), 0755);
+    if (!root_.skip_reason().empty()) GTEST_SKIP() << root_.skip_reason();
+    dir_ = root_.path();
+    bin_ = root_.write_script("schbench", "#!/bin/sh\n");
   }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
+  testing::RootOwnedDir root_{"schedrig-tool-binary-test"};
   fs::path dir_;
   std::string bin_;
 };

@@ -49,7 +49,7 @@ TEST(Registry, ForkDeclaresItsPrimaryMetricAndDefaults) {
 // Plan parameter names are the documented ones (docs/architecture.md "Plan files (YAML)") (fork_max
 // <-> --fork-max).
 TEST(Registry, EveryWorkloadHasTheDesignParameterNamesAndValidDefaults) {
-  EXPECT_EQ(all_workloads().size(), 3u);
+  EXPECT_EQ(all_workloads().size(), 7u);
   EXPECT_EQ(param_names(find_workload("fork")),
             (std::set<std::string>{"workers", "fork_max", "pin", "placement_stats", "child_body"}));
   EXPECT_EQ(param_names(find_workload("wakeup")),
@@ -57,9 +57,18 @@ TEST(Registry, EveryWorkloadHasTheDesignParameterNamesAndValidDefaults) {
   EXPECT_EQ(
       param_names(find_workload("kv")),
       (std::set<std::string>{"clients", "executors", "read_ratio", "keys", "shards", "membind"}));
+  for (const char* tool : {"schbench", "stress-ng", "hackbench", "perf-bench-sched"}) {
+    EXPECT_EQ(param_names(find_workload(tool)), (std::set<std::string>{"args"})) << tool;
+    EXPECT_NE(find_workload(tool).tool, nullptr) << tool;
+  }
+  // stress-ng has no default stressor: its args are required.
+  EXPECT_EQ(error_of([] { with_defaults(find_workload("stress-ng"), {}); }),
+            "stress-ng: parameter 'args' is required");
   for (const auto& w : all_workloads()) {
-    EXPECT_EQ(error_of([&] { w.validate(with_defaults(w, {}), 2); }), "") << w.name;
-    EXPECT_EQ(error_of([&] { w.validate(with_defaults(w, {}), 1); }), "") << w.name;
+    const Params given =
+        w.name == std::string("stress-ng") ? Params{{"args", "--fork 1"}} : Params{};
+    EXPECT_EQ(error_of([&] { w.validate(with_defaults(w, given), 2); }), "") << w.name;
+    EXPECT_EQ(error_of([&] { w.validate(with_defaults(w, given), 1); }), "") << w.name;
     EXPECT_NE(std::string(w.primary_metric), "") << w.name;
   }
   const WorkloadInfo& wake = find_workload("wakeup");
@@ -142,6 +151,7 @@ TEST(Registry, EveryWorkloadRunsAndReportsItsPrimaryMetricFirst) {
       {"wakeup", {{"message_threads", "1"}, {"workers_per_message", "2"}}},
       {"kv", {{"clients", "8"}, {"keys", "1000"}, {"shards", "8"}}}};
   for (const auto& w : all_workloads()) {
+    if (w.tool) continue;  // the external tools: tool_case_test.cpp
     RunContext ctx{test::allowed_cpus(), 150ms, &stop};
     WorkloadResult r = w.run(with_defaults(w, small.at(w.name)), ctx);
     ASSERT_FALSE(r.metrics.empty()) << w.name;

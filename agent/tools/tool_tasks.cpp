@@ -1,0 +1,74 @@
+#include "agent/tools/tool_tasks.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace schedrig::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A /proc entry's name as a PID, or -1 when it is not one.
+pid_t as_pid(const std::string& name) {
+  pid_t pid = -1;
+  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
+  return ec == std::errc() && end == name.data() + name.size() && pid > 0 ? pid : -1;
+}
+
+// Field 5 (pgrp) of a /proc/PID/stat line; the command name (field 2) may
+// hold blanks and parentheses, so fields are counted after its last ')'.
+pid_t process_group_of(const fs::path& stat_path) {
+  std::ifstream in(stat_path);
+  std::string line;
+  if (!std::getline(in, line)) return -1;
+  const auto close = line.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream rest(line.substr(close + 1));
+  std::string state;
+  pid_t ppid = 0, pgrp = -1;
+  rest >> state >> ppid >> pgrp;
+  return rest ? pgrp : -1;
+}
+
+void add_threads(const fs::path& proc_pid, pid_t pid, std::vector<procfs::TaskId>& out) {
+  std::error_code ec;
+  for (const auto& t : fs::directory_iterator(proc_pid / "task", ec)) {
+    if (const pid_t tid = as_pid(t.path().filename().string()); tid > 0) out.push_back({pid, tid});
+  }
+}
+
+}  // namespace
+
+std::vector<procfs::TaskId> process_group_tasks(pid_t pgid, const std::string& proc_dir) {
+  std::vector<procfs::TaskId> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
+    const pid_t pid = as_pid(e.path().filename().string());
+    if (pid > 0 && process_group_of(e.path() / "stat") == pgid) add_threads(e.path(), pid, out);
+  }
+  std::sort(out.begin(), out.end(), [](const procfs::TaskId& a, const procfs::TaskId& b) {
+    return a.pid != b.pid ? a.pid < b.pid : a.tid < b.tid;
+  });
+  return out;
+}
+
+std::vector<procfs::TaskId> settled_group_tasks(pid_t pgid, std::chrono::milliseconds poll,
+                                                std::chrono::milliseconds limit,
+                                                const std::string& proc_dir) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  std::vector<procfs::TaskId> last = process_group_tasks(pgid, proc_dir);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(poll);
+    std::vector<procfs::TaskId> now = process_group_tasks(pgid, proc_dir);
+    const bool settled = now.size() == last.size();
+    last = std::move(now);
+    if (settled) break;
+  }
+  return last;
+}
+
+}  // namespace schedrig::tools

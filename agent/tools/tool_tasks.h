@@ -1,0 +1,29 @@
+// The kernel tasks of a tool's run: every thread of every process in its
+// process group (a tool's own children stay in its group: stress-ng's
+// stressors, hackbench's senders and receivers), so the sampler can take
+// them as the workload's tasks for wait share (window_observer.h).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "common/procfs/task_id.h"
+
+namespace schedrig::tools {
+
+// Each thread under `proc_dir`/PID/task of the processes whose process
+// group (field 5 of /proc/PID/stat, proc(5)) is `pgid`, in PID then TID
+// order. Processes that exit during the scan are skipped.
+std::vector<procfs::TaskId> process_group_tasks(pid_t pgid, const std::string& proc_dir = "/proc");
+
+// process_group_tasks, taken again every `poll` until two scans in a row
+// list as many tasks or `limit` has passed: a tool starts its threads and
+// children just after exec. Returns the last scan.
+std::vector<procfs::TaskId> settled_group_tasks(pid_t pgid, std::chrono::milliseconds poll,
+                                                std::chrono::milliseconds limit,
+                                                const std::string& proc_dir = "/proc");
+
+}  // namespace schedrig::tools
