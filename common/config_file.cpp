@@ -38,7 +38,8 @@ YAML::Node parse(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-ConfigFile ConfigFile::load(const std::string& path, std::span<const std::string_view> keys) {
+ConfigFile ConfigFile::load(const std::string& path, std::span<const std::string_view> keys,
+                            std::span<const std::string_view> map_keys) {
   const YAML::Node root = parse(path, read_text(path));
   ConfigFile cfg;
   cfg.path_ = path;
@@ -51,12 +52,46 @@ ConfigFile ConfigFile::load(const std::string& path, std::span<const std::string
       refuse(fmt::format("{}:{}: unknown key '{}' (known: {})", path, line, printable(key),
                          fmt::join(keys, ", ")));
     }
+    if (std::find(map_keys.begin(), map_keys.end(), key) != map_keys.end()) {
+      cfg.add_map(key, kv.second, line);
+      continue;
+    }
     if (!kv.second.IsScalar())
       refuse(fmt::format("{}:{}: key '{}': not a single value", path, line, key));
-    if (!cfg.entries_.emplace(key, Entry{kv.second.Scalar(), line}).second)
-      refuse(fmt::format("{}:{}: key '{}' given twice", path, line, key));
+    cfg.add(key, kv.second.Scalar(), line);
   }
   return cfg;
+}
+
+void ConfigFile::add(const std::string& key, const std::string& value, int line) {
+  if (!entries_.emplace(key, Entry{value, line}).second)
+    refuse(fmt::format("{}:{}: key '{}' given twice", path_, line, printable(key)));
+}
+
+void ConfigFile::add_map(const std::string& key, const YAML::Node& map, int line) {
+  if (map.IsNull()) return;  // "tools:" with nothing under it
+  if (!map.IsMap())
+    refuse(
+        fmt::format("{}:{}: key '{}': not a mapping of names to single values", path_, line, key));
+  if (map.size() > kMaxMapEntries)
+    refuse(fmt::format("{}:{}: key '{}': more than {} entries", path_, line, key, kMaxMapEntries));
+  for (const auto& kv : map) {
+    const int at = yaml_line(kv.first);
+    if (!kv.first.IsScalar() || !kv.second.IsScalar())
+      refuse(
+          fmt::format("{}:{}: key '{}': not a mapping of names to single values", path_, at, key));
+    add(key + "." + kv.first.Scalar(), kv.second.Scalar(), at);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> ConfigFile::entries(std::string_view key) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::string prefix = std::string(key) + ".";
+  for (auto it = entries_.lower_bound(prefix);
+       it != entries_.end() && it->first.starts_with(prefix); ++it) {
+    out.emplace_back(it->first.substr(prefix.size()), it->second.value);
+  }
+  return out;
 }
 
 std::optional<std::string> ConfigFile::text(std::string_view key) const {

@@ -1,7 +1,9 @@
-// Flat YAML config files (`schedrig-agent connect --config F`, later `schedrig
-// serve --config F`): one mapping of KEY: VALUE scalars, keys as the
-// command's flags name them (token_file for --token-file). Flags win over
-// the file; the caller decides that by asking only for what no flag gave.
+// YAML config files (`schedrig-agent connect --config F`, `schedrig serve
+// --config F`): one mapping of KEY: VALUE scalars, keys as the command's
+// flags name them (token_file for --token-file), and a few map keys whose
+// value is itself a mapping of NAME: VALUE scalars (the agent's `tools:`).
+// Flags win over the file; the caller decides that by asking only for what
+// no flag gave.
 #pragma once
 
 #include <map>
@@ -9,6 +11,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+namespace YAML {
+class Node;
+}  // namespace YAML
 
 namespace schedrig {
 
@@ -18,15 +26,23 @@ class ConfigFile {
   // CliError(kUsage): "F: cannot read: REASON", "F:LINE: YAML syntax: ...",
   // "F:LINE: unknown key 'K' (known: a, b)", "F:LINE: key 'K': not a single
   // value", "F:LINE: key 'K' given twice", "F: not a mapping of keys to values".
-  static ConfigFile load(const std::string& path, std::span<const std::string_view> keys);
+  // A key in `map_keys` (which must also be in `keys`) takes a mapping of
+  // NAME: VALUE scalars instead, read with entries(); "F:LINE: key 'K': not
+  // a mapping of names to single values" otherwise.
+  static ConfigFile load(const std::string& path, std::span<const std::string_view> keys,
+                         std::span<const std::string_view> map_keys = {});
 
   // The value of `key` as written; nullopt when the file does not set it.
   std::optional<std::string> text(std::string_view key) const;
   // The value of `key` as a number in [min, max]; throws CliError(kUsage)
   // "F:LINE: key 'K': 'V' is not a number in MIN..MAX".
   std::optional<double> number(std::string_view key, double min, double max) const;
-  // "F:LINE: key 'K'", to start the caller's own error about a value.
+  // "F:LINE: key 'K'", to start the caller's own error about a value;
+  // "K.NAME" names an entry of a map key.
   std::string where(std::string_view key) const;
+  // The NAME: VALUE entries of map key `key` in name order; empty when the
+  // file does not set it.
+  std::vector<std::pair<std::string, std::string>> entries(std::string_view key) const;
   const std::string& path() const { return path_; }
 
  private:
@@ -34,6 +50,10 @@ class ConfigFile {
     std::string value;
     int line = 0;  // 1-based
   };
+  static constexpr std::size_t kMaxMapEntries = 64;
+  void add(const std::string& key, const std::string& value, int line);
+  void add_map(const std::string& key, const YAML::Node& map, int line);
+
   std::string path_;
   std::map<std::string, Entry, std::less<>> entries_;
 };

@@ -98,6 +98,7 @@ void add_connect_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--token", c->removed_token)->group("");  // gone: says why and what instead
   add_state_options(*cmd, f.state);
   add_run_lock_options(*cmd, f.state.run_lock);
+  add_tool_options(*cmd, f.tools);
   cmd->callback([c, cmd, &exit_code] { run_connect(*cmd, *c, exit_code); });
 }
 

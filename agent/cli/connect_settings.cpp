@@ -9,6 +9,7 @@
 
 #include "agent/cli/state_options.h"
 #include "agent/link/ws_url.h"
+#include "agent/tools/tool_error.h"
 #include "common/auth/token.h"
 #include "common/cli_error.h"
 #include "common/config_file.h"
@@ -80,13 +81,30 @@ std::string settle_token(const Settle& settle, const ConnectFlags& f) {
   return auth::read_token_file(file);
 }
 
+using ConfigEntries = std::vector<std::pair<std::string, std::string>>;
+
+// The config's tools: entries, then each --tool over them.
+tools::ToolPaths settle_tools(const ConnectFlags& f, const std::optional<ConfigFile>& config) {
+  tools::ToolPaths paths;
+  for (const auto& [name, path] : config ? config->entries("tools") : ConfigEntries{}) {
+    try {
+      paths.set(name, path);
+    } catch (const tools::ToolArgsError& e) {
+      refuse(fmt::format("{}: {}", config->where("tools." + name), e.what()));
+    }
+  }
+  apply_tool_flags(paths, f.tools);
+  return paths;
+}
+
 }  // namespace
 
 SessionOptions connect_session_options(const ConnectFlags& f) {
   std::optional<std::string> fd_token;
   if (f.token_fd >= 0) fd_token = read_and_close_token_fd(f.token_fd);
   std::optional<ConfigFile> config;
-  if (!f.config.empty()) config = ConfigFile::load(f.config, kConnectConfigKeys);
+  if (!f.config.empty())
+    config = ConfigFile::load(f.config, kConnectConfigKeys, kConnectConfigMapKeys);
   const Settle settle(f, config);
 
   SessionOptions s;
@@ -110,6 +128,7 @@ SessionOptions connect_session_options(const ConnectFlags& f) {
   s.state.root = settle_root(settle, f, config);
   s.state.state_dir = settle.text("--state-dir", f.state.state_dir, "state_dir");
   s.state.run_lock = f.state.run_lock;  // flags only (no --config key)
+  s.state.tools = settle_tools(f, config);
   s.security.ca_file = settle.text("--ca", f.ca, "ca", "SCHEDRIG_CA");
   s.security.token = fd_token ? *fd_token : settle_token(settle, f);
   return s;

@@ -9,15 +9,18 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agent/session/session.h"
 
 namespace schedrig::agent {
 
 // The keys `connect --config F` knows; anything else is an error.
-inline constexpr std::array<std::string_view, 9> kConnectConfigKeys{
-    "url",  "id",        "token_file",      "ca",          "connect_timeout_s",
-    "root", "state_dir", "give_up_after_s", "spool_max_mb"};
+inline constexpr std::array<std::string_view, 10> kConnectConfigKeys{
+    "url",  "id",        "token_file",      "ca",           "connect_timeout_s",
+    "root", "state_dir", "give_up_after_s", "spool_max_mb", "tools"};
+// The keys whose value is a mapping: tools (NAME: PATH, agent/tools/tool_paths.h).
+inline constexpr std::array<std::string_view, 1> kConnectConfigMapKeys{"tools"};
 
 // `connect`'s flags as parsed, defaults where not given.
 struct ConnectFlags {
@@ -31,13 +34,16 @@ struct ConnectFlags {
   double give_up_after_s = 0;  // 0 = never
   double spool_max_mb = 256;
   StateOptions state;
+  std::vector<std::string> tools;  // --tool NAME=PATH, each winning over the config's entry
   std::set<std::string, std::less<>> given;  // what the command line set: "url", "--id", ...
 };
 
 // The session `flags` describe. Reads (and closes) the token fd first, then
 // the config file and the token file. Throws schedrig::Error(kUsage): no
 // URL, no token, an invalid --id, a bad config file or value ("F:LINE: ..."),
-// a token file or fd refused by auth::read_token_file / read_token_fd.
+// a token file or fd refused by auth::read_token_file / read_token_fd, a
+// tools: entry or --tool that ToolPaths refuses ("F:LINE: key
+// 'tools.sh': tools: 'sh' is not a tool schedrig runs ...").
 SessionOptions connect_session_options(const ConnectFlags& flags);
 
 }  // namespace schedrig::agent

@@ -27,6 +27,7 @@ struct RunOptions {
   std::vector<std::string> labels;
   double sample_hz = -1;  // < 0: the plan's
   StateOptions state;
+  std::vector<std::string> tools;  // --tool NAME=PATH
 };
 
 v1::StartRun start_run(const RunOptions& o, PlanLines& lines) {
@@ -74,7 +75,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(sample_hz_text_problem);
   add_state_options(*cmd, o->state);
   add_run_lock_options(*cmd, o->state.run_lock);
-  cmd->callback([o, &exit_code] { run_command(*o, exit_code); });
+  add_tool_options(*cmd, o->tools);
+  cmd->callback([o, &exit_code] {
+    apply_tool_flags(o->state.tools, o->tools);
+    run_command(*o, exit_code);
+  });
 }
 
 }  // namespace schedrig::agent

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "agent/tools/tool_error.h"
+#include "common/cli_error.h"
 #include "common/parse_whole.h"
 
 namespace schedrig::agent {
@@ -59,6 +61,35 @@ void add_run_lock_options(CLI::App& cmd, RunLockOptions& o) {
                  "0 (default) = as long as it takes; `run` exits 3 when it runs out, a run of "
                  "`connect` fails")
       ->check(CLI::Validator(timeout_problem, "SECONDS"));
+}
+
+void add_tool_options(CLI::App& cmd, std::vector<std::string>& raw) {
+  cmd.add_option("--tool", raw,
+                 "NAME=PATH: the binary that runs for external tool NAME (schbench, stress-ng, "
+                 "hackbench, perf), over the config's tools: entry; default: Debian's paths and "
+                 "/usr/local/bin/schbench; it must be root-owned and writable by no one else "
+                 "(checked when a plan names the tool); repeatable")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            tools::ToolPaths paths;
+            try {
+              tools::set_tool_path(paths, text);
+            } catch (const tools::ToolArgsError& e) {
+              return std::string(e.what());
+            }
+            return std::string();
+          },
+          "NAME=PATH"));
+}
+
+void apply_tool_flags(tools::ToolPaths& paths, const std::vector<std::string>& raw) {
+  for (const std::string& text : raw) {
+    try {
+      tools::set_tool_path(paths, text);
+    } catch (const tools::ToolArgsError& e) {
+      throw CliError(ErrorKind::kUsage, e.what());
+    }
+  }
 }
 
 }  // namespace schedrig::agent

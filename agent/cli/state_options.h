@@ -19,4 +19,13 @@ void add_state_options(CLI::App& cmd, StateOptions& o);
 // `run`, `connect`), filling `o` (common/run_lock.h).
 void add_run_lock_options(CLI::App& cmd, RunLockOptions& o);
 
+// Adds --tool NAME=PATH (repeatable; the commands that run plans), kept as
+// given in `raw` for apply_tool_flags: which binary runs for an external
+// tool (agent/tools/tool_paths.h), over the config's tools: entry.
+void add_tool_options(CLI::App& cmd, std::vector<std::string>& raw);
+
+// Sets each --tool of `raw` in `paths`. Throws CliError(kUsage) naming the
+// flag's text and why ToolPaths refuses it.
+void apply_tool_flags(tools::ToolPaths& paths, const std::vector<std::string>& raw);
+
 }  // namespace schedrig::agent

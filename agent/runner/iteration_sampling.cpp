@@ -98,6 +98,9 @@ workloads::WindowObserver IterationSampling::observer() {
             // The measured window is over: no sample after it (a slow
             // teardown, such as under a sanitizer, would add some).
             if (sampler_) sampler_->stop();
+          },
+          [this](const std::vector<procfs::TaskId>& tasks) {
+            if (sampler_) sampler_->set_tasks(tasks);
           }};
 }
 

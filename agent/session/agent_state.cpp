@@ -62,10 +62,11 @@ void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& 
   }
 }
 
-runner::RunOptions run_options(const knobs::KnobController& k,
+runner::RunOptions run_options(const knobs::KnobController& k, const tools::ToolPaths& tools,
                                std::optional<RunLockOptions> run_lock) {
   runner::RunOptions o;
   o.root = k.root();
+  o.tools = tools;
   o.run_lock = std::move(run_lock);
   return o;
 }

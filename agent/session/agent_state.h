@@ -10,6 +10,7 @@
 
 #include "agent/knobs/knob_controller.h"
 #include "agent/runner/runner.h"
+#include "agent/tools/tool_paths.h"
 #include "common/run_lock.h"
 #include "schedrig/v1/hello.pb.h"
 
@@ -19,6 +20,7 @@ struct StateOptions {
   std::string root;           // prefixes /proc and /sys; "" = the live machine
   std::string state_dir;      // "" = default_state_dir()
   RunLockOptions run_lock{};  // --run-lock, --run-lock-timeout (common/run_lock.h)
+  tools::ToolPaths tools{};  // --tool NAME=PATH, the config's tools: map (agent/tools/tool_paths.h)
 };
 
 // The state dir `o` names (default_state_dir() when unset), created 0700 if
@@ -36,8 +38,9 @@ std::unique_ptr<knobs::KnobController> open_knobs(const StateOptions& o);
 void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& hello);
 
 // The runner's options for the same root as the knobs: /proc and /sys are
-// read under k.root(); `run_lock` (when given) is taken by every run.
-runner::RunOptions run_options(const knobs::KnobController& k,
+// read under k.root(); `run_lock` (when given) is taken by every run;
+// external tools run from `tools`.
+runner::RunOptions run_options(const knobs::KnobController& k, const tools::ToolPaths& tools,
                                std::optional<RunLockOptions> run_lock = std::nullopt);
 
 // Each /proc source the sampler reads under k.root(), present or not with

@@ -53,7 +53,8 @@ v1::RunFinished run_offline(const v1::StartRun& start, const OfflineOptions& o,
   sink->write(make_hello(topo, *knob_control));
   sink->write(make_topology(topo));
   try {
-    return runner::run_plan(start, topo, *sink, *knob_control, stop, run_options(*knob_control));
+    return runner::run_plan(start, topo, *sink, *knob_control, stop,
+                            run_options(*knob_control, o.state.tools));
   } catch (const runner::PlanRejected& e) {
     throw CliError(
         e.code() == v1::ERROR_FACILITY_UNAVAILABLE ? ErrorKind::kUnreachable : ErrorKind::kUsage,

@@ -32,8 +32,9 @@ struct Session {
   const topology::Topology& topo;
   knobs::KnobController& knob_control;
   const std::atomic<bool>& stop;
-  std::string current_run_file;  // STATE/current-run
-  RunLockOptions run_lock;       // taken by each run (common/run_lock.h)
+  std::string current_run_file;   // STATE/current-run
+  RunLockOptions run_lock;        // taken by each run (common/run_lock.h)
+  const tools::ToolPaths& tools;  // which binary runs for each external tool
 };
 
 // Waits for the host to ack the run's last envelope while the link is up;
@@ -68,7 +69,7 @@ void run_one(const Session& s, const v1::StartRun& start) {
   try {
     v1::RunFinished done =
         runner::run_plan(start, s.topo, sink, s.knob_control, s.link.abort_flag(),
-                         run_options(s.knob_control, s.run_lock));
+                         run_options(s.knob_control, s.tools, s.run_lock));
     spdlog::info("run {}: {} after {} iterations", printable(start.run_id()),
                  status_name(done.status()), done.completed_iterations());
   } catch (const runner::PlanRejected& e) {
@@ -158,7 +159,8 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   seen.first(
       report_unfinished_run(state_dir, id.instance_id, id.boot_id,
                             [&link](v1::Envelope env) { return link.send(std::move(env)); }));
-  serve(Session{link, topo, *knob_control, stop, current_run_path(state_dir), o.state.run_lock},
+  serve(Session{link, topo, *knob_control, stop, current_run_path(state_dir), o.state.run_lock,
+                o.state.tools},
         seen);
   link.close();
 }

@@ -70,8 +70,15 @@ class ToolWindow {
   ToolWindow(const ToolWindow&) = delete;
   ToolWindow& operator=(const ToolWindow&) = delete;
 
+  // Each run's tasks once they are up: the first run's open the window,
+  // a later run's (repeat tools) replace them, with a shorter wait.
   void started(pid_t pgid) {
-    if (opened_ || !observer_.opened) return;
+    if (opened_) {
+      if (observer_.tasks_changed)
+        observer_.tasks_changed(tools::settled_group_tasks(pgid, 5ms, 50ms));
+      return;
+    }
+    if (!observer_.opened) return;
     WorkloadWindow window;
     window.tasks = tools::settled_group_tasks(pgid, 20ms, 500ms);
     window.ops_so_far = [this] { return runs_done.load(); };

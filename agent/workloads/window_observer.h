@@ -27,6 +27,10 @@ struct WorkloadWindow {
 struct WindowObserver {
   std::function<void(const WorkloadWindow&)> opened;
   std::function<void()> closed;
+  // Between the two: the workload's tasks are now these (an external tool
+  // started again for the next run, agent/workloads/tool_case.h). May be
+  // empty.
+  std::function<void(const std::vector<procfs::TaskId>&)> tasks_changed{};
 };
 
 }  // namespace schedrig::workloads

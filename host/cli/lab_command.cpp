@@ -46,6 +46,10 @@ void add_lab_command(CLI::App& app, int& exit_code) {
                   "the run lock the agent holds while the run runs (schedrig-agent connect "
                   "--run-lock; default $SCHEDRIG_RUN_LOCK, else /run/schedrig/run.lock): a lab "
                   "waits for any other run on this box to end");
+  cmd->add_option("--tool", o->tools,
+                  "NAME=PATH passed to the agent (schedrig-agent connect --tool): the binary "
+                  "that runs for external tool NAME (schbench, stress-ng, hackbench, perf); "
+                  "repeatable");
   cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent")
       ->check(CLI::IsMember(schedrig::kLogLevels));
   add_disturbed_option(*cmd, *disturbed);

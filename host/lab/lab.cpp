@@ -99,6 +99,7 @@ std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOpti
   std::vector<std::string> args{"--log-level", o.agent_log_level,        "connect",         url,
                                 "--token-fd",  std::to_string(kTokenFd), "--give-up-after", "30"};
   if (!o.run_lock.empty()) args.insert(args.end(), {"--run-lock", o.run_lock});
+  for (const std::string& tool : o.tools) args.insert(args.end(), {"--tool", tool});
   try {
     return std::make_unique<AgentProcess>(path, args, SecretFd{kTokenFd, token});
   } catch (const std::runtime_error& e) {

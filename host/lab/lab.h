@@ -12,6 +12,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "common/plan/plan_yaml.h"
 #include "host/compare/compare_table.h"
@@ -34,7 +35,8 @@ struct LabOptions {
   // --fail-on regression: the gate over that table (host/compare/gate.h).
   bool fail_on_regression = false;
   compare::GateOptions gate;
-  std::string run_lock;   // --run-lock PATH for the agent; "" = the agent's default
+  std::string run_lock;            // --run-lock PATH for the agent; "" = the agent's default
+  std::vector<std::string> tools;  // --tool NAME=PATH for the agent, each as given
   // How long the spawned agent has to connect and say Hello (not a flag).
   std::chrono::milliseconds connect_timeout{30'000};
 };

@@ -68,3 +68,50 @@ TEST(ConfigFile, RefusalsNameFileLineAndKey) {
 
 }  // namespace
 }  // namespace schedrig
+
+namespace schedrig {
+namespace {
+
+constexpr std::array<std::string_view, 2> kAgentKeys{"url", "tools"};
+constexpr std::array<std::string_view, 1> kAgentMapKeys{"tools"};
+
+TEST(ConfigFile, AMapKeyHoldsNamesToValuesEachWithItsLine) {
+  const testing::TempDir dir;
+  const ConfigFile c = ConfigFile::load(
+      write(dir, "url: ws://h\ntools:\n  stress-ng: /opt/bin/stress-ng\n  schbench: /opt/sb\n"),
+      kAgentKeys, kAgentMapKeys);
+  EXPECT_EQ(c.entries("tools"), (std::vector<std::pair<std::string, std::string>>{
+                                    {"schbench", "/opt/sb"}, {"stress-ng", "/opt/bin/stress-ng"}}));
+  EXPECT_EQ(c.where("tools.schbench"), dir.file("agent.yaml") + ":4: key 'tools.schbench'");
+  EXPECT_EQ(c.text("url"), "ws://h");
+  EXPECT_TRUE(c.entries("url").empty());
+  EXPECT_TRUE(
+      ConfigFile::load(write(dir, "tools:\n"), kAgentKeys, kAgentMapKeys).entries("tools").empty());
+}
+
+TEST(ConfigFile, AMapKeyRefusesWhatIsNotAMapOfSingleValues) {
+  const testing::TempDir dir;
+  const std::string f = dir.file("agent.yaml");
+  const auto error = [&](const std::string& text) {
+    try {
+      ConfigFile::load(write(dir, text), kAgentKeys, kAgentMapKeys);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  EXPECT_EQ(error("tools: /usr/bin/schbench\n"),
+            f + ":1: key 'tools': not a mapping of names to single values");
+  EXPECT_EQ(error("tools:\n  schbench: [a, b]\n"),
+            f + ":2: key 'tools': not a mapping of names to single values");
+  EXPECT_EQ(error("tools:\n  schbench: /a\n  schbench: /b\n"),
+            f + ":3: key 'tools.schbench' given twice");
+  std::string many = "tools:\n";
+  for (int i = 0; i < 65; ++i) many += "  t" + std::to_string(i) + ": /x\n";
+  EXPECT_EQ(error(many), f + ":1: key 'tools': more than 64 entries");
+  // A map key is not a scalar key's value.
+  EXPECT_EQ(error("url:\n  a: b\n"), f + ":1: key 'url': not a single value");
+}
+
+}  // namespace
+}  // namespace schedrig
