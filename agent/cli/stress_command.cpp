@@ -10,9 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/state_options.h"
 #include "agent/placement/placement.h"
+#include "agent/tools/tool_error.h"
 #include "agent/topology/topology.h"
 #include "agent/workloads/registry.h"
+#include "agent/workloads/tool_case.h"
 #include "agent/workloads/workload_error.h"
 #include "common/cli_error.h"
 #include "common/cpulist.h"
@@ -27,6 +30,8 @@ struct StressOptions {
   std::string placement;  // a policy (placement.h); excludes --cpus
   double duration_s = 5;
   bool json = false;
+  std::vector<std::string> tool_flags;  // --tool NAME=PATH (external tools only)
+  tools::ToolPaths tools;
 };
 
 std::string flag_name(std::string param) {
@@ -76,10 +81,18 @@ void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& e
     where = placement::resolve_placement(policy_of(o), topo);
     params = workloads::with_defaults(w, o.params);
     w.validate(params, where.cpus.size());
+    if (w.tool) workloads::check_tool_case(*w.tool, w, params, where.cpus);
   } catch (const std::exception& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
   const std::vector<int>& cpus = where.cpus;
+  if (w.tool) {
+    try {
+      workloads::probe_tool(*w.tool, o.tools, cpus);  // a missing tool is exit 3, not a run
+    } catch (const tools::ToolArgsError& e) {
+      throw CliError(ErrorKind::kUnreachable, e.what());
+    }
+  }
   workloads::RunContext ctx;
   ctx.cpus = cpus;
   ctx.duration = std::chrono::nanoseconds(static_cast<long long>(o.duration_s * 1e9));
@@ -88,6 +101,7 @@ void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& e
   ctx.worker_cpus = where.worker_cpus;
   ctx.pu_to_llc = topology::pu_to_llc(topo);
   ctx.pu_to_node = topology::pu_to_node(topo);
+  ctx.tools = &o.tools;
   try {
     print_result(w, w.run(params, ctx), cpus, o);
   } catch (const workloads::WorkloadError& e) {
@@ -129,7 +143,11 @@ void add_workload_command(CLI::App& stress, const workloads::WorkloadInfo& w, in
           "SECONDS in [0.001, 86400]"))
       ->required();
   cmd->add_flag("--json", opts->json, "print one JSON object instead of text");
-  cmd->callback([&w, opts, &exit_code] { run_stress(w, *opts, exit_code); });
+  if (w.tool) add_tool_options(*cmd, opts->tool_flags);
+  cmd->callback([&w, opts, &exit_code] {
+    apply_tool_flags(opts->tools, opts->tool_flags);
+    run_stress(w, *opts, exit_code);
+  });
 }
 
 }  // namespace
