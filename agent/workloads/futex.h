@@ -31,12 +31,14 @@ inline void futex_post(std::atomic<std::uint32_t>* word) {
 
 // Sleeps until *word is posted, then sets it back to kBlocked. The owner sets
 // *word = kBlocked *before* publishing that it waits, so a post that lands in
-// between is never lost.
-inline void futex_wait_posted(std::atomic<std::uint32_t>* word) {
+// between is never lost. Returns whether it slept: false when the post had
+// landed before the owner got to sleep (no wakeup happened).
+inline bool futex_wait_posted(std::atomic<std::uint32_t>* word) {
+  bool slept = false;
   for (;;) {
     std::uint32_t expected = kRunning;
-    if (word->compare_exchange_strong(expected, kBlocked)) return;
-    futex_call(word, FUTEX_WAIT_PRIVATE, kBlocked);
+    if (word->compare_exchange_strong(expected, kBlocked)) return slept;
+    slept = futex_call(word, FUTEX_WAIT_PRIVATE, kBlocked) == 0 || slept;
   }
 }
 

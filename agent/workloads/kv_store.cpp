@@ -252,11 +252,14 @@ WindowResult run_window(const KvParams& p, KvThreads& kv, const std::atomic<bool
   WindowGroups groups;
   for (auto& c : kv.clients) groups.first.push_back(c->tid);
   for (auto& e : kv.executors) groups.second.push_back(e->tid);
-  return run_timed_window(kv.gate.go, kv.gate.closed, groups, p.duration, stop, p.observer, [&] {
-    std::uint64_t ops = 0;
-    for (const auto& c : kv.clients) ops += c->ops.load(std::memory_order_relaxed);
-    return ops;
-  });
+  return run_timed_window(
+      kv.gate.go, kv.gate.closed, groups, p.duration, stop, p.observer,
+      [&] {
+        std::uint64_t ops = 0;
+        for (const auto& c : kv.clients) ops += c->ops.load(std::memory_order_relaxed);
+        return ops;
+      },
+      p.stall_after);
 }
 
 KvResult collect_result(const placement::MemBind& bind, const KvThreads& kv,
@@ -303,6 +306,7 @@ KvResult run_kv(const KvParams& p, const std::atomic<bool>* stop) {
   wait_ready(p, kv);
   const WindowResult w = run_window(p, kv, stop);
   threads.join_all();
+  if (!w.stalled.empty()) throw WorkloadError("kv: " + w.stalled);
   return collect_result(bind, kv, w);
 }
 

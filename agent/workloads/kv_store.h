@@ -33,6 +33,7 @@
 #include "agent/placement/membind.h"
 #include "agent/workloads/latency_histogram.h"
 #include "agent/workloads/schedstat.h"
+#include "agent/workloads/timed_window.h"
 #include "agent/workloads/window_observer.h"
 #include "agent/workloads/workload_error.h"
 
@@ -48,6 +49,9 @@ struct KvParams {
   std::vector<int> cpus;          // the placement, non-empty; clients and executors share it
   std::chrono::nanoseconds duration{std::chrono::seconds(1)};
   WindowObserver observer;  // optional: told the window's threads and progress
+  // The stall watchdog's limit (timed_window.h): no progress this long with
+  // every thread asleep fails the run as a lost wakeup.
+  std::chrono::milliseconds stall_after{kStallAfter};
 };
 
 struct KvResult {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "agent/workloads/schedstat.h"
@@ -41,7 +42,11 @@ struct WindowGroups {
 };
 
 struct WindowResult {
-  double duration_s = 0;                   // open -> close, steady clock
+  double duration_s = 0;  // open -> close, steady clock
+  // Set when the stall watchdog closed the window early: "no progress for
+  // 1000 ms while all 9 threads wait (412 done)". The workload joins its
+  // threads (the nudge wakes them) and fails with it.
+  std::string stalled;
   std::optional<SchedDelay> first_delay;   // sched_delay over the window
   std::optional<SchedDelay> second_delay;  // (nullopt without schedstat)
 };
@@ -50,9 +55,21 @@ struct WindowResult {
 // `ops_so_far`, snapshots schedstat, stores 1 to `go` and wakes its futex
 // waiters, sleeps, sets `closed`, snapshots again and calls
 // `observer.closed`.
+//
+// While it sleeps it watches for a stall (issue 16 item 4): when
+// `ops_so_far` has not moved for `stall_after` (polled every tenth of it, at
+// most every 10 ms) and every thread of both
+// groups is asleep (thread_state.h), nobody can make progress until woken,
+// which is a lost wakeup, and the window closes early with `stalled` set.
+// Threads that are runnable but do not run (a CPU hog, starvation) are not
+// a stall: the sampler reports those.
+// How long a workload may make no progress with every thread asleep.
+inline constexpr std::chrono::milliseconds kStallAfter{1000};
+
 WindowResult run_timed_window(std::atomic<std::uint32_t>& go, std::atomic<bool>& closed,
                               const WindowGroups& groups, std::chrono::nanoseconds duration,
                               const std::atomic<bool>* stop, const WindowObserver& observer,
-                              std::function<std::uint64_t()> ops_so_far);
+                              std::function<std::uint64_t()> ops_so_far,
+                              std::chrono::milliseconds stall_after = kStallAfter);
 
 }  // namespace schedrig::workloads

@@ -32,6 +32,7 @@ struct alignas(64) Worker {
   MessageThread* msg = nullptr;
   // Worker-private from here on.
   alignas(64) std::atomic<std::uint64_t> requests{0};
+  std::atomic<std::uint64_t> early_replies{0};  // replies posted before it slept
   pid_t tid = 0;
   LatencyHistogram wakeup;
   LatencyHistogram request;
@@ -105,14 +106,19 @@ void worker_main(StartGate& s, Worker& w, unsigned think_ops) {
     push(*w.msg, &w);
     futex_post(&w.msg->futex);
     if (s.stopping.load()) break;
-    futex_wait_posted(&w.futex);
+    const bool slept = futex_wait_posted(&w.futex);
     const std::uint64_t t_run = now_ns();
     if (s.stopping.load(std::memory_order_relaxed)) break;  // a shutdown nudge, not a reply
     const std::uint64_t posted = w.wake_time_ns.load(std::memory_order_relaxed);
     if (think_ops) think(w, think_ops);
     const std::uint64_t t_done = now_ns();
     if (s.closed.load(std::memory_order_relaxed)) continue;
-    w.wakeup.record(t_run > posted ? t_run - posted : 0);
+    if (slept) {
+      w.wakeup.record(t_run > posted ? t_run - posted : 0);
+    } else {
+      w.early_replies.store(w.early_replies.load(std::memory_order_relaxed) + 1,
+                            std::memory_order_relaxed);
+    }
     w.request.record(t_done - t_run);
     w.requests.store(++done, std::memory_order_relaxed);
   }
@@ -183,11 +189,14 @@ WindowResult run_window(const WakeupParams& p, WakeupThreads& wt, const std::ato
   WindowGroups groups;
   for (auto& m : wt.msgs) groups.first.push_back(m->tid);
   for (auto& w : wt.workers) groups.second.push_back(w->tid);
-  return run_timed_window(wt.gate.go, wt.gate.closed, groups, p.duration, stop, p.observer, [&] {
-    std::uint64_t requests = 0;
-    for (const auto& w : wt.workers) requests += w->requests.load(std::memory_order_relaxed);
-    return requests;
-  });
+  return run_timed_window(
+      wt.gate.go, wt.gate.closed, groups, p.duration, stop, p.observer,
+      [&] {
+        std::uint64_t requests = 0;
+        for (const auto& w : wt.workers) requests += w->requests.load(std::memory_order_relaxed);
+        return requests;
+      },
+      p.stall_after);
 }
 
 WakeupResult collect_result(const CpuSplit& split, const WakeupThreads& wt,
@@ -198,6 +207,7 @@ WakeupResult collect_result(const CpuSplit& split, const WakeupThreads& wt,
   r.worker_delay = window.second_delay;
   for (auto& w : wt.workers) {
     r.requests += w->requests.load();
+    r.early_replies += w->early_replies.load();
     r.wakeup_latency.merge(w->wakeup);
     r.request_latency.merge(w->request);
   }
@@ -211,13 +221,9 @@ WakeupResult collect_result(const CpuSplit& split, const WakeupThreads& wt,
 
 CpuSplit split_cpus(const std::vector<int>& cpus, unsigned message_threads) {
   CpuSplit s;
-  if (cpus.size() > message_threads) {
-    s.message_cpus.assign(cpus.begin(), cpus.begin() + message_threads);
-    s.worker_cpus.assign(cpus.begin() + message_threads, cpus.end());
-  } else {
-    s.message_cpus = cpus;
-    s.worker_cpus = cpus;
-  }
+  const std::size_t m = std::min<std::size_t>(cpus.size(), message_threads);
+  s.message_cpus.assign(cpus.begin(), cpus.begin() + static_cast<std::ptrdiff_t>(m));
+  s.worker_cpus = cpus;
   return s;
 }
 
@@ -233,6 +239,7 @@ WakeupResult run_wakeup_storm(const WakeupParams& p, const std::atomic<bool>* st
   wait_until_ready(wt.gate, static_cast<unsigned>(wt.msgs.size() + wt.workers.size()));
   const WindowResult window = run_window(p, wt, stop);
   threads.join_all();
+  if (!window.stalled.empty()) throw WorkloadError("wakeup: " + window.stalled);
   return collect_result(split, wt, window);
 }
 

@@ -13,7 +13,12 @@
 //  - wakeup latency: message thread's clock read at the start of the list run
 //    -> the worker's clock read right after its futex wait returns (post ->
 //    worker running). One read per list run, as schbench does, so a waker
-//    that gets preempted while waking shows up in the tail.
+//    that gets preempted while waking shows up in the tail. Only requests
+//    whose worker slept count: when the reply was posted before the worker
+//    got to sleep, no wakeup happened (its "latency" is a few hundred ns of
+//    cache-line transfer), and it is counted in early_replies instead.
+//    schbench drops those too, by a different rule: it reads gettimeofday in
+//    microseconds and records no delta of 0.
 //  - request latency: the worker running after its wakeup -> its think work
 //    done (schbench's work_start -> now). With think_ops = 0 it is the cost
 //    of two clock reads, and grows with preemption during think work.
@@ -33,6 +38,7 @@
 
 #include "agent/workloads/latency_histogram.h"
 #include "agent/workloads/schedstat.h"
+#include "agent/workloads/timed_window.h"
 #include "agent/workloads/window_observer.h"
 #include "agent/workloads/workload_error.h"
 
@@ -50,11 +56,16 @@ struct WakeupParams {
   std::vector<int> worker_cpus;
   std::chrono::nanoseconds duration{std::chrono::seconds(1)};
   WindowObserver observer;  // optional: told the window's threads and progress
+  // The stall watchdog's limit (timed_window.h): no progress this long with
+  // every thread asleep fails the run as a lost wakeup.
+  std::chrono::milliseconds stall_after{kStallAfter};
 };
 
-// schbench -M auto on a cpulist: with more PUs than message threads, the
-// first M PUs go one each to the message threads and the rest to workers;
-// otherwise message thread i gets cpus[i % n] and workers share all of cpus.
+// schbench -M auto on a cpulist, as schbench runs it: message thread i on
+// cpus[i % n] and the workers on all of cpus, message PUs included
+// (schbench's thread_auto_pin means to leave the message CPUs out of the
+// workers' set, but an inner loop variable shadows its counter, so they
+// stay in). Placement split:K gives each side PUs of its own.
 struct CpuSplit {
   std::vector<int> message_cpus;
   std::vector<int> worker_cpus;
@@ -65,9 +76,11 @@ struct WakeupResult {
   // Requests that completed while the window was open (a request that was
   // in flight when it closed may count); one histogram sample each.
   std::uint64_t requests = 0;
-  double duration_s = 0;                    // the window: start signal -> close
-  double requests_per_s = 0;                // requests / duration_s
-  LatencyHistogram wakeup_latency;          // ns, one sample per counted request
+  double duration_s = 0;      // the window: start signal -> close
+  double requests_per_s = 0;  // requests / duration_s
+  // Counted requests whose reply was posted before the worker slept.
+  std::uint64_t early_replies = 0;
+  LatencyHistogram wakeup_latency;          // ns, one sample per counted request that slept
   LatencyHistogram request_latency;         // ns, one sample per counted request
   std::optional<SchedDelay> message_delay;  // over the window; nullopt without schedstat
   std::optional<SchedDelay> worker_delay;

@@ -47,6 +47,11 @@ WorkloadResult run_wakeup(const Params& p, const RunContext& ctx) {
   m.push_back({"requests_per_s", r.requests_per_s, "requests/s", D::kHigherIsBetter});
   m.push_back({"requests", static_cast<double>(r.requests), "requests", D::kHigherIsBetter});
   m.push_back({"duration_s", r.duration_s, "s", D::kLowerIsBetter});
+  m.push_back({"early_reply_pct",
+               r.requests
+                   ? 100.0 * static_cast<double>(r.early_replies) / static_cast<double>(r.requests)
+                   : 0.0,
+               "%", D::kHigherIsBetter});
   add_percentiles(m, "wakeup_latency", r.wakeup_latency);
   add_percentiles(m, "request_latency", r.request_latency);
   add_sched_delay(m, "message", r.message_delay);
@@ -68,7 +73,8 @@ WorkloadInfo wakeup_workload() {
   return {"wakeup",
           "wakeup storm, the schbench model: message threads wake their workers through futexes; "
           "RPS, wakeup and request latency percentiles, scheduler delay",
-          {{"message_threads", "1", "message threads (schbench -m), each on its own PU if enough"},
+          {{"message_threads", "1",
+            "message threads (schbench -m), thread i pinned to PU i of the placement"},
            {"workers_per_message", "auto",
             "workers per message thread (schbench -t); auto = ceil(PUs / message_threads)"},
            {"think_ops", "0", "think work per request in 16x16 matrix products; 0 = none"}},

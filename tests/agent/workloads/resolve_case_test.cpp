@@ -50,7 +50,9 @@ TEST(ResolveCase, UnknownWorkload) {
   const CaseError e = error_of(make_case("forkk", {}));
   EXPECT_EQ(e.part(), CasePart::kWorkload);
   EXPECT_EQ(e.param(), "");
-  EXPECT_STREQ(e.what(), "workload 'forkk' is not known (known: fork, wakeup, kv)");
+  EXPECT_STREQ(e.what(),
+               "workload 'forkk' is not known (known: fork, wakeup, kv, schbench, stress-ng, "
+               "hackbench, perf-bench-sched)");
 }
 
 TEST(ResolveCase, UnknownParameterNamesIt) {

@@ -181,12 +181,13 @@ TEST(PlanCheck, UnknownParameter) {
 TEST(PlanCheck, UnknownWorkload) {
   const std::string text = plan(R"(cases:
   - workload: fork     # 4
-  - workload: hackbench  # 5
+  - workload: netperf  # 5
 )");
   const PlanError e = error_of(text, box1());
   EXPECT_STREQ(e.what(),
-               "plan.yaml:5: key 'cases[1].workload': value 'hackbench': workload 'hackbench' is "
-               "not known (known: fork, wakeup, kv) (agent box1)");
+               "plan.yaml:5: key 'cases[1].workload': value 'netperf': workload 'netperf' is "
+               "not known (known: fork, wakeup, kv, schbench, stress-ng, hackbench, "
+               "perf-bench-sched) (agent box1)");
 }
 
 TEST(PlanCheck, MembindKeyIsNamedForTheMembindParameter) {
