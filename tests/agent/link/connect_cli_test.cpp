@@ -72,9 +72,28 @@ TEST(ConnectCli, AnUnknownConfigKeyNamesFileAndLine) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(
       r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
-                          "connect_timeout_s, root, state_dir, give_up_after_s, spool_max_mb)"),
+                          "connect_timeout_s, root, state_dir, give_up_after_s, spool_max_mb, "
+                          "tools)"),
       std::string::npos)
       << r.output;
+}
+
+// The tools: map names binaries by tool; a name schedrig does not run, or a
+// relative path, is refused with the file, line and entry, before dialing.
+TEST(ConnectCli, AToolsEntryThatCannotBeUsedNamesFileLineAndEntry) {
+  const TempDir dir;
+  const std::string cfg =
+      write(dir.file("agent.yaml"),
+            "url: ws://127.0.0.1:1/agent\ntools:\n  schbench: /opt/schbench\n  sh: /bin/sh\n");
+  auto r = connect(dir, "--config " + cfg);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(cfg + ":4: key 'tools.sh': tools: 'sh' is not a tool schedrig runs"),
+            std::string::npos)
+      << r.output;
+  r = connect(dir, "--config " + cfg + " --tool stress-ng=stress-ng");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--tool"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'stress-ng' is not an absolute path"), std::string::npos) << r.output;
 }
 
 TEST(ConnectCli, AnInvalidIdIsBadUsage) {
