@@ -14,6 +14,8 @@ namespace schedrig::workloads {
 namespace {
 
 constexpr unsigned kMatrix = 16;  // one think op: a 16x16 matrix product
+// schbench reads gettimeofday(2) and records no delta of 0 us.
+constexpr std::uint64_t kSchbenchResolutionNs = 1000;
 
 struct Worker;
 
@@ -36,6 +38,7 @@ struct alignas(64) Worker {
   pid_t tid = 0;
   LatencyHistogram wakeup;
   LatencyHistogram request;
+  LatencyHistogram early_visible;  // early replies of >= 1 us (schbench_view())
   std::array<std::uint64_t, 3 * kMatrix * kMatrix> m{};
 };
 
@@ -113,11 +116,13 @@ void worker_main(StartGate& s, Worker& w, unsigned think_ops) {
     if (think_ops) think(w, think_ops);
     const std::uint64_t t_done = now_ns();
     if (s.closed.load(std::memory_order_relaxed)) continue;
+    const std::uint64_t latency_ns = t_run > posted ? t_run - posted : 0;
     if (slept) {
-      w.wakeup.record(t_run > posted ? t_run - posted : 0);
+      w.wakeup.record(latency_ns);
     } else {
       w.early_replies.store(w.early_replies.load(std::memory_order_relaxed) + 1,
                             std::memory_order_relaxed);
+      if (latency_ns >= kSchbenchResolutionNs) w.early_visible.record(latency_ns);
     }
     w.request.record(t_done - t_run);
     w.requests.store(++done, std::memory_order_relaxed);
@@ -209,6 +214,8 @@ WakeupResult collect_result(const CpuSplit& split, const WakeupThreads& wt,
     r.requests += w->requests.load();
     r.early_replies += w->early_replies.load();
     r.wakeup_latency.merge(w->wakeup);
+    r.schbench_wakeup_latency.merge(w->wakeup);
+    r.schbench_wakeup_latency.merge(w->early_visible);
     r.request_latency.merge(w->request);
   }
   r.requests_per_s = r.duration_s > 0 ? static_cast<double>(r.requests) / r.duration_s : 0;

@@ -80,7 +80,11 @@ struct WakeupResult {
   double requests_per_s = 0;  // requests / duration_s
   // Counted requests whose reply was posted before the worker slept.
   std::uint64_t early_replies = 0;
-  LatencyHistogram wakeup_latency;          // ns, one sample per counted request that slept
+  LatencyHistogram wakeup_latency;  // ns, one sample per counted request that slept
+  // What schbench's wakeup histogram would hold (ns): the requests that
+  // slept and the early replies of at least 1 us (schbench keeps every
+  // delta of 1 us or more of its gettimeofday clock, slept or not).
+  LatencyHistogram schbench_wakeup_latency;
   LatencyHistogram request_latency;         // ns, one sample per counted request
   std::optional<SchedDelay> message_delay;  // over the window; nullopt without schedstat
   std::optional<SchedDelay> worker_delay;

@@ -53,6 +53,10 @@ WorkloadResult run_wakeup(const Params& p, const RunContext& ctx) {
                    : 0.0,
                "%", D::kHigherIsBetter});
   add_percentiles(m, "wakeup_latency", r.wakeup_latency);
+  for (const auto& [label, q] : {std::pair{"p50", 0.50}, std::pair{"p99", 0.99}}) {
+    m.push_back({fmt::format("schbench_wakeup_latency_{}_us", label),
+                 r.schbench_wakeup_latency.quantile_ns(q) / 1000.0, "us", D::kLowerIsBetter});
+  }
   add_percentiles(m, "request_latency", r.request_latency);
   add_sched_delay(m, "message", r.message_delay);
   add_sched_delay(m, "worker", r.worker_delay);
