@@ -66,20 +66,12 @@ void add_run_lock_options(CLI::App& cmd, RunLockOptions& o) {
 void add_tool_options(CLI::App& cmd, std::vector<std::string>& raw) {
   cmd.add_option("--tool", raw,
                  "NAME=PATH: the binary that runs for external tool NAME (schbench, stress-ng, "
-                 "hackbench, perf), over the config's tools: entry; default: Debian's paths and "
+                 "hackbench, perf for perf-bench-sched), an absolute path (for connect: over "
+                 "its --config tools: entry); default: Debian's paths and "
                  "/usr/local/bin/schbench; it must be root-owned and writable by no one else "
                  "(checked when a plan names the tool); repeatable")
-      ->check(CLI::Validator(
-          [](std::string& text) {
-            tools::ToolPaths paths;
-            try {
-              tools::set_tool_path(paths, text);
-            } catch (const tools::ToolArgsError& e) {
-              return std::string(e.what());
-            }
-            return std::string();
-          },
-          "NAME=PATH"));
+      ->check(CLI::Validator([](const std::string& text) { return tools::tool_path_problem(text); },
+                             "NAME=PATH"));
 }
 
 void apply_tool_flags(tools::ToolPaths& paths, const std::vector<std::string>& raw) {

@@ -19,6 +19,7 @@
 #include "agent/workloads/workload_error.h"
 #include "common/cli_error.h"
 #include "common/cpulist.h"
+#include "common/number_format.h"
 #include "common/stop_signal.h"
 
 namespace schedrig::agent {
@@ -63,7 +64,7 @@ void print_result(const workloads::WorkloadInfo& w, const workloads::WorkloadRes
   std::cout << fmt::format("{} on cpus {} ({})\n", w.name, format_cpulist(cpus),
                            fmt::join(params, ", "));
   for (const auto& m : r.metrics)
-    std::cout << fmt::format("  {:<16} {:>16.2f} {}\n", m.name, m.value, m.unit);
+    std::cout << fmt::format("  {:<30} {:>14} {}\n", m.name, format_number(m.value), m.unit);
 }
 
 // The policy the flags name: --placement P, --cpus L (cpulist:L), or all.
@@ -115,7 +116,13 @@ void add_workload_command(CLI::App& stress, const workloads::WorkloadInfo& w, in
   auto opts = std::make_shared<StressOptions>();
   for (const auto& spec : w.params) {
     std::string help = spec.help;
-    if (spec.default_value) help += fmt::format(" (default {})", spec.default_value);
+    if (spec.default_value && *spec.default_value) {
+      help += fmt::format(" (default {})", spec.default_value);
+    } else if (spec.default_value) {
+      help += " (default: none)";
+    } else {
+      help += " (required)";
+    }
     cmd->add_option_function<std::string>(
         flag_name(spec.name),
         [opts, name = std::string(spec.name)](const std::string& v) { opts->params[name] = v; },

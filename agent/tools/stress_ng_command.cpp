@@ -25,7 +25,7 @@ constexpr const char* kFiles =
 constexpr const char* kReport = "it changes the report schedrig reads";
 constexpr const char* kNotARun = "not one benchmark run of the stressors the case names";
 constexpr const char* kPolicy =
-    "scheduling policy is the plan's to set, never a tool's (use a variant's knobs)";
+    "scheduling policy is not the tool's to change: every case runs under the box's own";
 constexpr const char* kMembind = "memory binding is the case's (its membind key)";
 constexpr const char* kKernel = "it changes kernel controls or may hang the box";
 
@@ -69,7 +69,10 @@ bool check_short(const std::string& word) {
   for (std::size_t j = 1; j < word.size(); ++j) {
     const char c = word[j];
     for (const Refused& r : kRefused) {
-      if (r.short_name == c) refuse_argument(kTool, word, fmt::format("-{}: {}", c, r.reason));
+      if (r.short_name != c) continue;
+      refuse_argument(
+          kTool, word,
+          word.size() == 2 ? std::string(r.reason) : fmt::format("-{}: {}", c, r.reason));
     }
     if (kValueLetters.find(c) != std::string_view::npos) return j + 1 == word.size();
     if (kFlagLetters.find(c) == std::string_view::npos) {

@@ -52,4 +52,14 @@ void set_tool_path(ToolPaths& paths, const std::string& name_eq_path) {
   paths.set(std::string_view(name_eq_path).substr(0, eq), name_eq_path.substr(eq + 1));
 }
 
+std::string tool_path_problem(const std::string& name_eq_path) {
+  ToolPaths paths;
+  try {
+    set_tool_path(paths, name_eq_path);
+  } catch (const ToolArgsError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace schedrig::tools

@@ -39,4 +39,8 @@ class ToolPaths {
 // naming the text when there is no '=' or ToolPaths::set refuses it.
 void set_tool_path(ToolPaths& paths, const std::string& name_eq_path);
 
+// "" when set_tool_path would take `name_eq_path`, else its reason: the
+// check of every --tool flag (agent commands and `schedrig lab`).
+std::string tool_path_problem(const std::string& name_eq_path);
+
 }  // namespace schedrig::tools

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "agent/tools/tool_error.h"
+#include "agent/tools/tool_tasks.h"
 #include "common/unique_fd.h"
 
 namespace schedrig::tools {
@@ -145,7 +146,9 @@ class Capture {
       poll_once(50);
     }
     out_.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    kill_group();  // whatever is left, before the leader's pid (the group's id) is freed
     reap();
+    await_group_gone();
     out_.stopped = stopped_;
     return std::move(out_);
   }
@@ -171,6 +174,13 @@ class Capture {
   }
 
   void kill_group() const { ::kill(-pid_, SIGKILL); }
+
+  // SIGKILL takes effect asynchronously: wait (at most 2 s) until nothing of
+  // the group runs, so nothing of a run outlives it (or the agent).
+  void await_group_gone() const {
+    const auto until = Clock::now() + std::chrono::seconds(2);
+    while (process_group_alive(pid_) && Clock::now() < until) ::usleep(1000);
+  }
 
   void poll_once(int timeout_ms) {
     std::array<pollfd, 2> p{};

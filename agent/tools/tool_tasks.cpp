@@ -19,19 +19,26 @@ pid_t as_pid(const std::string& name) {
   return ec == std::errc() && end == name.data() + name.size() && pid > 0 ? pid : -1;
 }
 
-// Field 5 (pgrp) of a /proc/PID/stat line; the command name (field 2) may
-// hold blanks and parentheses, so fields are counted after its last ')'.
-pid_t process_group_of(const fs::path& stat_path) {
+struct ProcStat {
+  char state = '?';
+  pid_t pgrp = -1;
+};
+
+// Fields 3 (state) and 5 (pgrp) of a /proc/PID/stat line; the command name
+// (field 2) may hold blanks and parentheses, so fields are counted after its
+// last ')'. pgrp -1 when it cannot be read.
+ProcStat proc_stat_of(const fs::path& stat_path) {
   std::ifstream in(stat_path);
   std::string line;
-  if (!std::getline(in, line)) return -1;
+  if (!std::getline(in, line)) return {};
   const auto close = line.rfind(')');
-  if (close == std::string::npos) return -1;
+  if (close == std::string::npos) return {};
   std::istringstream rest(line.substr(close + 1));
   std::string state;
   pid_t ppid = 0, pgrp = -1;
   rest >> state >> ppid >> pgrp;
-  return rest ? pgrp : -1;
+  if (!rest || state.empty()) return {};
+  return {state[0], pgrp};
 }
 
 void add_threads(const fs::path& proc_pid, pid_t pid, std::vector<procfs::TaskId>& out) {
@@ -48,12 +55,22 @@ std::vector<procfs::TaskId> process_group_tasks(pid_t pgid, const std::string& p
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
     const pid_t pid = as_pid(e.path().filename().string());
-    if (pid > 0 && process_group_of(e.path() / "stat") == pgid) add_threads(e.path(), pid, out);
+    if (pid > 0 && proc_stat_of(e.path() / "stat").pgrp == pgid) add_threads(e.path(), pid, out);
   }
   std::sort(out.begin(), out.end(), [](const procfs::TaskId& a, const procfs::TaskId& b) {
     return a.pid != b.pid ? a.pid < b.pid : a.tid < b.tid;
   });
   return out;
+}
+
+bool process_group_alive(pid_t pgid, const std::string& proc_dir) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
+    if (as_pid(e.path().filename().string()) <= 0) continue;
+    const ProcStat st = proc_stat_of(e.path() / "stat");
+    if (st.pgrp == pgid && st.state != 'Z' && st.state != 'X') return true;
+  }
+  return false;
 }
 
 std::vector<procfs::TaskId> settled_group_tasks(pid_t pgid, std::chrono::milliseconds poll,

@@ -19,6 +19,11 @@ namespace schedrig::tools {
 // order. Processes that exit during the scan are skipped.
 std::vector<procfs::TaskId> process_group_tasks(pid_t pgid, const std::string& proc_dir = "/proc");
 
+// Whether any process of group `pgid` still runs: one whose state (field 3
+// of /proc/PID/stat) is not Z (a zombie) or X. A zombie runs no more; one
+// that init has not reaped yet stays listed.
+bool process_group_alive(pid_t pgid, const std::string& proc_dir = "/proc");
+
 // process_group_tasks, taken again every `poll` until two scans in a row
 // list as many tasks or `limit` has passed: a tool starts its threads and
 // children just after exec. Returns the last scan.

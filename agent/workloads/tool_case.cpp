@@ -157,7 +157,9 @@ WorkloadResult run_tool_case(const ToolAdapter& a, const WorkloadInfo& w, const 
     ToolWindow window(ctx.observer);
     launch.started = [&window](pid_t pgid) { window.started(pgid); };
     const auto runs = run_tool_loop(a, launch, ctx, window);
-    if (runs.empty()) return {};  // stopped before a run ended: nothing to report
+    if (runs.empty()) {
+      throw WorkloadError(fmt::format("{}: stopped before its run ended: no result", w.name));
+    }
     WorkloadResult out;
     out.metrics = runs.size() == 1 && !a.repeat ? runs.front() : mean_of_runs(runs);
     out.effective_params = {{"args", fmt::format("{}", fmt::join(launch.argv, " "))},

@@ -1,5 +1,7 @@
 // The external tools in the registry (tool_case.h): each tool's adapter
 // (command line, report, probe) and its registry entry.
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "agent/tools/hackbench_command.h"
@@ -60,10 +62,15 @@ const ToolAdapter kPerfBenchSched{
 // time; the rest is checked against the placement (check_tool_case).
 template <const char* Name>
 void validate_args(const Params& p, std::size_t /*n_cpus*/) {
+  std::vector<std::string> words;
   try {
-    tools::split_tool_args(Name, p.at("args"));
+    words = tools::split_tool_args(Name, p.at("args"));
   } catch (const std::invalid_argument& e) {
     throw ParamError(e.what(), "args");
+  }
+  if (words.empty() && std::string_view(Name) == "stress-ng") {
+    throw ParamError("stress-ng: parameter 'args' = '': names no stressor (e.g. \"--fork 4\")",
+                     "args");
   }
 }
 

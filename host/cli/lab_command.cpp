@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "agent/tools/tool_paths.h"
 #include "common/cli_error.h"
 #include "common/labels.h"
 #include "common/logging.h"
@@ -48,8 +49,10 @@ void add_lab_command(CLI::App& app, int& exit_code) {
                   "waits for any other run on this box to end");
   cmd->add_option("--tool", o->tools,
                   "NAME=PATH passed to the agent (schedrig-agent connect --tool): the binary "
-                  "that runs for external tool NAME (schbench, stress-ng, hackbench, perf); "
-                  "repeatable");
+                  "that runs for external tool NAME (schbench, stress-ng, hackbench, perf for "
+                  "perf-bench-sched), an absolute path; repeatable")
+      ->check(CLI::Validator([](const std::string& text) { return tools::tool_path_problem(text); },
+                             "NAME=PATH"));
   cmd->add_option("--agent-log-level", o->agent_log_level, "log level passed to the agent")
       ->check(CLI::IsMember(schedrig::kLogLevels));
   add_disturbed_option(*cmd, *disturbed);

@@ -61,7 +61,7 @@ TEST(StressNgCommand, TheTimeoutIsTheWindowInWholeSecondsAtLeastOne) {
 
 TEST(StressNgCommand, RefusesWhatSchedrigOwnsByNameByLetterAndByPrefix) {
   EXPECT_EQ(error_of("--fork 4 -t 5"),
-            "stress-ng: argument '-t': -t: the run time is schedrig's (the plan's duration_s); "
+            "stress-ng: argument '-t': the run time is schedrig's (the plan's duration_s); "
             "leave it out");
   EXPECT_EQ(error_of("--timeout=5"),
             "stress-ng: argument '--timeout=5': the run time is schedrig's (the plan's "
@@ -78,11 +78,11 @@ TEST(StressNgCommand, RefusesWhatSchedrigOwnsByNameByLetterAndByPrefix) {
   EXPECT_NE(error_of("-Y out").find("-Y: output, log"), std::string::npos);
   EXPECT_NE(error_of("-j job").find("-j: output, log"), std::string::npos);
   EXPECT_NE(error_of("--temp-path /").find("output, log and job files"), std::string::npos);
-  EXPECT_NE(error_of("--fork 2 -q").find("-q: it changes the report schedrig reads"),
+  EXPECT_NE(error_of("--fork 2 -q").find("'-q': it changes the report schedrig reads"),
             std::string::npos);
   EXPECT_NE(error_of("--seq 4").find("could name --sequential"), std::string::npos);
   EXPECT_NE(error_of("-a 1").find("not one benchmark run"), std::string::npos);
-  EXPECT_NE(error_of("--fork 1 --sched fifo").find("scheduling policy is the plan's"),
+  EXPECT_NE(error_of("--fork 1 --sched fifo").find("scheduling policy is not the tool's"),
             std::string::npos);
   EXPECT_NE(error_of("--fork 1 --sched-prio 50").find("scheduling policy"), std::string::npos);
   EXPECT_NE(error_of("--ignite-cpu").find("kernel controls"), std::string::npos);
