@@ -12,6 +12,7 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/state_options.h"
 #include "agent/placement/placement.h"
+#include "agent/runner/watchdog.h"
 #include "agent/tools/tool_error.h"
 #include "agent/topology/topology.h"
 #include "agent/workloads/registry.h"
@@ -97,14 +98,24 @@ void run_stress(const workloads::WorkloadInfo& w, const StressOptions& o, int& e
   workloads::RunContext ctx;
   ctx.cpus = cpus;
   ctx.duration = std::chrono::nanoseconds(static_cast<long long>(o.duration_s * 1e9));
-  ctx.stop = &install_stop_signals();
   ctx.message_cpus = where.message_cpus;
   ctx.worker_cpus = where.worker_cpus;
   ctx.pu_to_llc = topology::pu_to_llc(topo);
   ctx.pu_to_node = topology::pu_to_node(topo);
   ctx.tools = &o.tools;
+  // As the runner does: a workload that overruns its duration by the grace
+  // (5 s, or half the duration) is stopped and fails.
+  const auto grace = std::max<std::chrono::nanoseconds>(std::chrono::seconds(5), ctx.duration / 2);
+  runner::Watchdog watchdog(install_stop_signals(), ctx.duration + grace);
+  ctx.stop = &watchdog.flag();
   try {
-    print_result(w, w.run(params, ctx), cpus, o);
+    workloads::WorkloadResult r = w.run(params, ctx);
+    if (watchdog.fired()) {
+      throw workloads::WorkloadError(
+          fmt::format("{}: overran its {} s by more than the {:.3g} s grace; stopped", w.name,
+                      o.duration_s, std::chrono::duration<double>(grace).count()));
+    }
+    print_result(w, r, cpus, o);
   } catch (const workloads::WorkloadError& e) {
     throw CliError(ErrorKind::kFailed, e.what());
   }

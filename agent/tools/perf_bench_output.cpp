@@ -14,15 +14,13 @@ std::vector<workloads::Metric> parse_perf_bench_output(const std::string& output
   static const std::regex per_s(R"(^\s*([0-9.]+) ops/sec)");
   static const std::regex processes(R"(== ([0-9]+) processes run)");
   std::optional<double> total_s, usecs_per_op, ops_per_s, n_processes;
-  std::istringstream in(output);
-  std::string line;
-  std::smatch m;
-  while (std::getline(in, line)) {
+  for_each_line(output, [&](const std::string& line) {
+    std::smatch m;
     if (auto t = number_after(line, "Total time: ")) total_s = t;
     if (std::regex_search(line, m, per_op)) usecs_per_op = to_double(m[1].str());
     if (std::regex_search(line, m, per_s)) ops_per_s = to_double(m[1].str());
     if (std::regex_search(line, m, processes)) n_processes = to_double(m[1].str());
-  }
+  });
   if (!total_s) {
     throw ToolRunError("perf bench: no 'Total time:' line in its output: " + quote_tail(output));
   }

@@ -123,9 +123,8 @@ std::optional<Metric> primary(const Report& r) {
 std::vector<Metric> parse_schbench_output(const std::string& stdout_text,
                                           const std::string& stderr_text) {
   Report r;
-  std::istringstream in(stderr_text);
-  std::string line, block;
-  while (std::getline(in, line)) read_text_line(line, block, r);
+  std::string block;
+  for_each_line(stderr_text, [&](const std::string& line) { read_text_line(line, block, r); });
   read_json(stdout_text, r);
   const std::optional<Metric> first = primary(r);
   if (!first) {

@@ -1,29 +1,22 @@
 // stress-ng's command line for one iteration from a case's `args`
 // (stress-ng.c, V0.15: getopt_long with the short options
 // "?khMVvqnt:b:c:i:j:m:d:f:s:l:p:P:C:S:a:y:F:D:T:u:o:r:B:R:Y:x:" and some
-// two thousand long ones that change from release to release). schedrig
-// keeps no copy of that long table, so it reads args conservatively:
-//   - every word that starts with "--" is a long option: refused when it
-//     could name (equal, or be a getopt_long prefix of) a refused option,
-//     so "--time=5" cannot slip past the refusal of --timeout;
-//   - every other word that starts with "-" is a cluster of short options,
-//     read with the table above (a letter that takes a value takes the rest
-//     of the word or the next word, as getopt does); "-5" is a value;
-//   - "--taskset" (or a prefix of it) must name CPUs inside the placement.
-// A word that only getopt would have taken as another option's value may be
-// refused too ("--cpu-method -t"): stress-ng itself would have read it one
-// way or the other, and refusing is the safe side.
-//
-// Refused, each with its reason: the run time (-t/--timeout; schedrig adds
-// --timeout), output and log files and job files (-Y/--yaml, --log-file,
-// -j/--job, --syslog, --temp-path; schedrig adds --temp-path to the run's
-// private directory), what changes the report schedrig reads (-q/--quiet,
-// --log-brief), what is not one benchmark run (-h, -V, -n, --stressors,
-// --verifiable, -a/--all, --parallel, -r/--random, --sequential,
-// --permute, --with, --class), scheduling policy and NUMA binding (the
-// plan's knobs and the case's membind, never the tool's: --sched*,
-// --mbind), and what changes kernel controls or hangs the box
-// (--ignite-cpu, --pathological). The adapter adds --metrics-brief.
+// two thousand long ones, among them options that load code (--plugin-so),
+// change scheduling policy or kernel state, touch devices or move off the
+// placement). So args is read against an allow-list:
+//   - a long option is a listed stressor (--fork N, N an instance count in
+//     [0, 1024]), one of its own options (--fork-max 16, --fork-vm: the
+//     stressor's name, '-', anything; getopt_long's unique prefix of such a
+//     name can only be another of the stressor's options), a listed general
+//     option (--metrics, --verify, --seed N, ...), or --taskset (or a prefix)
+//     naming CPUs inside the placement; a bare word after a stressor's own
+//     option is its value;
+//   - a short cluster uses the letters c f p s y T P Q (stressors), l, b
+//     (values) and k M v (flags) only;
+//   - anything else is refused, naming the word. The stressors are listed
+//     in stress_ng_command.cpp and docs/workloads.md "External tools".
+// The adapter adds --timeout (the window, rounded up), --metrics-brief and
+// --temp-path (the run's private directory).
 #pragma once
 
 #include <string>

@@ -69,17 +69,15 @@ std::string failure_of(const Line& l) {
 std::vector<Metric> parse_stress_ng_output(const std::string& output) {
   std::vector<Metric> rows;
   std::vector<std::string> failures;
-  std::istringstream in(output);
-  std::string text;
-  while (std::getline(in, text)) {
+  for_each_line(output, [&](const std::string& text) {
     const std::optional<Line> l = split_line(text);
-    if (!l) continue;
+    if (!l) return;
     if (std::string why = failure_of(*l); !why.empty()) {
       failures.push_back(std::move(why));
     } else if (l->level == "metrc" || l->level == "info") {
       read_row(l->rest, rows);
     }
-  }
+  });
   if (!failures.empty()) {
     std::string said;
     for (const std::string& f : failures) said += (said.empty() ? "" : "; ") + f;

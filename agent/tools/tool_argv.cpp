@@ -95,9 +95,13 @@ std::vector<std::string> split_tool_args(const std::string& tool, const std::str
   }
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto c = static_cast<unsigned char>(args[i]);
-    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+    // C0, DEL, and the C1 controls U+0080-U+009F (UTF-8 C2 80-C2 9F, e.g. CSI).
+    const bool c1 = c == 0xc2 && i + 1 < args.size() &&
+                    static_cast<unsigned char>(args[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(args[i + 1]) <= 0x9f;
+    if ((c < 0x20 && c != '\t') || c == 0x7f || c1) {
       refuse(tool, fmt::format("control character {} at byte {} in '{}'",
-                               printable(std::string(1, args[i])), i, printable(args)));
+                               printable(args.substr(i, c1 ? 2 : 1)), i, printable(args)));
     }
   }
   return Splitter(tool, args).words();

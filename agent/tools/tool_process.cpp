@@ -1,9 +1,11 @@
 #include "agent/tools/tool_process.h"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,6 +87,15 @@ ChildImage child_image(const ToolLaunch& l) {
   return img;
 }
 
+// Marks every fd above 2 close-on-exec, whatever the agent inherited or
+// opened without O_CLOEXEC (a collector's listening socket, a caller's fd):
+// the tool gets stdin, stdout and stderr only. The status pipe stays open
+// until the exec itself. Async-signal-safe.
+void close_on_exec_from_3() {
+  if (::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+  for (int fd = 3; fd < 65536; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // kernels before 5.11
+}
+
 // The child between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(const ChildImage& img, const char* work_dir, pid_t parent, int out_fd,
                              int err_fd, int status_fd) {
@@ -103,6 +114,7 @@ ChildImage child_image(const ToolLaunch& l) {
       const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
       if (null_fd >= 0 && ::dup2(null_fd, 0) == 0 && ::dup2(out_fd, 1) == 1 &&
           ::dup2(err_fd, 2) == 2) {
+        close_on_exec_from_3();
         step = kStepExec;
         ::execve(img.argv[0], img.argv.data(), img.envp.data());
       }

@@ -1,5 +1,7 @@
 #include "agent/tools/tool_text.h"
 
+#include <algorithm>
+
 #include <locale.h>
 #include <cstdlib>
 
@@ -55,6 +57,19 @@ std::string quote_tail(const std::string& output) {
   if (t.empty()) return "(no output)";
   if (t.size() > kQuotedBytes) t = "..." + t.substr(t.size() - kQuotedBytes);
   return "'" + printable(t) + "'";
+}
+
+void for_each_line(const std::string& text,
+                   const std::function<void(const std::string&)>& on_line) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t len = end - start;
+    if (len > 0 && text[start + len - 1] == '\r') --len;
+    on_line(text.substr(start, std::min(len, kMaxToolLineBytes)));
+    start = end + 1;
+  }
 }
 
 }  // namespace schedrig::tools

@@ -12,7 +12,9 @@ class ToolWorkDir {
   // Makes /tmp/schedrig-TOOL-XXXXXX (under $TMPDIR is not used: the agent's
   // environment is not trusted for this). Throws ToolRunError with errno.
   explicit ToolWorkDir(const std::string& tool);
-  ~ToolWorkDir();  // removes it, never following a link out of it
+  // Removes it, never following a link and never entering another file
+  // system mounted inside it.
+  ~ToolWorkDir();
   ToolWorkDir(const ToolWorkDir&) = delete;
   ToolWorkDir& operator=(const ToolWorkDir&) = delete;
 

@@ -1,7 +1,9 @@
 #include "agent/workloads/tool_case.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 #include "agent/tools/tool_text.h"
 #include "agent/tools/tool_work_dir.h"
 #include "agent/workloads/workload_error.h"
+#include "common/printable.h"
 
 namespace schedrig::workloads {
 namespace {
@@ -40,6 +43,23 @@ void check_exit(const ToolAdapter& a, const tools::ToolExit& e) {
     throw tools::ToolRunError(fmt::format("{} {}: {}", a.tool, tools::describe_exit(e),
                                           tools::quote_tail(e.stderr_text + e.stdout_text)));
   }
+}
+
+// A run's metrics as the store may keep them: names a tool's report gave
+// (a stressor's name, a JSON key) of [a-z0-9_] only, finite values.
+std::vector<Metric> checked_metrics(const ToolAdapter& a, std::vector<Metric> metrics) {
+  for (const Metric& m : metrics) {
+    const bool name_ok = !m.name.empty() && m.name.size() <= 128 &&
+                         std::all_of(m.name.begin(), m.name.end(), [](char c) {
+                           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+                         });
+    if (!name_ok || !std::isfinite(m.value)) {
+      throw tools::ToolRunError(
+          fmt::format("{}: its report gives a metric schedrig cannot keep: '{}' = {}", a.tool,
+                      printable(m.name), m.value));
+    }
+  }
+  return metrics;
 }
 
 // The mean of each of the first run's metrics over every run that has it,
@@ -101,7 +121,7 @@ std::vector<std::vector<Metric>> run_tool_loop(const ToolAdapter& a, tools::Tool
     const tools::ToolExit e = tools::run_tool_process(launch);
     if (e.stopped) break;
     check_exit(a, e);
-    runs.push_back(a.parse(e));
+    runs.push_back(checked_metrics(a, a.parse(e)));
     window.runs_done.fetch_add(1);
   } while (a.repeat && Clock::now() < end && !(ctx.stop && ctx.stop->load()));
   return runs;

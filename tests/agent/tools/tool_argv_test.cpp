@@ -49,6 +49,9 @@ TEST(ToolArgv, RefusesWhatCannotBeSplitNamingTheTool) {
             "schbench: args: control character \\n at byte 4 in '-m 4\\n-t 2'");
   EXPECT_EQ(error_of(std::string("-m\0x", 4)),
             "schbench: args: control character \\x00 at byte 2 in '-m\\x00x'");
+  // A C1 control (U+009B, CSI) is refused; other UTF-8 passes.
+  EXPECT_NE(error_of("-J \xc2\x9b" "2J").find("control character"), std::string::npos);
+  EXPECT_EQ(split_tool_args("schbench", "-J caf\xc3\xa9").size(), 2u);
 }
 
 TEST(ToolArgv, BoundsBytesAndWords) {

@@ -2,6 +2,7 @@
 // tool_tasks.h): /bin/sh stands in for a tool, so each property is seen
 // from inside the child: its affinity, group, cwd and environment, and that
 // nothing it started outlives its run.
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 
@@ -62,6 +63,18 @@ TEST(ToolProcess, RunsWithThePlacementAsItsAffinityInItsOwnGroupAndDirectory) {
   EXPECT_EQ(env, dir.path() + "|" + dir.path() + "|C");
   EXPECT_FALSE(e.stopped);
   EXPECT_FALSE(e.truncated);
+}
+
+// Whatever the agent holds open without O_CLOEXEC (an inherited fd, a
+// listening socket) never reaches the tool: it gets stdin, stdout, stderr.
+TEST(ToolProcess, TheToolGetsNoFdButItsThree) {
+  ToolWorkDir dir("sh");
+  const int leaked = ::open("/dev/null", O_RDONLY);  // no O_CLOEXEC, as a careless caller would
+  ASSERT_GE(leaked, 3);
+  const ToolExit e =
+      run_tool_process(shell("ls /proc/$$/fd", dir.path()));
+  ::close(leaked);
+  EXPECT_EQ(e.stdout_text, "0\n1\n2\n");
 }
 
 TEST(ToolProcess, KeepsTheStreamsApartAndTheExitStatus) {
@@ -160,6 +173,29 @@ TEST(ToolProcess, StartedSeesTheRunningGroupAndItsThreads) {
   EXPECT_EQ(tasks[0].pid, leader);
   EXPECT_EQ(tasks[0].tid, leader);
   for (const auto& t : tasks) EXPECT_EQ(t.pid, t.tid);
+}
+
+// A mount the tool made inside its directory is left alone, never emptied.
+TEST(ToolWorkDirRemoval, NeverEntersAnotherFileSystem) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to bind-mount";
+  namespace fs = std::filesystem;
+  ToolWorkDir victim("victim");
+  std::ofstream(fs::path(victim.path()) / "keep.txt") << "precious\n";
+  std::string mount_point;
+  {
+    ToolWorkDir dir("sh");
+    mount_point = dir.path() + "/m";
+    fs::create_directory(mount_point);
+    if (::system(("mount --bind " + victim.path() + " " + mount_point + " 2>/dev/null").c_str()) !=
+        0)
+      GTEST_SKIP() << "mount --bind is not allowed here";
+    std::ofstream(dir.path() + "/out.txt") << "tool output\n";
+  }
+  EXPECT_TRUE(fs::exists(fs::path(victim.path()) / "keep.txt"));
+  EXPECT_FALSE(fs::exists(fs::path(mount_point).parent_path() / "out.txt"));
+  EXPECT_EQ(::system(("umount " + mount_point).c_str()), 0);
+  std::error_code ec;
+  fs::remove_all(fs::path(mount_point).parent_path(), ec);
 }
 
 TEST(ToolTasks, ReadsTheGroupFromProcStatPastACommandNameWithParentheses) {

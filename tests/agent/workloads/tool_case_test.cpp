@@ -6,8 +6,10 @@
 // (tests/agent/tools/root_owned_dir.h): they need root, and skip without.
 #include "agent/workloads/tool_case.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -56,6 +58,7 @@ constexpr const char* kFakeHackbench =
     "  -g) echo 'Running in process mode with 1 groups using 2 file descriptors each (== 4 "
     "tasks)'; sleep 0.05; echo 'Time: 0.050';;\n"
     "  -p) echo 'hackbench: cannot create pipe' >&2; exit 1;;\n"
+    "  -s) sleep 30;;\n"
     "  *) echo 'no time here';;\n"
     "esac\n";
 
@@ -99,6 +102,24 @@ TEST_F(FakeTool, FailsInTheToolsOwnWords) {
   EXPECT_TRUE(test::no_children_left());
 }
 
+// Stopped (an abort, SIGINT, the watchdog) before its run ended: no
+// result, never an empty success, and nothing of the tool left running.
+TEST_F(FakeTool, StoppedBeforeItsRunEndedIsAFailureWithNoResult) {
+  std::atomic<bool> stop{false};
+  RunContext ctx = context(10s, &paths_);
+  ctx.stop = &stop;
+  std::thread stopper([&stop] {
+    std::this_thread::sleep_for(300ms);
+    stop = true;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_error("hackbench", {{"args", "-s 1"}}, ctx),
+            "hackbench: stopped before its run ended: no result");
+  stopper.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_TRUE(test::no_children_left());
+}
+
 TEST_F(FakeTool, TheProbeRefusesAVersionWithoutANeededOptionAndAnUntrustedBinary) {
   const ToolAdapter& hackbench = *find_workload("hackbench").tool;
   EXPECT_NE(probe_tool(hackbench, paths_, {0}).find("--loops"), std::string::npos);
@@ -129,8 +150,17 @@ TEST(ToolCase, ArgsAreCheckedAgainstThePlacementBeforeAnythingRuns) {
   const WorkloadInfo& s = find_workload("stress-ng");
   EXPECT_THROW(check_tool_case(*s.tool, s, {{"args", "--fork 1 -t 5"}}, {0}), ParamError);
   EXPECT_NO_THROW(check_tool_case(*s.tool, s, {{"args", "--fork 1"}}, {0}));
-  // Splitting is checked by validate, on the host too.
+  // Splitting is checked by validate, on the host too, and stress-ng needs
+  // a stressor.
   EXPECT_THROW(s.validate({{"args", "--fork 'unterminated"}}, 1), ParamError);
+  try {
+    s.validate({{"args", "  "}}, 1);
+    FAIL() << "no error";
+  } catch (const ParamError& e) {
+    EXPECT_STREQ(e.what(),
+                 "stress-ng: parameter 'args' = '': names no stressor (e.g. \"--fork 4\")");
+  }
+  EXPECT_NO_THROW(find_workload("hackbench").validate({{"args", ""}}, 1));
 }
 
 // A real run's primary metric is the one the registry declares.
