@@ -33,7 +33,12 @@ std::string owned_reason(char option) {
 
 std::vector<std::string> hackbench_command(const std::vector<std::string>& args) {
   std::vector<std::string> out;
-  for (const GivenOption& o : read_options("hackbench", args, kHackbenchOptions)) {
+  const std::vector<GivenOption> given = read_options("hackbench", args, kHackbenchOptions);
+  // Each group: fds senders and fds receivers (hackbench's defaults 10 and 20).
+  const long groups = option_number("hackbench", given, 'g', 1, kMaxToolTasks, 10);
+  const long fds = option_number("hackbench", given, 'f', 1, kMaxToolTasks, 20);
+  check_task_count("hackbench", fmt::format("-g {} -f {}", groups, fds), groups * fds * 2LL);
+  for (const GivenOption& o : given) {
     if (const std::string why = owned_reason(o.spec->short_name); !why.empty()) {
       refuse_argument("hackbench", o.word, why);
     }

@@ -47,8 +47,13 @@ std::vector<std::string> perf_bench_command(const std::vector<std::string>& args
   const int loops = pipe ? kPerfPipeLoops : kPerfMessagingLoops;
   std::vector<std::string> out = {"bench", "sched", bench};
   const std::vector<std::string> rest(args.begin() + 1, args.end());
-  for (const GivenOption& o :
-       read_options("perf-bench-sched", rest, pipe ? kPipeOptions : kMessagingOptions)) {
+  const std::vector<GivenOption> given =
+      read_options("perf-bench-sched", rest, pipe ? kPipeOptions : kMessagingOptions);
+  if (!pipe) {  // messaging: 20 senders and 20 receivers a group, 10 groups by default
+    const long groups = option_number("perf-bench-sched", given, 'g', 1, kMaxToolTasks, 10);
+    check_task_count("perf-bench-sched", "-g " + std::to_string(groups), groups * 40LL);
+  }
+  for (const GivenOption& o : given) {
     if (const std::string why = owned_reason(o.spec->short_name, loops); !why.empty()) {
       refuse_argument("perf-bench-sched", o.word, why);
     }

@@ -56,20 +56,6 @@ std::string owned_reason(const GivenOption& o) {
   return "";
 }
 
-int message_threads(const std::vector<GivenOption>& given) {
-  int m = 1;  // schbench's default
-  for (const GivenOption& o : given) {
-    if (o.spec->short_name != 'm') continue;
-    char* end = nullptr;
-    const long v = std::strtol(o.value.c_str(), &end, 10);
-    if (end == o.value.c_str() || *end != '\0' || v < 1 || v > 65536) {
-      refuse(o, "message threads must be a whole number in [1, 65536]");
-    }
-    m = static_cast<int>(v);
-  }
-  return m;
-}
-
 }  // namespace
 
 std::vector<std::string> schbench_command(const std::vector<std::string>& args,
@@ -80,7 +66,11 @@ std::vector<std::string> schbench_command(const std::vector<std::string>& args,
   const bool auto_pin = std::any_of(given.begin(), given.end(), [](const GivenOption& o) {
     return (o.spec->short_name == 'M' || o.spec->short_name == 'W') && o.value == "auto";
   });
-  const int m = message_threads(given);
+  const long m = option_number("schbench", given, 'm', 1, kMaxToolTasks, 1);
+  // Its default -t is the CPU count over the message threads, at least 1.
+  const long t = option_number("schbench", given, 't', 1, kMaxToolTasks,
+                               std::max<long>(1, static_cast<long>(placement.size()) / m));
+  check_task_count("schbench", fmt::format("-m {} -t {}", m, t), m * (t + 1LL));
   std::vector<std::string> out;
   for (const GivenOption& o : given) {
     if (const std::string why = owned_reason(o); !why.empty()) refuse(o, why);

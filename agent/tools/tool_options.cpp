@@ -1,5 +1,8 @@
 #include "agent/tools/tool_options.h"
 
+#include <cerrno>
+#include <cstdlib>
+
 #include <cstring>
 
 #include <fmt/format.h>
@@ -109,6 +112,30 @@ void append_option(std::vector<std::string>& argv, const GivenOption& o) {
 
 std::string option_name(const OptionSpec& spec) {
   return spec.long_name ? fmt::format("--{}", spec.long_name) : fmt::format("-{}", spec.short_name);
+}
+
+long option_number(const std::string& tool, const std::vector<GivenOption>& given, char letter,
+                   long lo, long hi, long fallback) {
+  long value = fallback;
+  for (const GivenOption& o : given) {
+    if (o.spec->short_name != letter) continue;
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(o.value.c_str(), &end, 10);
+    if (end == o.value.c_str() || *end != '\0' || errno != 0 || v < lo || v > hi) {
+      refuse_argument(
+          tool, o.word,
+          fmt::format("'{}': must be a whole number in [{}, {}]", printable(o.value), lo, hi));
+    }
+    value = v;
+  }
+  return value;
+}
+
+void check_task_count(const std::string& tool, const std::string& what, long long tasks) {
+  if (tasks <= kMaxToolTasks) return;
+  throw ToolArgsError(
+      fmt::format("{}: arguments {} make {} tasks: at most {}", tool, what, tasks, kMaxToolTasks));
 }
 
 }  // namespace schedrig::tools

@@ -45,6 +45,21 @@ std::vector<GivenOption> read_options(const std::string& tool, const std::vector
 // for an option with no letter), then its value as a word of its own.
 void append_option(std::vector<std::string>& argv, const GivenOption& o);
 
+// The last value given for option `letter` as a whole number in [lo, hi];
+// `fallback` (the tool's own default) when it is not given. Throws
+// ToolArgsError "TOOL: argument 'WORD': 'V': must be a whole number in
+// [LO, HI]".
+long option_number(const std::string& tool, const std::vector<GivenOption>& given, char letter,
+                   long lo, long hi, long fallback);
+
+// Most tasks (threads and processes together) one run of a tool may start:
+// the built-in wakeup workload's bound, well under the default pid_max.
+inline constexpr long kMaxToolTasks = 16384;
+
+// Throws ToolArgsError "TOOL: arguments WHAT make N tasks: at most
+// kMaxToolTasks" when `tasks` is over the bound.
+void check_task_count(const std::string& tool, const std::string& what, long long tasks);
+
 // "-m" / "--message-threads": how errors name an option.
 std::string option_name(const OptionSpec& spec);
 

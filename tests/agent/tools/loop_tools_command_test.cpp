@@ -43,6 +43,18 @@ TEST(HackbenchCommand, KeepsItsOptionsAndSetsTheLoops) {
             "hackbench: argument ';': not an option (operands are not taken)");
 }
 
+// hackbench -g G -f F starts 2 G F tasks, perf messaging -g G 40 G: bounded.
+TEST(LoopTools, TasksAreBounded) {
+  EXPECT_EQ(error_of(hackbench, "-g 100000 -f 1000"),
+            "hackbench: argument '-g': '100000': must be a whole number in [1, 16384]");
+  EXPECT_EQ(error_of(hackbench, "-g 500"),
+            "hackbench: arguments -g 500 -f 20 make 20000 tasks: at most 16384");
+  EXPECT_EQ(hackbench("-g 400").size(), 4u);
+  EXPECT_EQ(error_of(perf, "messaging -g 1000"),
+            "perf-bench-sched: arguments -g 1000 make 40000 tasks: at most 16384");
+  EXPECT_EQ(perf("pipe").size(), 5u);
+}
+
 TEST(PerfBenchCommand, NamesTheBenchmarkFirstAndSetsTheLoops) {
   EXPECT_EQ(perf("messaging -g 20 -t -p"),
             (Strings{"bench", "sched", "messaging", "-g", "20", "-t", "-p", "-l", "100"}));

@@ -66,9 +66,18 @@ TEST(SchbenchCommand, RefusesWhatSchedrigOwnsNamingIt) {
             "schbench: argument '-LC': a calibration run is not a benchmark run");
   EXPECT_EQ(error_of("--help", run_on({0})), "schbench: argument '--help': not a benchmark run");
   EXPECT_EQ(error_of("-m 0", run_on({0})),
-            "schbench: argument '-m': message threads must be a whole number in [1, 65536]");
+            "schbench: argument '-m': '0': must be a whole number in [1, 16384]");
   EXPECT_EQ(error_of("-q", run_on({0})),
             "schbench: argument '-q': -q is not an option schedrig lets this tool take");
+}
+
+// A plan cannot start more tasks than the built-in workload may (pid_max).
+TEST(SchbenchCommand, ThreadsAreBounded) {
+  EXPECT_EQ(error_of("-m 65536 -t 1000000", run_on({0})),
+            "schbench: argument '-m': '65536': must be a whole number in [1, 16384]");
+  EXPECT_EQ(error_of("-m 4 -t 8000", run_on({0})),
+            "schbench: arguments -m 4 -t 8000 make 32004 tasks: at most 16384");
+  EXPECT_EQ(error_of("-m 4 -t 4095", run_on({0})), "(no error)");
 }
 
 TEST(SchbenchCommand, TheRunTimeIsTheWindowInWholeSecondsAtLeastOne) {

@@ -50,7 +50,10 @@ TEST(ToolArgv, RefusesWhatCannotBeSplitNamingTheTool) {
   EXPECT_EQ(error_of(std::string("-m\0x", 4)),
             "schbench: args: control character \\x00 at byte 2 in '-m\\x00x'");
   // A C1 control (U+009B, CSI) is refused; other UTF-8 passes.
-  EXPECT_NE(error_of("-J \xc2\x9b" "2J").find("control character"), std::string::npos);
+  EXPECT_NE(error_of("-J \xc2\x9b"
+                     "2J")
+                .find("control character"),
+            std::string::npos);
   EXPECT_EQ(split_tool_args("schbench", "-J caf\xc3\xa9").size(), 2u);
 }
 

@@ -71,8 +71,7 @@ TEST(ToolProcess, TheToolGetsNoFdButItsThree) {
   ToolWorkDir dir("sh");
   const int leaked = ::open("/dev/null", O_RDONLY);  // no O_CLOEXEC, as a careless caller would
   ASSERT_GE(leaked, 3);
-  const ToolExit e =
-      run_tool_process(shell("ls /proc/$$/fd", dir.path()));
+  const ToolExit e = run_tool_process(shell("ls /proc/$$/fd", dir.path()));
   ::close(leaked);
   EXPECT_EQ(e.stdout_text, "0\n1\n2\n");
 }
