@@ -1,8 +1,12 @@
 // No stalls (issue 16 item 4): thousands of short runs of the futex
 // protocols of wakeup and kv, half of them while an antagonist thread
 // spins on a PU of the placement, with the stall watchdog at 5 ms: a lost
-// wakeup (every thread asleep, no progress) fails the run naming it, and
-// every run must complete work. Label `slow` (about 30 s).
+// wakeup (every thread asleep and no progress for 5 ms) fails the run
+// naming it, and so fails the test. A 10 ms window may still complete no
+// work when its threads are runnable but get no CPU (the antagonist and
+// the rest of a parallel test run on 2 PUs): that is starvation, which the
+// sampler and the zero-work rule report, not a protocol fault; at most 1 %
+// of the runs may. Label `stress` (about 35 s).
 #include <pthread.h>
 #include <sched.h>
 
@@ -47,15 +51,17 @@ class Antagonist {
 template <typename Run>
 void run_many(int runs, Run run) {
   const std::vector<int> cpus = test::allowed_cpus();
+  int starved = 0;
   for (int i = 0; i < runs; ++i) {
     std::optional<Antagonist> hog;
     if (i % 2 == 1) hog.emplace(cpus[static_cast<std::size_t>(i / 2) % cpus.size()]);
     try {
-      ASSERT_GT(run(cpus), 0U) << "run " << i << " completed no work";
+      starved += run(cpus) == 0;
     } catch (const WorkloadError& e) {
       FAIL() << "run " << i << (hog ? " (antagonist on)" : "") << ": " << e.what();
     }
   }
+  EXPECT_LE(starved, runs / 100) << starved << " of " << runs << " runs completed no work";
 }
 
 TEST(StallStress, ThousandsOfShortWakeupRunsAllKeepMakingProgress) {
