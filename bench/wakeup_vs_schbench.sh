@@ -11,7 +11,8 @@
 # Layouts: (1,2) (1,8) (2,4) and the seed's shape (schbench -m 4 -t 256 on
 # a 160-PU box: ~6.4 workers per PU) scaled to this box.
 #
-#   SCHBENCH=/usr/local/bin/schbench bench/wakeup_vs_schbench.sh [--duration S] [--rounds R] [--cpus LIST]
+#   SCHBENCH=/usr/local/bin/schbench bench/wakeup_vs_schbench.sh [--duration S] [--rounds R]
+#       [--cpus LIST] [--layouts 'M,T M,T']   (default: the four above)
 #
 # $SCHBENCH must be a root-owned binary schedrig trusts (docs/workloads.md
 # "External tools": build masoncl/schbench, install it 0755 root-owned);
@@ -20,8 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-duration=4; rounds=4; cpus=""
-parse_flags "[--duration S] [--rounds R] [--cpus LIST]" duration rounds cpus -- "$@"
+duration=4; rounds=4; cpus=""; layouts=""
+parse_flags "[--duration S] [--rounds R] [--cpus LIST] [--layouts 'M,T M,T']" duration rounds cpus layouts -- "$@"
 if [[ -z ${SCHBENCH:-} ]]; then
   echo "skipped: set SCHBENCH to a schbench binary (docs/workloads.md \"External tools\")"
   exit 0
@@ -34,7 +35,7 @@ for part in sys.argv[1].split(","):
 print(n)' "$cpus")
 seed_m=$(( (n_pus + 39) / 40 ))
 seed_t=$(( (n_pus * 64 + 5 * seed_m) / (10 * seed_m) ))  # ~6.4 workers per PU
-layouts=("1,2" "1,8" "2,4" "$seed_m,$seed_t")
+if [[ -n $layouts ]]; then read -r -a layouts <<<"$layouts"; else layouts=("1,2" "1,8" "2,4" "$seed_m,$seed_t"); fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # run WHICH M T: one run's "requests_per_s wakeup_latency_p99_us wakeup_latency_p50_us
