@@ -238,11 +238,46 @@ class Capture {
   Clock::time_point drain_until_{};
 };
 
+// While a tool runs the agent is a child subreaper (PR_SET_CHILD_SUBREAPER):
+// whatever the tool started that left its group (setsid) and outlived its
+// parent is adopted by the agent instead of init. After the run it kills
+// and reaps every adopted child, round by round (a killed child's own
+// children are adopted in turn). Runs never overlap and nothing else in
+// the agent forks during one, so every child left then is the tool's.
+class AdoptOrphans {
+ public:
+  AdoptOrphans() {
+    int was = 0;
+    ::prctl(PR_GET_CHILD_SUBREAPER, &was);
+    was_ = was != 0;
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  }
+  ~AdoptOrphans() {
+    const pid_t self = ::getpid();
+    for (int round = 0; round < 64; ++round) {
+      const std::vector<pid_t> adopted = children_of(self);
+      if (adopted.empty()) break;
+      for (pid_t pid : adopted) ::kill(pid, SIGKILL);
+      for (pid_t pid : adopted) {
+        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+      }
+    }
+    if (!was_) ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  }
+  AdoptOrphans(const AdoptOrphans&) = delete;
+  AdoptOrphans& operator=(const AdoptOrphans&) = delete;
+
+ private:
+  bool was_ = false;
+};
+
 }  // namespace
 
 ToolExit run_tool_process(const ToolLaunch& l) {
   const ChildImage img = child_image(l);
   Pipe out = make_pipe(l.tool), err = make_pipe(l.tool), status = make_pipe(l.tool);
+  const AdoptOrphans adopt;  // declared before the fork: its clean-up runs last
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {

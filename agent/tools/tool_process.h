@@ -3,7 +3,9 @@
 // its own process group, PR_SET_PDEATHSIG so it dies with the agent's
 // thread, a private working directory, a fixed environment, and both output
 // streams captured up to a bound. When `stop` is set the whole group is
-// killed; when the tool exits, whatever it left in its group is killed too.
+// killed; when the tool exits, whatever it left in its group is killed too,
+// and so is whatever left the group (setsid) and outlived its parent: the
+// agent is a child subreaper while the tool runs and kills what it adopted.
 #pragma once
 
 #include <sys/types.h>

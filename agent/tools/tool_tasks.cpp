@@ -21,6 +21,7 @@ pid_t as_pid(const std::string& name) {
 
 struct ProcStat {
   char state = '?';
+  pid_t ppid = -1;
   pid_t pgrp = -1;
 };
 
@@ -38,7 +39,7 @@ ProcStat proc_stat_of(const fs::path& stat_path) {
   pid_t ppid = 0, pgrp = -1;
   rest >> state >> ppid >> pgrp;
   if (!rest || state.empty()) return {};
-  return {state[0], pgrp};
+  return {state[0], ppid, pgrp};
 }
 
 void add_threads(const fs::path& proc_pid, pid_t pid, std::vector<procfs::TaskId>& out) {
@@ -71,6 +72,16 @@ bool process_group_alive(pid_t pgid, const std::string& proc_dir) {
     if (st.pgrp == pgid && st.state != 'Z' && st.state != 'X') return true;
   }
   return false;
+}
+
+std::vector<pid_t> children_of(pid_t parent, const std::string& proc_dir) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
+    const pid_t pid = as_pid(e.path().filename().string());
+    if (pid > 0 && proc_stat_of(e.path() / "stat").ppid == parent) out.push_back(pid);
+  }
+  return out;
 }
 
 std::vector<procfs::TaskId> settled_group_tasks(pid_t pgid, std::chrono::milliseconds poll,

@@ -24,6 +24,10 @@ std::vector<procfs::TaskId> process_group_tasks(pid_t pgid, const std::string& p
 // that init has not reaped yet stays listed.
 bool process_group_alive(pid_t pgid, const std::string& proc_dir = "/proc");
 
+// The processes whose parent (field 4 of /proc/PID/stat) is `parent`,
+// zombies included.
+std::vector<pid_t> children_of(pid_t parent, const std::string& proc_dir = "/proc");
+
 // process_group_tasks, taken again every `poll` until two scans in a row
 // list as many tasks or `limit` has passed: a tool starts its threads and
 // children just after exec. Returns the last scan.

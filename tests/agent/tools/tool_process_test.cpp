@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include <atomic>
 #include <filesystem>
@@ -112,6 +113,33 @@ TEST(ToolProcess, WhatTheToolLeftBehindDiesWithItAndCannotHoldItsRunOpen) {
   EXPECT_EQ(e.exit_code, 0);
   EXPECT_LT(e.wall_s, 5.0);
   EXPECT_TRUE(not_running(std::stoi(e.stdout_text)));
+}
+
+// A child that leaves the group (setsid) and outlives its parent is adopted
+// by the agent while the tool runs, then killed and reaped.
+TEST(ToolProcess, WhatLeftTheGroupWithSetsidDiesWithTheRunToo) {
+  ToolWorkDir dir("sh");
+  const ToolExit e =
+      run_tool_process(shell("setsid sleep 100 </dev/null >/dev/null 2>&1 & echo $!; "
+                             "(setsid sh -c 'sleep 101' </dev/null >/dev/null 2>&1 &); sleep 0.2",
+                             dir.path()));
+  EXPECT_EQ(e.exit_code, 0);
+  EXPECT_LT(e.wall_s, 5.0);
+  EXPECT_TRUE(not_running(std::stoi(e.stdout_text)));
+  // Nothing of either is left, not even a zombie of ours.
+  std::string left;
+  for (const auto& p : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream cmd(p.path() / "cmdline");
+    std::string c;
+    std::getline(cmd, c, '\0');
+    std::string arg;
+    std::getline(cmd, arg, '\0');
+    if (c == "sleep" && (arg == "100" || arg == "101")) left += p.path().filename().string() + " ";
+  }
+  EXPECT_EQ(left, "");
+  int was = 1;
+  ::prctl(PR_GET_CHILD_SUBREAPER, &was);
+  EXPECT_EQ(was, 0);  // the agent is a subreaper only while a tool runs
 }
 
 TEST(ToolProcess, ATimeoutKillsItAndSaysSo) {
