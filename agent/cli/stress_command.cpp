@@ -21,6 +21,7 @@
 #include "common/cli_error.h"
 #include "common/cpulist.h"
 #include "common/number_format.h"
+#include "common/printable.h"
 #include "common/stop_signal.h"
 
 namespace schedrig::agent {
@@ -61,7 +62,7 @@ void print_result(const workloads::WorkloadInfo& w, const workloads::WorkloadRes
     return;
   }
   std::vector<std::string> params;
-  for (const auto& [k, v] : r.effective_params) params.push_back(k + "=" + v);
+  for (const auto& [k, v] : r.effective_params) params.push_back(k + "=" + printable(v));
   std::cout << fmt::format("{} on cpus {} ({})\n", w.name, format_cpulist(cpus),
                            fmt::join(params, ", "));
   for (const auto& m : r.metrics)

@@ -1,9 +1,12 @@
 #include "agent/tools/stress_ng_command.h"
 
 #include <algorithm>
-#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <map>
 #include <string_view>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -15,59 +18,146 @@ namespace schedrig::tools {
 namespace {
 
 constexpr const char* kTool = "stress-ng";
+constexpr const char* kRunTime = "the run time is schedrig's (the plan's duration_s); leave it out";
 
-// The stressors a case may run: what loads the scheduler (processes,
-// threads, context switches, wakeups, IPC, timers, CPU work), none that
-// moves itself off the placement (affinity, cache, numa), changes
-// scheduling policy (schedpolicy, schedmix, softlockup, cyclic, hrtimers),
-// touches devices, file systems, swap, mounts or the network, or hogs
-// memory.
-constexpr std::string_view kStressors[] = {
-    "clock", "clone",   "context", "cpu", "epoll",    "eventfd",   "fork",    "futex",
-    "kill",  "matrix",  "mq",      "msg", "mutex",    "nanosleep", "pipe",    "pipeherd",
-    "poll",  "pthread", "qsort",   "sem", "sem-sysv", "session",   "sigpipe", "sigq",
-    "sleep", "spawn",   "switch",  "tee", "timer",    "vfork",     "wait",    "yield"};
+// A stressor a case may run (stress-ng 0.15 --help and stress-ng(1)): what
+// loads the scheduler through processes, threads, context switches,
+// wakeups, IPC, timers and CPU work. None of these moves itself off the
+// placement, changes scheduling policy (mutex does: SCHED_FIFO), touches
+// devices, file systems, swap, mounts or the network, or must not run as
+// root (spawn). `base` is its tasks per instance, `tasks_option` the
+// option that adds more per instance, with stress-ng's default and maximum.
+struct Stressor {
+  std::string_view name;
+  long base;
+  std::string_view tasks_option;  // "" = none
+  long tasks_default;
+  long tasks_max;
+};
 
-// General options a case may give, by their full names: flags, and the two
-// that take a value.
-constexpr std::string_view kGeneralFlags[] = {"abort",         "keep-name",    "metrics",
-                                              "metrics-brief", "no-rand-seed", "oomable",
-                                              "times",         "verbose",      "verify"};
-constexpr std::string_view kGeneralWithValue[] = {"backoff", "seed"};
+constexpr Stressor kStressors[] = {{"clock", 1, "", 0, 0},
+                                   {"clone", 1, "clone-max", 1024, 16384},
+                                   {"context", 1, "", 0, 0},
+                                   {"cpu", 1, "", 0, 0},
+                                   {"eventfd", 2, "", 0, 0},
+                                   {"fork", 1, "fork-max", 1, 16384},
+                                   {"futex", 2, "", 0, 0},
+                                   {"kill", 2, "", 0, 0},
+                                   {"matrix", 1, "", 0, 0},
+                                   {"mq", 2, "", 0, 0},
+                                   {"msg", 2, "", 0, 0},
+                                   {"nanosleep", 1, "nanosleep-threads", 8, 1024},
+                                   {"pipe", 2, "", 0, 0},
+                                   {"pipeherd", 101, "", 0, 0},
+                                   {"poll", 1, "", 0, 0},
+                                   {"pthread", 1, "pthread-max", 1024, 16384},
+                                   {"qsort", 1, "", 0, 0},
+                                   {"sem", 1, "sem-procs", 4, 64},
+                                   {"sem-sysv", 1, "sem-sysv-procs", 4, 64},
+                                   {"session", 3, "", 0, 0},
+                                   {"sigpipe", 2, "", 0, 0},
+                                   {"sigq", 2, "", 0, 0},
+                                   {"sleep", 1, "sleep-max", 1024, 30000},
+                                   {"switch", 2, "", 0, 0},
+                                   {"tee", 3, "", 0, 0},
+                                   {"timer", 1, "", 0, 0},
+                                   {"vfork", 1, "vfork-max", 1, 16384},
+                                   {"wait", 3, "", 0, 0},
+                                   {"yield", 2, "", 0, 0}};
 
-template <std::size_t N>
-bool listed(const std::string_view (&list)[N], std::string_view name) {
-  return std::find(std::begin(list), std::end(list), name) != std::end(list);
+// Other long options a case may give, by their exact names (getopt_long
+// takes an exact name over any longer one it prefixes): the stressors' own
+// options from stress-ng's --help (each STRESSOR-ops too), and a few
+// general ones. true = takes a value.
+const std::map<std::string_view, bool>& other_options() {
+  static const std::map<std::string_view, bool> options = [] {
+    std::map<std::string_view, bool> o = {{"cpu-load", true},
+                                          {"cpu-load-slice", true},
+                                          {"cpu-method", true},
+                                          {"cpu-old-metrics", false},
+                                          {"fork-vm", false},
+                                          {"matrix-method", true},
+                                          {"matrix-size", true},
+                                          {"matrix-yx", false},
+                                          {"mq-size", true},
+                                          {"msg-types", true},
+                                          {"msg-bytes", true},
+                                          {"pipe-data-size", true},
+                                          {"pipe-size", true},
+                                          {"pipeherd-yield", false},
+                                          {"poll-fds", true},
+                                          {"qsort-size", true},
+                                          {"switch-freq", true},
+                                          {"switch-method", true},
+                                          {"timer-freq", true},
+                                          {"timer-rand", false},
+                                          // general
+                                          {"abort", false},
+                                          {"keep-name", false},
+                                          {"metrics", false},
+                                          {"metrics-brief", false},
+                                          {"no-rand-seed", false},
+                                          {"oomable", false},
+                                          {"times", false},
+                                          {"verbose", false},
+                                          {"verify", false},
+                                          {"backoff", true},
+                                          {"seed", true}};
+    return o;
+  }();
+  return options;
 }
 
-// Short letters a case may give: stressors (c cpu, f fork, p pipe, s switch,
-// y yield, T timer, P poll, Q qsort, l cpu-load) take a value, as do b
-// (backoff); k, M and v are flags. Every other letter of stress-ng's table
+// The `-ops` option of each stressor ("fork-ops"), kept alive for string_views.
+const std::vector<std::string>& ops_options() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const Stressor& s : kStressors) n.push_back(std::string(s.name) + "-ops");
+    return n;
+  }();
+  return names;
+}
+
+// Short letters: stressors and the values and flags a case may give; every
+// other letter of stress-ng's table
 // ("?khMVvqnt:b:c:i:j:m:d:f:s:l:p:P:C:S:a:y:F:D:T:u:o:r:B:R:Y:x:") is refused.
-constexpr std::string_view kValueLetters = "cfpsyTPQlb";
+std::string_view stressor_of_letter(char c) {
+  switch (c) {
+    case 'c':
+      return "cpu";
+    case 'f':
+      return "fork";
+    case 'p':
+      return "pipe";
+    case 's':
+      return "switch";
+    case 'y':
+      return "yield";
+    case 'T':
+      return "timer";
+    case 'P':
+      return "poll";
+    case 'Q':
+      return "qsort";
+    default:
+      return "";
+  }
+}
+constexpr std::string_view kValueLetters = "lb";  // cpu-load, backoff
 constexpr std::string_view kFlagLetters = "kMv";
 
-constexpr std::string_view kTaskset = "taskset";
-constexpr std::string_view kTimeout = "timeout";
-constexpr const char* kRunTime = "the run time is schedrig's (the plan's duration_s); leave it out";
-// Instances per stressor: stress-ng takes 0 (one per online CPU) up to a
-// few thousand; a plan gets at most this many.
-constexpr long kMaxInstances = 1024;
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
+const Stressor* stressor_named(std::string_view name) {
+  for (const Stressor& s : kStressors) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
 }
 
-// The stressor a long option belongs to ("fork" for --fork and --fork-max), or "".
-std::string_view stressor_of(std::string_view name) {
-  std::string_view best;
-  for (std::string_view s : kStressors) {
-    if ((name == s || (starts_with(name, s) && name.size() > s.size() && name[s.size()] == '-')) &&
-        s.size() > best.size()) {
-      best = s;
-    }
+const Stressor* stressor_counted_by(std::string_view option) {
+  for (const Stressor& s : kStressors) {
+    if (!s.tasks_option.empty() && s.tasks_option == option) return &s;
   }
-  return best;
+  return nullptr;
 }
 
 [[noreturn]] void not_allowed(const std::string& word) {
@@ -76,21 +166,16 @@ std::string_view stressor_of(std::string_view name) {
                   "docs/workloads.md \"External tools\")");
 }
 
-// An instance count ("4" of --fork 4) within [0, kMaxInstances].
-void check_instances(const std::string& word, const std::string& value) {
+long whole_number(const std::string& word, const std::string& value, long lo, long hi) {
   char* end = nullptr;
+  errno = 0;
   const long n = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || n < 0 || n > kMaxInstances) {
-    refuse_argument(kTool, word,
-                    fmt::format("'{}': instances must be a whole number in [0, {}]",
-                                printable(value), kMaxInstances));
+  if (value.empty() || *end != '\0' || errno != 0 || n < lo || n > hi) {
+    refuse_argument(
+        kTool, word,
+        fmt::format("'{}': must be a whole number in [{}, {}]", printable(value), lo, hi));
   }
-}
-
-bool is_number(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
-  });
+  return n;
 }
 
 std::string whole_seconds(std::chrono::nanoseconds d) {
@@ -98,7 +183,7 @@ std::string whole_seconds(std::chrono::nanoseconds d) {
   return fmt::format("{}s", std::max(1LL, static_cast<long long>(std::ceil(s))));
 }
 
-// Reads `args` into `out`, word by word (stress_ng_command.h).
+// Reads `args` word by word as getopt_long would, into argv and the task count.
 class Reader {
  public:
   Reader(const std::vector<std::string>& args, const std::vector<int>& placement)
@@ -108,84 +193,109 @@ class Reader {
     for (i_ = 0; i_ < args_.size(); ++i_) {
       const std::string& word = args_[i_];
       if (word == "--") refuse_argument(kTool, word, "stress-ng takes no operands");
-      if (starts_with(word, "--")) {
+      if (word.rfind("--", 0) == 0) {
         long_option(word);
-      } else if (word.size() > 1 && word[0] == '-' && !is_number(word.substr(1))) {
+      } else if (word.size() > 1 && word[0] == '-') {
         short_option(word);
       } else {
         refuse_argument(kTool, word, "not an option (operands are not taken)");
       }
     }
+    check_tasks();
     return std::move(out_);
   }
 
  private:
-  // The value of option `word`: after its '=' or the next word.
-  std::string value_of(const std::string& word) {
-    if (const auto eq = word.find('='); eq != std::string::npos) return word.substr(eq + 1);
+  // The value of option `word`: after its '=', else the next word (getopt
+  // takes it whatever it is).
+  std::string value_of(const std::string& word, bool inline_value) {
+    if (inline_value) return word.substr(word.find('=') + 1);
     if (i_ + 1 == args_.size()) refuse_argument(kTool, word, "no value follows it");
     return args_[++i_];
   }
 
   void long_option(const std::string& word) {
-    const std::string name = word.substr(2, word.find('=') - 2);
-    if (name.size() >= 3 && starts_with(kTimeout, name)) refuse_argument(kTool, word, kRunTime);
-    if (name.size() >= 2 && starts_with(kTaskset, name)) {
-      out_.insert(out_.end(),
-                  {"--taskset", cpulist_inside(kTool, word, value_of(word), placement_)});
+    const std::size_t at = i_;
+    const bool inline_value = word.find('=') != std::string::npos;
+    const std::string name = word.substr(2, inline_value ? word.find('=') - 2 : std::string::npos);
+    if (name.size() >= 3 && std::string_view("timeout").substr(0, name.size()) == name) {
+      refuse_argument(kTool, word, kRunTime);
+    }
+    if (name == "taskset") {
+      const std::string cpus =
+          cpulist_inside(kTool, word, value_of(word, inline_value), placement_);
+      out_.insert(out_.end(), {"--taskset", cpus});
       return;
     }
-    const std::string_view stressor = stressor_of(name);
-    const bool inline_value = word.find('=') != std::string::npos;
-    out_.push_back(word);
-    if (listed(kGeneralFlags, name)) {
-      if (inline_value) refuse_argument(kTool, word, "takes no value");
-    } else if (listed(kGeneralWithValue, name)) {
-      if (!inline_value) out_.push_back(value_of(word));
-    } else if (stressor.empty()) {
+    if (const Stressor* s = stressor_named(name)) {
+      instances_[s] = whole_number(word, value_of(word, inline_value), 0, kMaxToolTasks);
+    } else if (const Stressor* c = stressor_counted_by(name)) {
+      per_instance_[c] = whole_number(word, value_of(word, inline_value), 1, c->tasks_max);
+    } else if (std::find(ops_options().begin(), ops_options().end(), name) != ops_options().end()) {
+      whole_number(word, value_of(word, inline_value), 0, 1L << 40);
+    } else if (const auto it = other_options().find(name); it != other_options().end()) {
+      if (it->second) {
+        value_of(word, inline_value);
+      } else if (inline_value) {
+        refuse_argument(kTool, word, "takes no value");
+      }
+    } else {
       not_allowed(word);
-    } else if (name == stressor) {  // --fork N: the instance count
-      const std::string value = value_of(word);
-      check_instances(word, value);
-      if (!inline_value) out_.push_back(value);
-    } else if (!inline_value && i_ + 1 < args_.size() && is_value(args_[i_ + 1])) {
-      out_.push_back(args_[++i_]);  // --fork-max 16: a value, never an option
     }
+    out_.insert(out_.end(), args_.begin() + static_cast<std::ptrdiff_t>(at),
+                args_.begin() + static_cast<std::ptrdiff_t>(i_) + 1);  // it and its value
   }
 
-  // A word that can only be a value: no leading '-', or a negative number.
-  static bool is_value(const std::string& word) {
-    return word.empty() || word[0] != '-' || is_number(std::string_view(word).substr(1));
-  }
-
-  // A cluster of short options ("-c4", "-kM"), read with stress-ng's table.
+  // A cluster of short options ("-c4", "-kM", "-kf 2"), read with
+  // stress-ng's table: a letter that takes a value takes the rest of the
+  // word or the next word.
   void short_option(const std::string& word) {
     for (std::size_t j = 1; j < word.size(); ++j) {
       const char c = word[j];
       if (kFlagLetters.find(c) != std::string_view::npos) continue;
       if (c == 't') refuse_argument(kTool, word, kRunTime);
-      if (kValueLetters.find(c) == std::string_view::npos) {
+      const std::string_view stressor = stressor_of_letter(c);
+      if (stressor.empty() && kValueLetters.find(c) == std::string_view::npos) {
         refuse_argument(kTool, word,
                         fmt::format("-{} is not an option schedrig lets stress-ng take",
                                     printable(std::string(1, c))));
       }
       const bool inline_value = j + 1 < word.size();
-      if (!inline_value && i_ + 1 == args_.size()) {
+      if (!inline_value && i_ + 1 == args_.size())
         refuse_argument(kTool, word, "no value follows it");
+      const std::string value = inline_value ? word.substr(j + 1) : args_[i_ + 1];
+      if (!stressor.empty()) {
+        instances_[stressor_named(stressor)] = whole_number(word, value, 0, kMaxToolTasks);
       }
-      const std::string value = inline_value ? word.substr(j + 1) : args_[++i_];
-      if (c != 'l' && c != 'b') check_instances(word, value);
       out_.push_back(word);
-      if (!inline_value) out_.push_back(value);
+      if (!inline_value) out_.push_back(args_[++i_]);
       return;
     }
     out_.push_back(word);
+  }
+
+  // stress-ng starts `instances` of a stressor (0: one per CPU), each with
+  // `base` tasks plus its tasks option's count: at most kMaxToolTasks in all.
+  void check_tasks() const {
+    const long cpus = std::max<long>(static_cast<long>(std::thread::hardware_concurrency()),
+                                     static_cast<long>(placement_.size()));
+    long long tasks = 0;
+    std::string what;
+    for (const auto& [s, n] : instances_) {
+      const auto extra = per_instance_.find(s);
+      const long per = s->base + (extra != per_instance_.end() ? extra->second : s->tasks_default);
+      tasks += static_cast<long long>(n == 0 ? cpus : n) * per;
+      what += fmt::format("{}--{} {}", what.empty() ? "" : " ", s->name, n);
+    }
+    check_task_count(kTool, what, tasks);
   }
 
   const std::vector<std::string>& args_;
   const std::vector<int>& placement_;
   std::size_t i_ = 0;
   std::vector<std::string> out_;
+  std::map<const Stressor*, long> instances_;
+  std::map<const Stressor*, long> per_instance_;
 };
 
 }  // namespace

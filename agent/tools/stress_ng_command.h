@@ -3,20 +3,21 @@
 // "?khMVvqnt:b:c:i:j:m:d:f:s:l:p:P:C:S:a:y:F:D:T:u:o:r:B:R:Y:x:" and some
 // two thousand long ones, among them options that load code (--plugin-so),
 // change scheduling policy or kernel state, touch devices or move off the
-// placement). So args is read against an allow-list:
-//   - a long option is a listed stressor (--fork N, N an instance count in
-//     [0, 1024]), one of its own options (--fork-max 16, --fork-vm: the
-//     stressor's name, '-', anything; getopt_long's unique prefix of such a
-//     name can only be another of the stressor's options), a listed general
-//     option (--metrics, --verify, --seed N, ...), or --taskset (or a prefix)
-//     naming CPUs inside the placement; a bare word after a stressor's own
-//     option is its value;
-//   - a short cluster uses the letters c f p s y T P Q (stressors), l, b
-//     (values) and k M v (flags) only;
-//   - anything else is refused, naming the word. The stressors are listed
-//     in stress_ng_command.cpp and docs/workloads.md "External tools".
-// The adapter adds --timeout (the window, rounded up), --metrics-brief and
-// --temp-path (the run's private directory).
+// placement). So args is read against an allow-list of exact names
+// (getopt_long takes an exact name over any longer one it prefixes; no
+// prefix is accepted):
+//   - the stressors listed in stress_ng_command.cpp (--fork N), each with
+//     its own options from stress-ng's --help (--fork-max P, --fork-ops N,
+//     --fork-vm), a few general options (--metrics, --verify, --seed N, ...)
+//     and --taskset with CPUs inside the placement;
+//   - short clusters with the letters c f p s y T P Q (stressors), l, b
+//     (values) and k M v (flags);
+//   - at most 16384 tasks in all (tool_options.h kMaxToolTasks): each
+//     stressor's instances (0 = one per CPU) times its tasks per instance
+//     (--fork-max, --pthread-max, ... or stress-ng's defaults).
+// Anything else is refused, naming the word. The adapter adds --timeout
+// (the window, rounded up), --metrics-brief and --temp-path (the run's
+// private directory).
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
 #include "agent/tools/stress_ng_output.h"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -32,6 +33,7 @@ bool read_row(const std::string& rest, std::vector<Metric>& out) {
   std::istringstream in(rest);
   std::string name;
   if (!(in >> name) || name == "stressor") return false;
+  std::replace(name.begin(), name.end(), '-', '_');  // sem-sysv -> sem_sysv_bogo_ops
   std::vector<double> v;
   std::string word;
   while (in >> word) {

@@ -104,6 +104,15 @@ std::vector<std::string> split_tool_args(const std::string& tool, const std::str
                                printable(args.substr(i, c1 ? 2 : 1)), i, printable(args)));
     }
   }
+  // Bidi and other invisible format characters, and bytes that are not
+  // well-formed UTF-8: whatever printable() would escape, but for the
+  // backslash and the tab args may hold.
+  std::string plain = args;
+  std::erase_if(plain, [](char c) { return c == '\\' || c == '\t'; });
+  if (printable(plain) != plain) {
+    refuse(tool,
+           fmt::format("an invisible, bidi or ill-formed character in '{}'", printable(args)));
+  }
   return Splitter(tool, args).words();
 }
 

@@ -242,7 +242,7 @@ class Capture {
 // whatever the tool started that left its group (setsid) and outlived its
 // parent is adopted by the agent instead of init. After the run it kills
 // and reaps every adopted child, round by round (a killed child's own
-// children are adopted in turn). Runs never overlap and nothing else in
+// children are adopted in turn), for at most 5 s. Runs never overlap and nothing else in
 // the agent forks during one, so every child left then is the tool's.
 class AdoptOrphans {
  public:
@@ -254,7 +254,8 @@ class AdoptOrphans {
   }
   ~AdoptOrphans() {
     const pid_t self = ::getpid();
-    for (int round = 0; round < 64; ++round) {
+    const auto until = Clock::now() + std::chrono::seconds(5);
+    while (Clock::now() < until) {  // a chain of any depth, one generation a round
       const std::vector<pid_t> adopted = children_of(self);
       if (adopted.empty()) break;
       for (pid_t pid : adopted) ::kill(pid, SIGKILL);

@@ -67,14 +67,14 @@ std::vector<Metric> checked_metrics(const ToolAdapter& a, std::vector<Metric> me
 std::vector<Metric> mean_of_runs(const std::vector<std::vector<Metric>>& runs) {
   std::vector<Metric> out = runs.front();
   for (Metric& m : out) {
-    double sum = 0;
+    double mean = 0;  // a running mean: finite values never overflow it
     int n = 0;
     for (const auto& run : runs) {
       for (const Metric& r : run) {
-        if (r.name == m.name) sum += r.value, ++n;
+        if (r.name == m.name) mean += (r.value - mean) / ++n;
       }
     }
-    m.value = sum / n;
+    m.value = mean;
   }
   out.push_back({"runs", static_cast<double>(runs.size()), "runs", Direction::kHigherIsBetter});
   return out;

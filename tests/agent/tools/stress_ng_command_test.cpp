@@ -115,25 +115,48 @@ TEST(StressNgCommand, OnlyTheAllowedStressorsAndOptionsPass) {
             "stress-ng: argument '-?': -? is not an option schedrig lets stress-ng take");
 }
 
-TEST(StressNgCommand, InstanceCountsAreBoundedAndOperandsMissingValuesRefused) {
-  EXPECT_EQ(error_of("--fork 4096"),
-            "stress-ng: argument '--fork': '4096': instances must be a whole number in [0, 1024]");
-  EXPECT_EQ(error_of("-f 9999"),
-            "stress-ng: argument '-f': '9999': instances must be a whole number in [0, 1024]");
+// At most 16384 tasks: instances (0 = one per CPU) times each stressor's
+// tasks per instance (its -max/-procs/-threads option, else stress-ng's
+// default), summed over the stressors.
+TEST(StressNgCommand, TasksAreBoundedAcrossStressorsAndTheirCountOptions) {
+  EXPECT_EQ(error_of("--fork 1024 --fork-max 16000"),
+            "stress-ng: arguments --fork 1024 make 16385024 tasks: at most 16384");
+  EXPECT_EQ(error_of("--pthread 32"),  // stress-ng's default: 1024 pthreads a worker
+            "stress-ng: arguments --pthread 32 make 32800 tasks: at most 16384");
+  EXPECT_EQ(command("--pthread 4 --pthread-max 64")[0], "--pthread");
+  EXPECT_EQ(error_of("-f 9000 -c 9000"),
+            "stress-ng: arguments --cpu 9000 --fork 9000 make 27000 tasks: at most 16384");
+  EXPECT_EQ(error_of("--sem 1 --sem-procs 65"),
+            "stress-ng: argument '--sem-procs': '65': must be a whole number in [1, 64]");
   EXPECT_EQ(error_of("--fork=x"),
-            "stress-ng: argument '--fork=x': 'x': instances must be a whole number in [0, 1024]");
+            "stress-ng: argument '--fork=x': 'x': must be a whole number in [0, 16384]");
+}
+
+TEST(StressNgCommand, OperandsAndMissingValuesAreRefused) {
   EXPECT_EQ(error_of("--fork 1 -c"), "stress-ng: argument '-c': no value follows it");
   EXPECT_EQ(error_of("--fork"), "stress-ng: argument '--fork': no value follows it");
   EXPECT_EQ(error_of("--fork 1 -- --timeout 5"),
             "stress-ng: argument '--': stress-ng takes no operands");
   EXPECT_EQ(error_of("--fork 1 --metrics extra"),
             "stress-ng: argument 'extra': not an option (operands are not taken)");
+  EXPECT_EQ(error_of("--fork 1 --metrics=1"), "stress-ng: argument '--metrics=1': takes no value");
+}
+
+// Exact names only: a prefix a stressor's own option shares with another
+// stressor or option (--matrix-3d, --cpu-online, --timer-slack) is refused.
+TEST(StressNgCommand, NamesMustBeExact) {
+  for (const char* args :
+       {"--matrix-3d 1100", "--cpu-online 4", "--cpu-online-all", "--timer-slack 1000",
+        "--fork-m 4", "--mutex 1", "--mutex-affinity", "--spawn 1", "--epoll 1", "--tasks=0"}) {
+    EXPECT_NE(error_of(args).find("not an option schedrig lets stress-ng take"), std::string::npos)
+        << args << ": " << error_of(args);
+  }
 }
 
 TEST(StressNgCommand, TasksetMustLieInsideThePlacement) {
   EXPECT_EQ(command("--fork 2 --taskset 1,2", spec({0, 1, 2, 3}, 1s, "")),
             (Strings{"--fork", "2", "--taskset", "1-2", "--timeout", "1s", "--metrics-brief"}));
-  EXPECT_EQ(command("--fork 2 --tasks=2-3", spec({2, 3}, 1s, ""))[3], "2-3");
+  EXPECT_EQ(command("--fork 2 --taskset=2-3", spec({2, 3}, 1s, ""))[3], "2-3");
   EXPECT_EQ(error_of("--fork 2 --taskset 0-7", spec({4, 5, 6, 7})),
             "stress-ng: argument '--taskset': CPU 0 is outside the placement's cpulist 4-7");
   EXPECT_EQ(error_of("--fork 2 --taskset"), "stress-ng: argument '--taskset': no value follows it");

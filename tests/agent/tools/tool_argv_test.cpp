@@ -55,6 +55,16 @@ TEST(ToolArgv, RefusesWhatCannotBeSplitNamingTheTool) {
                 .find("control character"),
             std::string::npos);
   EXPECT_EQ(split_tool_args("schbench", "-J caf\xc3\xa9").size(), 2u);
+  // A raw 8-bit CSI, an overlong form, a right-to-left override.
+  for (const char* bad : {"-J \x9b"
+                          "2J",
+                          "-J \xe0\x82\x9b",
+                          "-J a\xe2\x80\xae"
+                          "b"}) {
+    EXPECT_NE(error_of(bad).find("an invisible, bidi or ill-formed character"), std::string::npos)
+        << error_of(bad);
+  }
+  EXPECT_EQ(split_tool_args("schbench", "-J 'a\tb' c\\ d").size(), 3u);
 }
 
 TEST(ToolArgv, BoundsBytesAndWords) {
