@@ -120,8 +120,8 @@ TEST(ToolProcess, WhatTheToolLeftBehindDiesWithItAndCannotHoldItsRunOpen) {
 TEST(ToolProcess, WhatLeftTheGroupWithSetsidDiesWithTheRunToo) {
   ToolWorkDir dir("sh");
   const ToolExit e =
-      run_tool_process(shell("setsid sleep 100 </dev/null >/dev/null 2>&1 & echo $!; "
-                             "(setsid sh -c 'sleep 101' </dev/null >/dev/null 2>&1 &); sleep 0.2",
+      run_tool_process(shell("setsid sleep 97.31 </dev/null >/dev/null 2>&1 & echo $!; "
+                             "(setsid sh -c 'sleep 97.32' </dev/null >/dev/null 2>&1 &); sleep 0.2",
                              dir.path()));
   EXPECT_EQ(e.exit_code, 0);
   EXPECT_LT(e.wall_s, 5.0);
@@ -134,7 +134,7 @@ TEST(ToolProcess, WhatLeftTheGroupWithSetsidDiesWithTheRunToo) {
     std::getline(cmd, c, '\0');
     std::string arg;
     std::getline(cmd, arg, '\0');
-    if (c == "sleep" && (arg == "100" || arg == "101")) left += p.path().filename().string() + " ";
+    if (c == "sleep" && (arg == "97.31" || arg == "97.32")) left += p.path().filename().string() + " ";
   }
   EXPECT_EQ(left, "");
   int was = 1;
