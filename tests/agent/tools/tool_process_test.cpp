@@ -134,7 +134,8 @@ TEST(ToolProcess, WhatLeftTheGroupWithSetsidDiesWithTheRunToo) {
     std::getline(cmd, c, '\0');
     std::string arg;
     std::getline(cmd, arg, '\0');
-    if (c == "sleep" && (arg == "97.31" || arg == "97.32")) left += p.path().filename().string() + " ";
+    if (c == "sleep" && (arg == "97.31" || arg == "97.32"))
+      left += p.path().filename().string() + " ";
   }
   EXPECT_EQ(left, "");
   int was = 1;
