@@ -73,7 +73,7 @@ class FakeTool : public ::testing::Test {
 };
 
 TEST_F(FakeTool, RunsAgainUntilTheWindowClosesAndReportsTheMeanAndItsTasks) {
-  RunContext ctx = context(400ms, &paths_);
+  RunContext ctx = context(1s, &paths_);
   std::vector<procfs::TaskId> tasks;
   int closed = 0;
   ctx.observer.opened = [&](const WorkloadWindow& w) { tasks = w.tasks; };
@@ -85,7 +85,7 @@ TEST_F(FakeTool, RunsAgainUntilTheWindowClosesAndReportsTheMeanAndItsTasks) {
   EXPECT_DOUBLE_EQ(r.metrics[0].value, 0.05);
   EXPECT_EQ(r.metrics[0].direction, Direction::kLowerIsBetter);
   ASSERT_NE(metric(r, "runs"), nullptr);
-  EXPECT_GE(metric(r, "runs")->value, 2);  // ~60 ms a run in a 400 ms window
+  EXPECT_GE(metric(r, "runs")->value, 2);  // ~60 ms a run in a 1 s window
   EXPECT_DOUBLE_EQ(metric(r, "tasks")->value, 4);
   EXPECT_EQ(r.effective_params.at("args"), "-g 1 -l 100");
   EXPECT_EQ(r.effective_params.at("binary"), paths_.path_of("hackbench"));
