@@ -49,15 +49,26 @@ void add_threads(const fs::path& proc_pid, pid_t pid, std::vector<procfs::TaskId
   }
 }
 
+// Calls `fn(pid, /proc/PID, its stat)` for each process under `proc_dir`;
+// stops early when fn returns false. Processes that exit meanwhile show a
+// stat of pgrp and ppid -1.
+template <typename Fn>
+void for_each_process(const std::string& proc_dir, Fn fn) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
+    const pid_t pid = as_pid(e.path().filename().string());
+    if (pid > 0 && !fn(pid, e.path(), proc_stat_of(e.path() / "stat"))) return;
+  }
+}
+
 }  // namespace
 
 std::vector<procfs::TaskId> process_group_tasks(pid_t pgid, const std::string& proc_dir) {
   std::vector<procfs::TaskId> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
-    const pid_t pid = as_pid(e.path().filename().string());
-    if (pid > 0 && proc_stat_of(e.path() / "stat").pgrp == pgid) add_threads(e.path(), pid, out);
-  }
+  for_each_process(proc_dir, [&](pid_t pid, const fs::path& dir, const ProcStat& st) {
+    if (st.pgrp == pgid) add_threads(dir, pid, out);
+    return true;
+  });
   std::sort(out.begin(), out.end(), [](const procfs::TaskId& a, const procfs::TaskId& b) {
     return a.pid != b.pid ? a.pid < b.pid : a.tid < b.tid;
   });
@@ -65,22 +76,20 @@ std::vector<procfs::TaskId> process_group_tasks(pid_t pgid, const std::string& p
 }
 
 bool process_group_alive(pid_t pgid, const std::string& proc_dir) {
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
-    if (as_pid(e.path().filename().string()) <= 0) continue;
-    const ProcStat st = proc_stat_of(e.path() / "stat");
-    if (st.pgrp == pgid && st.state != 'Z' && st.state != 'X') return true;
-  }
-  return false;
+  bool alive = false;
+  for_each_process(proc_dir, [&](pid_t, const fs::path&, const ProcStat& st) {
+    alive = st.pgrp == pgid && st.state != 'Z' && st.state != 'X';
+    return !alive;
+  });
+  return alive;
 }
 
 std::vector<pid_t> children_of(pid_t parent, const std::string& proc_dir) {
   std::vector<pid_t> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(proc_dir, ec)) {
-    const pid_t pid = as_pid(e.path().filename().string());
-    if (pid > 0 && proc_stat_of(e.path() / "stat").ppid == parent) out.push_back(pid);
-  }
+  for_each_process(proc_dir, [&](pid_t pid, const fs::path&, const ProcStat& st) {
+    if (st.ppid == parent) out.push_back(pid);
+    return true;
+  });
   return out;
 }
 
