@@ -1,7 +1,6 @@
 #include "agent/tools/schbench_command.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -92,9 +91,7 @@ std::vector<std::string> schbench_command(const std::vector<std::string>& args,
     out.insert(out.end(), {"-M", format_cpulist({placement.begin(), placement.begin() + m}), "-W",
                            format_cpulist(placement)});
   }
-  const auto seconds = std::chrono::duration<double>(run.duration).count();
-  out.insert(out.end(),
-             {"-r", std::to_string(std::max(1LL, static_cast<long long>(std::ceil(seconds))))});
+  out.insert(out.end(), {"-r", std::to_string(window_seconds(run))});
   if (run.schbench_json) out.insert(out.end(), {"-j", "-"});
   return out;
 }

@@ -1,9 +1,6 @@
 #include "agent/tools/stress_ng_command.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <map>
 #include <string_view>
 #include <thread>
@@ -166,23 +163,6 @@ const Stressor* stressor_counted_by(std::string_view option) {
                   "docs/workloads.md \"External tools\")");
 }
 
-long whole_number(const std::string& word, const std::string& value, long lo, long hi) {
-  char* end = nullptr;
-  errno = 0;
-  const long n = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || errno != 0 || n < lo || n > hi) {
-    refuse_argument(
-        kTool, word,
-        fmt::format("'{}': must be a whole number in [{}, {}]", printable(value), lo, hi));
-  }
-  return n;
-}
-
-std::string whole_seconds(std::chrono::nanoseconds d) {
-  const double s = std::chrono::duration<double>(d).count();
-  return fmt::format("{}s", std::max(1LL, static_cast<long long>(std::ceil(s))));
-}
-
 // Reads `args` word by word as getopt_long would, into argv and the task count.
 class Reader {
  public:
@@ -228,11 +208,11 @@ class Reader {
       return;
     }
     if (const Stressor* s = stressor_named(name)) {
-      instances_[s] = whole_number(word, value_of(word, inline_value), 0, kMaxToolTasks);
+      instances_[s] = whole_number(kTool, word, value_of(word, inline_value), 0, kMaxToolTasks);
     } else if (const Stressor* c = stressor_counted_by(name)) {
-      per_instance_[c] = whole_number(word, value_of(word, inline_value), 1, c->tasks_max);
+      per_instance_[c] = whole_number(kTool, word, value_of(word, inline_value), 1, c->tasks_max);
     } else if (std::find(ops_options().begin(), ops_options().end(), name) != ops_options().end()) {
-      whole_number(word, value_of(word, inline_value), 0, 1L << 40);
+      whole_number(kTool, word, value_of(word, inline_value), 0, 1L << 40);
     } else if (const auto it = other_options().find(name); it != other_options().end()) {
       if (it->second) {
         value_of(word, inline_value);
@@ -265,7 +245,7 @@ class Reader {
         refuse_argument(kTool, word, "no value follows it");
       const std::string value = inline_value ? word.substr(j + 1) : args_[i_ + 1];
       if (!stressor.empty()) {
-        instances_[stressor_named(stressor)] = whole_number(word, value, 0, kMaxToolTasks);
+        instances_[stressor_named(stressor)] = whole_number(kTool, word, value, 0, kMaxToolTasks);
       }
       out_.push_back(word);
       if (!inline_value) out_.push_back(args_[++i_]);
@@ -305,7 +285,7 @@ std::vector<std::string> stress_ng_command(const std::vector<std::string>& args,
   std::vector<int> placement = run.cpus;
   std::sort(placement.begin(), placement.end());
   std::vector<std::string> out = Reader(args, placement).read();
-  out.insert(out.end(), {"--timeout", whole_seconds(run.duration), "--metrics-brief"});
+  out.insert(out.end(), {"--timeout", fmt::format("{}s", window_seconds(run)), "--metrics-brief"});
   if (!run.work_dir.empty()) out.insert(out.end(), {"--temp-path", run.work_dir});
   return out;
 }

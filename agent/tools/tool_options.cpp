@@ -114,20 +114,24 @@ std::string option_name(const OptionSpec& spec) {
   return spec.long_name ? fmt::format("--{}", spec.long_name) : fmt::format("-{}", spec.short_name);
 }
 
+long whole_number(const std::string& tool, const std::string& word, const std::string& value,
+                  long lo, long hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  if (end == value.c_str() || *end != '\0' || errno != 0 || n < lo || n > hi) {
+    refuse_argument(
+        tool, word,
+        fmt::format("'{}': must be a whole number in [{}, {}]", printable(value), lo, hi));
+  }
+  return n;
+}
+
 long option_number(const std::string& tool, const std::vector<GivenOption>& given, char letter,
                    long lo, long hi, long fallback) {
   long value = fallback;
   for (const GivenOption& o : given) {
-    if (o.spec->short_name != letter) continue;
-    char* end = nullptr;
-    errno = 0;
-    const long v = std::strtol(o.value.c_str(), &end, 10);
-    if (end == o.value.c_str() || *end != '\0' || errno != 0 || v < lo || v > hi) {
-      refuse_argument(
-          tool, o.word,
-          fmt::format("'{}': must be a whole number in [{}, {}]", printable(o.value), lo, hi));
-    }
-    value = v;
+    if (o.spec->short_name == letter) value = whole_number(tool, o.word, o.value, lo, hi);
   }
   return value;
 }

@@ -45,6 +45,12 @@ std::vector<GivenOption> read_options(const std::string& tool, const std::vector
 // for an option with no letter), then its value as a word of its own.
 void append_option(std::vector<std::string>& argv, const GivenOption& o);
 
+// `value` (of argument `word`) as a whole number in [lo, hi]. Throws
+// ToolArgsError "TOOL: argument 'WORD': 'V': must be a whole number in
+// [LO, HI]".
+long whole_number(const std::string& tool, const std::string& word, const std::string& value,
+                  long lo, long hi);
+
 // The last value given for option `letter` as a whole number in [lo, hi];
 // `fallback` (the tool's own default) when it is not given. Throws
 // ToolArgsError "TOOL: argument 'WORD': 'V': must be a whole number in
