@@ -129,8 +129,8 @@ std::vector<std::vector<Metric>> run_tool_loop(const ToolAdapter& a, tools::Tool
 
 }  // namespace
 
-std::string probe_tool(const ToolAdapter& a, const tools::ToolPaths& paths,
-                       const std::vector<int>& cpus) {
+ToolProbe probe_tool(const ToolAdapter& a, const tools::ToolPaths& paths,
+                     const std::vector<int>& cpus) {
   const std::string binary = tools::trusted_tool_binary(a.tool, paths.path_of(a.tool));
   tools::ToolWorkDir dir(a.tool);
   tools::ToolLaunch launch{a.tool, binary, a.probe_argv, cpus, dir.path()};
@@ -141,14 +141,14 @@ std::string probe_tool(const ToolAdapter& a, const tools::ToolPaths& paths,
   } catch (const tools::ToolRunError& err) {
     throw tools::ToolArgsError(err.what());
   }
-  const std::string text = e.stdout_text + e.stderr_text;
+  std::string text = e.stdout_text + e.stderr_text;
   for (const std::string& option : a.needed) {
     if (text.find(option) != std::string::npos) continue;
     throw tools::ToolArgsError(fmt::format(
         "{}: binary {}: `{} {}` does not list {} ({}); schedrig needs a {} that has it", a.tool,
         binary, a.tool, fmt::join(a.probe_argv, " "), option, tools::describe_exit(e), a.tool));
   }
-  return text;
+  return {binary, std::move(text)};
 }
 
 void check_tool_case(const ToolAdapter& a, const WorkloadInfo& w, const Params& p,
@@ -164,16 +164,13 @@ void check_tool_case(const ToolAdapter& a, const WorkloadInfo& w, const Params& 
 WorkloadResult run_tool_case(const ToolAdapter& a, const WorkloadInfo& w, const Params& p,
                              const RunContext& ctx) {
   try {
-    const std::string help = probe_tool(a, paths_of(ctx), ctx.cpus);
+    // The binary that runs is the one probed (resolved and checked once).
+    const ToolProbe probe = probe_tool(a, paths_of(ctx), ctx.cpus);
     tools::ToolWorkDir dir(a.tool);
-    tools::ToolRunSpec spec{ctx.cpus, ctx.duration, help.find("--json") != std::string::npos,
+    tools::ToolRunSpec spec{ctx.cpus, ctx.duration, probe.help.find("--json") != std::string::npos,
                             dir.path()};
-    tools::ToolLaunch launch{a.tool,
-                             tools::trusted_tool_binary(a.tool, paths_of(ctx).path_of(a.tool)),
-                             a.command(split_args(w, p), spec),
-                             ctx.cpus,
-                             dir.path(),
-                             ctx.stop};
+    tools::ToolLaunch launch{a.tool,   probe.binary, a.command(split_args(w, p), spec),
+                             ctx.cpus, dir.path(),   ctx.stop};
     ToolWindow window(ctx.observer);
     launch.started = [&window](pid_t pgid) { window.started(pgid); };
     const auto runs = run_tool_loop(a, launch, ctx, window);

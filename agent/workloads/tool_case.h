@@ -30,14 +30,21 @@ struct ToolAdapter {
   std::vector<std::string> needed;      // options its description must list
 };
 
+// A tool's binary as probed: the resolved path that runs, and what it
+// printed for its probe_argv.
+struct ToolProbe {
+  std::string binary;
+  std::string help;
+};
+
 // The binary for `a`: its path from `paths`, checked by trusted_tool_binary,
 // run with probe_argv (10 s at most); every `needed` option must appear in
-// what it printed. Returns that text. Throws tools::ToolArgsError naming
-// the tool, the binary and what is missing ("stress-ng: binary
-// /usr/bin/stress-ng: its --help does not list --metrics-brief; schedrig
-// needs a stress-ng that has it").
-std::string probe_tool(const ToolAdapter& a, const tools::ToolPaths& paths,
-                       const std::vector<int>& cpus);
+// what it printed. Throws tools::ToolArgsError naming the tool, the binary
+// and what is missing ("stress-ng: binary /usr/bin/stress-ng: `stress-ng
+// --help` does not list --metrics-brief (...); schedrig needs a stress-ng
+// that has it").
+ToolProbe probe_tool(const ToolAdapter& a, const tools::ToolPaths& paths,
+                     const std::vector<int>& cpus);
 
 // Checks a case's `args` against its placement's PUs `cpus` (refused
 // arguments, pinning outside the placement). Throws ParamError on `args`.

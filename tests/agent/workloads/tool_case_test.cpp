@@ -122,7 +122,9 @@ TEST_F(FakeTool, StoppedBeforeItsRunEndedIsAFailureWithNoResult) {
 
 TEST_F(FakeTool, TheProbeRefusesAVersionWithoutANeededOptionAndAnUntrustedBinary) {
   const ToolAdapter& hackbench = *find_workload("hackbench").tool;
-  EXPECT_NE(probe_tool(hackbench, paths_, {0}).find("--loops"), std::string::npos);
+  const ToolProbe probe = probe_tool(hackbench, paths_, {0});
+  EXPECT_NE(probe.help.find("--loops"), std::string::npos);
+  EXPECT_EQ(probe.binary, paths_.path_of("hackbench"));
   paths_.set("hackbench", root_.write_script("old-hackbench", "#!/bin/sh\necho usage >&2\n"));
   try {
     probe_tool(hackbench, paths_, {0});
