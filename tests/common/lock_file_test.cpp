@@ -187,11 +187,11 @@ TEST(LockWait, AWaitIsToldAsItStartsEveryIntervalAndWhenTaken) {
   ChildHolder child(t.file("run.lock"));
   LockFile lock(t.file("run.lock"), 0600);
   std::vector<LockWaitStatus> told;
+  const pid_t holder = child.pid();  // before the thread that kills (and clears) it
   std::thread release([&] {
     std::this_thread::sleep_for(700ms);
     child.kill();
   });
-  const pid_t holder = child.pid();
   EXPECT_TRUE(wait_for_lock(lock, {0ms, 200ms, nullptr},
                             [&](const LockWaitStatus& w) { told.push_back(w); }));
   release.join();

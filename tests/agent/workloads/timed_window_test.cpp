@@ -47,7 +47,8 @@ class Crew {
   Crew(int n, std::function<void(Crew&)> body) {
     for (int i = 0; i < n; ++i) {
       threads_.emplace_back([this, body] {
-        tids_[ready_.fetch_add(1)] = current_tid();
+        tids_[slot_.fetch_add(1)] = current_tid();
+        ready_.fetch_add(1);  // after the tid is written: the main thread reads it
         futex_wait_while(&go, 0);
         body(*this);
       });
@@ -73,6 +74,7 @@ class Crew {
 
  private:
   std::array<pid_t, 8> tids_{};
+  std::atomic<int> slot_{0};
   std::atomic<int> ready_{0};
   std::vector<std::thread> threads_;
 };
