@@ -39,7 +39,8 @@ YAML::Node parse(const std::string& path, const std::string& text) {
 }  // namespace
 
 ConfigFile ConfigFile::load(const std::string& path, std::span<const std::string_view> keys,
-                            std::span<const std::string_view> map_keys) {
+                            std::span<const std::string_view> map_keys,
+                            std::span<const std::string_view> section_keys) {
   const YAML::Node root = parse(path, read_text(path));
   ConfigFile cfg;
   cfg.path_ = path;
@@ -54,6 +55,11 @@ ConfigFile ConfigFile::load(const std::string& path, std::span<const std::string
     }
     if (std::find(map_keys.begin(), map_keys.end(), key) != map_keys.end()) {
       cfg.add_map(key, kv.second, line);
+      continue;
+    }
+    if (std::find(section_keys.begin(), section_keys.end(), key) != section_keys.end()) {
+      if (!cfg.sections_.emplace(key, std::make_shared<const YAML::Node>(kv.second)).second)
+        refuse(fmt::format("{}:{}: key '{}' given twice", path, line, printable(key)));
       continue;
     }
     if (!kv.second.IsScalar())
@@ -92,6 +98,11 @@ std::vector<std::pair<std::string, std::string>> ConfigFile::entries(std::string
     out.emplace_back(it->first.substr(prefix.size()), it->second.value);
   }
   return out;
+}
+
+std::shared_ptr<const YAML::Node> ConfigFile::section(std::string_view key) const {
+  auto it = sections_.find(key);
+  return it == sections_.end() ? nullptr : it->second;
 }
 
 std::optional<std::string> ConfigFile::text(std::string_view key) const {

@@ -69,6 +69,8 @@ std::string body_name(const Envelope& env) {
       return "abort";
     case Envelope::kPing:
       return "ping";
+    case Envelope::kBoot:
+      return "boot";
     case Envelope::BODY_NOT_SET:
       break;
   }

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <stdexcept>
 
@@ -60,6 +61,26 @@ static utsname uname_or_throw() {
 std::string host_name() { return uname_or_throw().nodename; }
 
 std::string kernel_release() { return uname_or_throw().release; }
+
+// A fake tree's own copy of `rel`, when it has one.
+static bool tree_has(const procfs::Root& root, const char* rel) {
+  std::error_code ec;
+  return !root.is_live() && std::filesystem::exists(root.path(rel), ec);
+}
+
+std::string kernel_release(const procfs::Root& root) {
+  constexpr const char* kOsRelease = "proc/sys/kernel/osrelease";
+  if (!tree_has(root, kOsRelease)) return kernel_release();
+  const auto path = root.path(kOsRelease);
+  const std::string release(procfs::first_line(procfs::read_small_file(path, kBootIdMaxBytes)));
+  if (release.empty()) throw procfs::ReadError(path.string(), ENODATA, "empty");
+  return release;
+}
+
+std::string current_boot_id(const procfs::Root& root) {
+  return root.is_live() || tree_has(root, "proc/sys/kernel/random/boot_id") ? read_boot_id(root)
+                                                                            : read_boot_id();
+}
 
 long long wall_clock_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(

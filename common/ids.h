@@ -25,6 +25,17 @@ std::string host_name();
 // uname(2) release, e.g. "6.18.44".
 std::string kernel_release();
 
+// The release of the kernel `root` stands for: uname(2)'s for the live
+// machine; for a fake tree, the first line of ROOT/proc/sys/kernel/osrelease
+// when the tree has that file (a simulated boot writes it: docs/nightly.md
+// "The test hook"), else uname(2)'s. Throws procfs::ReadError when the file
+// exists but cannot be read or is empty.
+std::string kernel_release(const procfs::Root& root);
+
+// The boot id `root` stands for: read_boot_id(root) for the live machine
+// and for a fake tree that has the file, else the live machine's.
+std::string current_boot_id(const procfs::Root& root);
+
 // Wall-clock time now, ns since the Unix epoch.
 long long wall_clock_ns();
 

@@ -104,7 +104,8 @@ SessionOptions connect_session_options(const ConnectFlags& f) {
   if (f.token_fd >= 0) fd_token = read_and_close_token_fd(f.token_fd);
   std::optional<ConfigFile> config;
   if (!f.config.empty())
-    config = ConfigFile::load(f.config, kConnectConfigKeys, kConnectConfigMapKeys);
+    config = ConfigFile::load(f.config, kConnectConfigKeys, kConnectConfigMapKeys,
+                              kConnectConfigSectionKeys);
   const Settle settle(f, config);
 
   SessionOptions s;
@@ -129,6 +130,9 @@ SessionOptions connect_session_options(const ConnectFlags& f) {
   s.state.state_dir = settle.text("--state-dir", f.state.state_dir, "state_dir");
   s.state.run_lock = f.state.run_lock;  // flags only (no --config key)
   s.state.tools = settle_tools(f, config);
+  if (auto kernels = config ? config->section("kernels") : nullptr) {
+    s.kernels = boot::KernelTable::parse(*kernels, f.config, procfs::Root::from_flag(s.state.root));
+  }
   s.security.ca_file = settle.text("--ca", f.ca, "ca", "SCHEDRIG_CA");
   s.security.token = fd_token ? *fd_token : settle_token(settle, f);
   return s;

@@ -16,11 +16,14 @@
 namespace schedrig::agent {
 
 // The keys `connect --config F` knows; anything else is an error.
-inline constexpr std::array<std::string_view, 10> kConnectConfigKeys{
-    "url",  "id",        "token_file",      "ca",           "connect_timeout_s",
-    "root", "state_dir", "give_up_after_s", "spool_max_mb", "tools"};
+inline constexpr std::array<std::string_view, 11> kConnectConfigKeys{
+    "url",    "id",        "token_file",      "ca",           "connect_timeout_s",
+    "root",   "state_dir", "give_up_after_s", "spool_max_mb", "tools",
+    "kernels"};
 // The keys whose value is a mapping: tools (NAME: PATH, agent/tools/tool_paths.h).
 inline constexpr std::array<std::string_view, 1> kConnectConfigMapKeys{"tools"};
+// The keys read as a whole section: kernels (agent/boot/kernel_table.h).
+inline constexpr std::array<std::string_view, 1> kConnectConfigSectionKeys{"kernels"};
 
 // `connect`'s flags as parsed, defaults where not given.
 struct ConnectFlags {
@@ -43,7 +46,8 @@ struct ConnectFlags {
 // URL, no token, an invalid --id, a bad config file or value ("F:LINE: ..."),
 // a token file or fd refused by auth::read_token_file / read_token_fd, a
 // tools: entry or --tool that ToolPaths refuses ("F:LINE: key
-// 'tools.sh': tools: 'sh' is not a tool schedrig runs ...").
+// 'tools.sh': tools: 'sh' is not a tool schedrig runs ..."), a kernels:
+// entry KernelTable refuses ("F:LINE: kernels.NAME: ...").
 SessionOptions connect_session_options(const ConnectFlags& flags);
 
 }  // namespace schedrig::agent

@@ -39,11 +39,20 @@ std::string file_hash(const fs::path& path) {
   return fmt::format("fnv1a64:{:016x}", h);
 }
 
+// The release `root` runs (a fake tree's osrelease when it has one).
+std::string release_of(const procfs::Root& root) {
+  try {
+    return kernel_release(root);
+  } catch (const std::runtime_error&) {
+    return kUnknown;
+  }
+}
+
 // The kernel config: /proc/config.gz (compressed bytes hashed as they are),
 // else /boot/config-RELEASE.
 std::string config_hash(const procfs::Root& root) {
   std::string h = file_hash(root.path("proc/config.gz"));
-  if (h.empty()) h = file_hash(root.path("boot/config-" + kernel_release()));
+  if (h.empty()) h = file_hash(root.path("boot/config-" + release_of(root)));
   return h.empty() ? kUnknown : h;
 }
 
@@ -79,7 +88,7 @@ void add_mitigations(v1::Fingerprint& fp, const procfs::Root& root) {
 
 v1::Fingerprint take_fingerprint(const procfs::Root& root) {
   v1::Fingerprint fp;
-  fp.set_kernel_release(kernel_release());
+  fp.set_kernel_release(release_of(root));
   fp.set_kernel_cmdline(read_line(root.path("proc/cmdline")));
   fp.set_sched_features(read_line(root.path("sys/kernel/debug/sched/features")));
   auto& f = *fp.mutable_fields();

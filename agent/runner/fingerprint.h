@@ -15,8 +15,8 @@ namespace schedrig::runner {
 // /boot/config-RELEASE), cpufreq driver/governor/boost, SMT control, THP
 // mode, isolcpus/nohz_full, autogroup, microcode (/proc/cpuinfo), and every
 // CPU vulnerability (mitigation) line. fields[] holds "unknown" for a source
-// that cannot be read; never throws. Only the kernel release (uname(2), and
-// the /boot/config-RELEASE name built from it) is always the live one.
+// that cannot be read; never throws. The kernel release is uname(2)'s, or a
+// fake tree's proc/sys/kernel/osrelease when it has one (common/ids.h).
 schedrig::v1::Fingerprint take_fingerprint(const procfs::Root& root = procfs::Root::live());
 
 }  // namespace schedrig::runner

@@ -10,7 +10,7 @@ schedrig::v1::Envelope make_hello(const topology::Topology& topo,
   schedrig::v1::Envelope env;
   auto* h = env.mutable_hello();
   h->set_hostname(host_name());
-  h->set_kernel_release(kernel_release());
+  h->set_kernel_release(kernel_release(knob_control.root()));
   h->set_agent_version(SCHEDRIG_VERSION);
   h->set_allowed_pus(static_cast<std::uint32_t>(topo.allowed_cpus.size()));
   add_knob_capabilities(knob_control, *h);

@@ -15,6 +15,8 @@ void handle_command(const v1::Envelope& cmd, const CommandHandlers& h, SeenRuns&
     if (seen.first(cmd.start_run().run_id())) return h.run(cmd.start_run());
     spdlog::debug("StartRun for run {} again: this instance already has it; ignored",
                   printable(cmd.start_run().run_id()));
+  } else if (cmd.has_boot() && h.boot) {
+    h.boot(cmd.boot());
   } else if (cmd.has_error()) {
     spdlog::warn("host reports an error: {}", printable(cmd.error().message()));
   } else if (!cmd.has_abort() && !cmd.has_ping()) {  // e.g. a Hello sent back

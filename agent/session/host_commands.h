@@ -14,9 +14,12 @@ namespace schedrig::agent {
 
 // How a command is acted on. `run` runs one plan to its end (it may take
 // minutes); `send` queues an envelope to the host.
+// `boot` boots the kernel a Boot names (agent/boot); may be empty (an
+// agent that boots nothing: ERROR_UNEXPECTED).
 struct CommandHandlers {
   std::function<void(const schedrig::v1::StartRun&)> run;
   std::function<void(schedrig::v1::Envelope)> send;
+  std::function<void(const schedrig::v1::Boot&)> boot{};
 };
 
 // The run_ids this agent instance ran, runs or reported: the host resends a
@@ -31,7 +34,8 @@ class SeenRuns {
   std::set<std::string> ids_;
 };
 
-// StartRun: h.run, unless `seen` already had its run_id (ignored, debug log). Error: logged (warn).
+// StartRun: h.run, unless `seen` already had its run_id (ignored, debug log). Boot: h.boot.
+// Error: logged (warn).
 // Abort and Ping: nothing (the link already raised its abort flag for Abort, and acks are its own
 // business). Anything else (e.g. a Hello sent back): logged and answered through h.send with an
 // ERROR_UNEXPECTED Error naming the body ("agent does not take 'hello' messages").

@@ -11,6 +11,7 @@
 #include "agent/session/hello.h"
 #include "agent/session/host_commands.h"
 #include "agent/session/link_sink.h"
+#include "agent/session/session_boot.h"
 #include "agent/session/state_lock.h"
 #include "agent/session/stop_relay.h"
 #include "agent/spool/spool.h"
@@ -32,9 +33,10 @@ struct Session {
   const topology::Topology& topo;
   knobs::KnobController& knob_control;
   const std::atomic<bool>& stop;
-  std::string current_run_file;   // STATE/current-run
-  RunLockOptions run_lock;        // taken by each run (common/run_lock.h)
-  const tools::ToolPaths& tools;  // which binary runs for each external tool
+  std::string current_run_file;      // STATE/current-run
+  RunLockOptions run_lock;           // taken by each run (common/run_lock.h)
+  const tools::ToolPaths& tools;     // which binary runs for each external tool
+  const boot::KernelTable& kernels;  // what a Boot may name
 };
 
 // Waits for the host to ack the run's last envelope while the link is up;
@@ -96,11 +98,20 @@ void link_ended(const link::Uplink& link) {
   }
 }
 
-// Serves the host's commands until the uplink ends or `stop` is set.
+BootContext boot_context(const Session& s) {
+  return {s.kernels, s.knob_control.root(), s.topo.allowed_cpus,
+          [&s](v1::Envelope env) { wait_for_ack(s.link, s.link.send(std::move(env))); }};
+}
+
+// Serves the host's commands until the uplink ends, `stop` is set or a
+// Boot's hook asked for the reboot.
 void serve(const Session& s, SeenRuns& seen) {
-  const CommandHandlers handlers{[&s](const v1::StartRun& start) { run_one(s, start); },
-                                 [&s](v1::Envelope env) { s.link.send(std::move(env)); }};
-  while (!s.stop.load()) {
+  bool rebooting = false;
+  const CommandHandlers handlers{
+      [&s](const v1::StartRun& start) { run_one(s, start); },
+      [&s](v1::Envelope env) { s.link.send(std::move(env)); },
+      [&s, &rebooting](const v1::Boot& b) { rebooting = boot_on_request(b, boot_context(s)); }};
+  while (!s.stop.load() && !rebooting) {
     auto cmd = s.link.next_command(200ms);
     if (cmd) {
       handle_command(*cmd, handlers, seen);
@@ -147,20 +158,23 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   check_run_lock(o.state.run_lock);          // exit 2 for an untrusted lock dir, before dialing
   auto knob_control = open_knobs(o.state);   // knobs of a killed instance restored first
   topology::Topology topo = topology::load_topology({});
-  link::AgentIdentity id{o.id.empty() ? host_name() : o.id, read_boot_id(), make_uuid_v4()};
+  link::AgentIdentity id{o.id.empty() ? host_name() : o.id, current_boot_id(knob_control->root()),
+                         make_uuid_v4()};
   spool::SpoolOptions spool_options;
   spool_options.max_bytes = o.spool_max_bytes;
   spool_options.agent_id = id.agent_id;  // older instances of other ids: *.orphan
   spool::Spool spool(state_dir + "/spool", spool_options);
   link::Uplink link(uplink_options(o, stop), id, spool);
   spdlog::info("agent {} (instance {})", id.agent_id, id.instance_id);
-  link.start(make_hello(topo, *knob_control), make_topology(topo));
+  v1::Envelope hello = make_hello(topo, *knob_control);
+  o.kernels.add_to(*hello.mutable_hello());
+  link.start(std::move(hello), make_topology(topo));
   SeenRuns seen;
   seen.first(
       report_unfinished_run(state_dir, id.instance_id, id.boot_id,
                             [&link](v1::Envelope env) { return link.send(std::move(env)); }));
   serve(Session{link, topo, *knob_control, stop, current_run_path(state_dir), o.state.run_lock,
-                o.state.tools},
+                o.state.tools, o.kernels},
         seen);
   link.close();
 }

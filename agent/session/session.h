@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "agent/boot/kernel_table.h"
 #include "agent/link/host_link.h"
 #include "agent/session/agent_state.h"
 
@@ -23,6 +24,7 @@ struct SessionOptions {
   std::uint64_t spool_max_bytes = 256ull << 20;  // --spool-max-mb
   link::LinkSecurity security;                   // the agent's token, the CA to trust
   StateOptions state;                            // knob root, journal, spool, current-run
+  boot::KernelTable kernels;                     // the config's kernels: what a Boot may name
 };
 
 // Runs one session on this machine's live topology over an uplink

@@ -19,9 +19,12 @@ namespace {
 
 constexpr const char* kFix = "install it root-owned, mode 0755, and name it in the agent config";
 
+// "binary" for a program, "file" for what a program reads (a kernel image).
+thread_local const char* noun = "binary";
+
 [[noreturn]] void refuse(const std::string& tool, const std::string& path,
                          const std::string& reason) {
-  throw ToolArgsError(fmt::format("{}: binary {}: {}", tool, printable(path), reason));
+  throw ToolArgsError(fmt::format("{}: {} {}: {}", tool, noun, printable(path), reason));
 }
 
 // Why `st` (of `what`, "the file" or "directory D") may not be trusted, or "".
@@ -53,6 +56,11 @@ void check_directories(const std::string& tool, const std::string& path,
 }  // namespace
 
 std::string trusted_tool_binary(const std::string& tool, const std::string& path) {
+  return trusted_root_file(tool, path, true);
+}
+
+std::string trusted_root_file(const std::string& tool, const std::string& path, bool executable) {
+  noun = executable ? "binary" : "file";
   if (path.empty() || path[0] != '/') refuse(tool, path, "not an absolute path");
   char buf[PATH_MAX];
   if (!::realpath(path.c_str(), buf)) {
@@ -66,7 +74,7 @@ std::string trusted_tool_binary(const std::string& tool, const std::string& path
   if (::stat(resolved.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     refuse(tool, path, "not a regular file");
   }
-  if ((st.st_mode & S_IXUSR) == 0) refuse(tool, path, "not executable");
+  if (executable && (st.st_mode & S_IXUSR) == 0) refuse(tool, path, "not executable");
   if (const std::string why = untrusted(st, "the file"); !why.empty()) {
     refuse(tool, path, fmt::format("{}; {}", why, kFix));
   }

@@ -18,4 +18,9 @@ namespace schedrig::tools {
 // name it in the agent config's tools: map)".
 std::string trusted_tool_binary(const std::string& tool, const std::string& path);
 
+// The same checks for a file a trusted program reads (a kernel image and
+// initrd for kexec, agent/boot): `executable` false skips the mode's x bit,
+// and errors say "file" ("kexec image: file /boot/vmlinuz-x: ...").
+std::string trusted_root_file(const std::string& tool, const std::string& path, bool executable);
+
 }  // namespace schedrig::tools

@@ -12,7 +12,8 @@ using Verdict = EnvelopeCheck::Verdict;
 namespace {
 
 bool is_host_to_agent(const v1::Envelope& env) {
-  return env.has_ack() || env.has_start_run() || env.has_abort() || env.has_ping();
+  return env.has_ack() || env.has_start_run() || env.has_abort() || env.has_ping() ||
+         env.has_boot();
 }
 
 EnvelopeCheck violation(std::string message) {

@@ -12,11 +12,23 @@ namespace {
 using nlohmann::json;
 
 json agent_row(const std::string& agent_id) {
-  return {{"agent_id", agent_id}, {"connected", false},   {"state", "offline"},
-          {"run_id", ""},         {"waiting", ""},        {"queued", 0},
-          {"hostname", ""},       {"kernel_release", ""}, {"pus", 0},
-          {"allowed_pus", 0},     {"peer", ""},           {"instance_id", ""},
-          {"last_seen_ns", 0}};
+  return {{"agent_id", agent_id},
+          {"connected", false},
+          {"state", "offline"},
+          {"run_id", ""},
+          {"waiting", ""},
+          {"queued", 0},
+          {"hostname", ""},
+          {"kernel_release", ""},
+          {"pus", 0},
+          {"allowed_pus", 0},
+          {"peer", ""},
+          {"instance_id", ""},
+          {"last_seen_ns", 0},
+          {"boot_id", ""},
+          {"arch", ""},
+          {"kernels", json::array()},
+          {"booting", ""}};
 }
 
 void set_stored(json& row, const store::AgentRecord& a) {
@@ -26,6 +38,15 @@ void set_stored(json& row, const store::AgentRecord& a) {
   row["allowed_pus"] = a.allowed_pus;
   row["instance_id"] = a.instance_id;
   row["last_seen_ns"] = a.last_seen_ns;
+  row["boot_id"] = a.boot_id;
+}
+
+json kernels_json(const v1::Hello& hello) {
+  json out = json::array();
+  for (const v1::BootableKernel& k : hello.kernels()) {
+    out.push_back({{"name", k.name()}, {"release", k.release()}, {"hook", k.hook()}});
+  }
+  return out;
 }
 
 void set_live(json& row, const LiveAgent& a) {
@@ -40,6 +61,10 @@ void set_live(json& row, const LiveAgent& a) {
   row["peer"] = a.channel ? a.channel->peer() : "";
   row["instance_id"] = a.instance_id;
   row["last_seen_ns"] = std::max(row["last_seen_ns"].get<long long>(), a.last_seen_ns);
+  row["boot_id"] = a.boot_id;
+  if (a.has_topology) row["arch"] = a.topology.arch();
+  row["kernels"] = kernels_json(a.hello);
+  row["booting"] = a.booting;
 }
 
 json event_body(const v1::Envelope& env) {

@@ -2,10 +2,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "common/auth/token.h"
 #include "common/printable.h"
 #include "host/control/api_error.h"
 #include "host/control/api_json.h"
 #include "host/control/api_target.h"
+#include "host/control/boot_request.h"
 #include "host/control/control.h"
 #include "host/control/events_poll.h"
 #include "host/report/results_json.h"
@@ -58,6 +60,10 @@ ApiResponse Control::route(const server::ApiRequest& r, std::function<void(ApiRe
   if (seg.size() == 1 && seg[0] == "agents") {
     want_method(r, "GET");
     return get_agents();
+  }
+  if (seg.size() == 3 && seg[0] == "agents" && seg[2] == "boot") {
+    want_method(r, "POST");
+    return post_boot(seg[1], r);
   }
   if (seg.size() == 1 && seg[0] == "runs") {
     if (r.method == "POST") return post_runs(r);
@@ -129,6 +135,21 @@ ApiResponse Control::post_abort(const std::string& id, const std::string& operat
   const std::string run_id = resolve_run_id(id);
   const AbortOutcome outcome = abort(run_id, fmt::format("operator '{}'", operator_name));
   return json_response(200, {{"run_id", run_id}, {"state", outcome.state}});
+}
+
+ApiResponse Control::post_boot(const std::string& agent_id, const server::ApiRequest& r) {
+  if (!auth::valid_principal_name(agent_id))
+    throw ApiError(404, fmt::format("no such agent: {}", printable(agent_id)));
+  const BootRequest req = parse_boot_request(r.body);
+  const std::string reason = fmt::format("operator '{}'{}{}", r.principal.name,
+                                         req.reason.empty() ? "" : ": ", req.reason);
+  const BootOutcome b = dispatcher_.boot(agent_id, req.kernel, reason);
+  return json_response(202, {{"agent_id", agent_id},
+                             {"kernel", b.kernel},
+                             {"release", b.release},
+                             {"hook", b.hook},
+                             {"boot_id", b.boot_id},
+                             {"instance_id", b.instance_id}});
 }
 
 void Control::get_events(const std::string& id, long long after, std::chrono::seconds wait,

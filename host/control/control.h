@@ -104,6 +104,9 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   server::ApiResponse get_run(const std::string& id) const;
   // `operator_name`: the token principal's name.
   server::ApiResponse post_abort(const std::string& id, const std::string& operator_name);
+  // POST /api/v1/agents/ID/boot {"kernel": NAME, "reason": TEXT}: 202 with
+  // the BootOutcome (docs/architecture.md "HTTP API").
+  server::ApiResponse post_boot(const std::string& agent_id, const server::ApiRequest& r);
   // Starts the long poll; takes `done` only once nothing can throw.
   void get_events(const std::string& id, long long after, std::chrono::seconds wait,
                   std::function<void(server::ApiResponse)>& done);

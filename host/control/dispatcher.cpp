@@ -1,6 +1,9 @@
 #include "host/control/dispatcher.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "common/printable.h"
@@ -125,7 +128,7 @@ void Dispatcher::dispatch(const std::string& agent_id) {
   {
     std::lock_guard lock(mu_);
     LiveAgent* agent = agents_.find(agent_id);
-    if (!agent || !agent->run_id.empty()) return;
+    if (!agent || !agent->run_id.empty() || !agent->booting.empty()) return;
     channel = agent->channel;
   }
   std::optional<store::QueuedRun> next;
@@ -178,6 +181,46 @@ AbortOutcome Dispatcher::abort(const store::QueuedRun& run, const std::string& b
   // Without a live agent the Abort goes out on its instance's next Hello (resume).
   if (channel) channel->send(abort_for(run.run_id, note));
   return {"aborting"};
+}
+
+// The kernel `agent` lists as `kernel`; ApiError 400 naming the others when none.
+static const v1::BootableKernel& listed_kernel(const std::string& agent_id, const LiveAgent& agent,
+                                               const std::string& kernel) {
+  std::vector<std::string> names;
+  for (const v1::BootableKernel& k : agent.hello.kernels()) {
+    if (k.name() == kernel) return k;
+    names.push_back(printable(k.name()));
+  }
+  throw ApiError(400,
+                 fmt::format("agent {} does not list kernel '{}' (its config lists: {})", agent_id,
+                             printable(kernel),
+                             names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+}
+
+BootOutcome Dispatcher::boot(const std::string& agent_id, const std::string& kernel,
+                             const std::string& reason) {
+  std::lock_guard queue_lock(queue_mu_);  // no dispatch between the checks and the Boot
+  const std::vector<store::QueuedRun> queued = store_.queued_runs("queued");
+  const auto waiting = std::count_if(queued.begin(), queued.end(),
+                                     [&](const auto& r) { return r.agent_id == agent_id; });
+  std::lock_guard lock(mu_);
+  LiveAgent* agent = agents_.find(agent_id);
+  if (!agent) throw ApiError(409, fmt::format("agent {} is not connected", agent_id));
+  if (!agent->run_id.empty())
+    throw ApiError(409, fmt::format("agent {} is running run {}", agent_id, agent->run_id));
+  if (!agent->booting.empty())
+    throw ApiError(409, fmt::format("agent {} is already booting kernel '{}'", agent_id,
+                                    printable(agent->booting)));
+  if (waiting > 0)
+    throw ApiError(409, fmt::format("agent {} has {} queued runs: boot it when they are done",
+                                    agent_id, waiting));
+  const v1::BootableKernel& k = listed_kernel(agent_id, *agent, kernel);
+  v1::Envelope env;
+  env.mutable_boot()->set_kernel(kernel);
+  env.mutable_boot()->set_reason(reason);
+  agent->booting = kernel;
+  agent->channel->send(std::move(env));
+  return {k.name(), k.release(), k.hook(), agent->boot_id, agent->instance_id};
 }
 
 void Dispatcher::stopping(const std::string& reason) {

@@ -34,6 +34,13 @@ struct AbortOutcome {
   std::string state;
 };
 
+// What a boot request did: the Boot went to the agent, which ran
+// `boot_id` (instance `instance_id`) when it was sent; it comes back with
+// another boot_id, running `release` if the boot took.
+struct BootOutcome {
+  std::string kernel, release, hook, boot_id, instance_id;
+};
+
 class Dispatcher {
  public:
   // With `own_runs_only` (lab, whose store may hold a serve's queue) only
@@ -67,6 +74,14 @@ class Dispatcher {
   // with it) and its agent sent an Abort, now when live, else on its next
   // Hello. Throws ApiError 409 for a run that has finished.
   AbortOutcome abort(const store::QueuedRun& run, const std::string& by);
+
+  // Sends `agent_id` a Boot for `kernel` (docs/nightly.md): the agent must
+  // be live and idle with nothing queued, and list `kernel` in its Hello;
+  // until it says Hello again no run starts on it. Throws ApiError 409 (not
+  // connected, running a run, runs queued, a boot already sent) or 400 (a
+  // kernel it does not list, naming those it does).
+  BootOutcome boot(const std::string& agent_id, const std::string& kernel,
+                   const std::string& reason);
 
   // The server is stopping: every run a live agent is running becomes
   // "disconnected" with `reason` ("serve stopped"; before the closes would

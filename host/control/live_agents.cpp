@@ -13,6 +13,7 @@ void LiveAgents::connect(const std::shared_ptr<collector::AgentChannel>& channel
   agent = LiveAgent{};
   agent.channel = channel;
   agent.instance_id = env.instance_id();
+  agent.boot_id = env.boot_id();
   agent.hello = env.hello();
   agent.last_seen_ns = wall_clock_ns();  // the host's clock: an agent cannot pin it
 }

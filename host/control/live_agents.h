@@ -19,6 +19,7 @@ namespace schedrig::control {
 struct LiveAgent {
   std::shared_ptr<collector::AgentChannel> channel;
   std::string instance_id;
+  std::string boot_id;  // the Hello envelope's
   v1::Hello hello;
   bool has_topology = false;
   v1::Topology topology;  // meaningful when has_topology
@@ -28,6 +29,9 @@ struct LiveAgent {
   // not waiting): until its next Log, Sample, IterationResult or RunFinished.
   std::string waiting;
   long long last_seen_ns = 0;  // host clock when its latest envelope was taken
+  // A Boot was sent for this kernel ("" = none): no run starts until the
+  // agent is back (its next Hello makes a new entry).
+  std::string booting;
 };
 
 class LiveAgents {
