@@ -1,5 +1,7 @@
 #include "agent/runner/prepare.h"
 
+#include "agent/runner/antagonist.h"
+
 #include <fmt/format.h>
 
 #include "agent/knobs/variant_knobs.h"
@@ -52,6 +54,15 @@ std::vector<PreparedCase> prepare_cases(const schedrig::v1::Plan& plan,
   if (!too_long.empty()) throw PlanRejected("plan too long: " + too_long);
   std::vector<PreparedCase> out;
   for (const auto& c : plan.cases()) out.push_back(prepare_case(c, topo, tools));
+  for (const auto& v : plan.variants()) {
+    for (const PreparedCase& pc : out) {
+      try {
+        antagonist_cpus(v.antagonist(), pc.cpus);
+      } catch (const std::runtime_error& e) {
+        throw PlanRejected(fmt::format("variant '{}', case '{}': {}", v.name(), pc.name, e.what()));
+      }
+    }
+  }
   return out;
 }
 

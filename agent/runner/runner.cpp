@@ -1,5 +1,7 @@
 #include "agent/runner/runner.h"
 
+#include "agent/runner/antagonist.h"
+
 #include <unistd.h>
 
 #include <mutex>
@@ -69,7 +71,13 @@ struct RunShared {
   v1::QuietCheck quiet;
   RunSink* sink = nullptr;
   const tools::ToolPaths* tools = nullptr;
+  v1::Antagonist simulated_slowdown;  // RunOptions::simulated_slowdown
 };
+
+// The hogs beside `variant`: its own antagonist, else the simulated slowdown.
+const v1::Antagonist& antagonist_of(const v1::Variant& variant, const RunShared& shared) {
+  return variant.antagonist().duty_pct() > 0 ? variant.antagonist() : shared.simulated_slowdown;
+}
 
 // `base` with each threshold the plan's `starvation:` sets (non-zero).
 sampler::StarvationThresholds with_plan_rule(sampler::StarvationThresholds base,
@@ -167,8 +175,10 @@ v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc,
     IterationSampling sampling(shared.sampling, pc.cpus, out, *shared.sink);
     out.set_started_at_ns(wall_clock_ns());
     sampling.start();
-    workloads::WorkloadResult r = run_watched(pc, shared, nanoseconds(plan.duration_ns()),
-                                              overrun_grace(plan), stop, sampling.observer());
+    const v1::Antagonist& hog = antagonist_of(plan.variants(slot.variant_index), shared);
+    workloads::WorkloadResult r =
+        run_watched(pc, shared, nanoseconds(plan.duration_ns()), overrun_grace(plan), stop,
+                    with_antagonist(sampling.observer(), hog, antagonist_cpus(hog, pc.cpus)));
     *out.mutable_sample_summary() = sampling.finish();
     out.set_finished_at_ns(wall_clock_ns());
     if (const std::string why = zero_work_reason(r); !why.empty()) {
@@ -322,6 +332,7 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
   shared.quiet = start.plan().quiet();
   shared.sink = &sink;
   shared.tools = &options.tools;
+  shared.simulated_slowdown = options.simulated_slowdown;
   const LockWaitReporter lock_waits(knob_control, sink, start.run_id());
   sink.run_started(
       make_run_started(start, static_cast<std::uint32_t>(schedule.size()), options.root));

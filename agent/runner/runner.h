@@ -46,6 +46,10 @@ struct RunOptions {
   std::optional<RunLockOptions> run_lock;
   // Which binary runs for each external tool (the agent's tools: map).
   tools::ToolPaths tools{};
+  // An antagonist beside every variant that has none of its own: the test
+  // boot hook's simulated slower kernel (docs/nightly.md "The test hook").
+  // duty_pct 0 = none.
+  schedrig::v1::Antagonist simulated_slowdown{};
 };
 
 // Runs `start` on `topo`. Throws PlanRejected (prepare.h) before anything

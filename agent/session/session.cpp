@@ -69,9 +69,10 @@ void run_one(const Session& s, const v1::StartRun& start) {
   const StopRelay relay(s.stop, s.link.abort_flag());  // SIGINT/SIGTERM abort the run
   LinkSink sink(s.link);
   try {
+    runner::RunOptions options = run_options(s.knob_control, s.tools, s.run_lock);
+    options.simulated_slowdown = simulated_slowdown(s.kernels, s.knob_control.root());
     v1::RunFinished done =
-        runner::run_plan(start, s.topo, sink, s.knob_control, s.link.abort_flag(),
-                         run_options(s.knob_control, s.tools, s.run_lock));
+        runner::run_plan(start, s.topo, sink, s.knob_control, s.link.abort_flag(), options);
     spdlog::info("run {}: {} after {} iterations", printable(start.run_id()),
                  status_name(done.status()), done.completed_iterations());
   } catch (const runner::PlanRejected& e) {

@@ -5,6 +5,8 @@
 
 #include "agent/boot/boot_hook.h"
 #include "agent/session/host_commands.h"
+#include "common/cpulist.h"
+#include "common/ids.h"
 #include "common/printable.h"
 
 namespace schedrig::agent {
@@ -43,6 +45,18 @@ bool boot_on_request(const v1::Boot& boot, const BootContext& ctx) {
   spdlog::info("kernel '{}': the {} hook asked for the reboot; the session ends", k->name,
                boot::hook_name(k->hook));
   return true;
+}
+
+v1::Antagonist simulated_slowdown(const boot::KernelTable& kernels, const procfs::Root& root) {
+  v1::Antagonist a;
+  if (kernels.empty() || root.is_live()) return a;
+  const boot::KernelEntry* k = kernels.running(kernel_release(root));
+  if (!k || k->slowdown.duty_pct == 0) return a;
+  a.set_cpus(format_cpulist(k->slowdown.cpus));
+  a.set_duty_pct(k->slowdown.duty_pct);
+  spdlog::info("kernel '{}' (test hook): every run has an antagonist of {}% on {}", k->name,
+               a.duty_pct(), a.cpus().empty() ? "each case's PUs" : a.cpus());
+  return a;
 }
 
 }  // namespace schedrig::agent

@@ -10,6 +10,7 @@
 #include "agent/boot/kernel_table.h"
 #include "common/procfs/root.h"
 #include "schedrig/v1/envelope.pb.h"
+#include "schedrig/v1/plan.pb.h"
 
 namespace schedrig::agent {
 
@@ -30,5 +31,11 @@ struct BootContext {
 // words, and false. True once the hook asked for the reboot: the session
 // ends.
 bool boot_on_request(const schedrig::v1::Boot& boot, const BootContext& ctx);
+
+// The antagonist the kernel `root` runs has in `kernels` (its test hook's
+// `antagonist:`, a simulated slower kernel), as runs take it; duty_pct 0
+// when it has none or the table does not list the running release.
+schedrig::v1::Antagonist simulated_slowdown(const boot::KernelTable& kernels,
+                                            const procfs::Root& root);
 
 }  // namespace schedrig::agent

@@ -31,6 +31,8 @@ nlohmann::json variant_json(const v1::Variant& v) {
     j["features"] = std::vector<std::string>(v.features().begin(), v.features().end());
   if (v.sysctl_size()) j["sysctl"] = sorted(v.sysctl());
   if (v.debugfs_size()) j["debugfs"] = sorted(v.debugfs());
+  if (v.antagonist().duty_pct() > 0)
+    j["antagonist"] = {{"cpus", v.antagonist().cpus()}, {"duty_pct", v.antagonist().duty_pct()}};
   return j;
 }
 

@@ -1,5 +1,7 @@
 #include "common/plan/plan_yaml.h"
 
+#include "common/cpulist.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -156,7 +158,7 @@ void parse_case(const Reader& r, const YAML::Node& node, const std::string& key,
 
 void parse_variant(const Reader& r, const YAML::Node& node, const std::string& key,
                    v1::Variant* v) {
-  r.check_map(node, key, {"name", "features", "sysctl", "debugfs"});
+  r.check_map(node, key, {"name", "features", "sysctl", "debugfs", "antagonist"});
   if (!node["name"]) r.fail(node, key + ".name", "is required");
   v->set_name(r.scalar(node["name"], key + ".name"));
   if (const auto& f = node["features"]) {
@@ -173,6 +175,22 @@ void parse_variant(const Reader& r, const YAML::Node& node, const std::string& k
   }
   if (node["sysctl"]) r.string_map(node["sysctl"], key + ".sysctl", v->mutable_sysctl());
   if (node["debugfs"]) r.string_map(node["debugfs"], key + ".debugfs", v->mutable_debugfs());
+  if (const auto& a = node["antagonist"]) {
+    const std::string akey = key + ".antagonist";
+    r.check_map(a, akey, {"cpus", "duty_pct"});
+    if (!a["duty_pct"]) r.fail(a, akey + ".duty_pct", "is required (1..100)");
+    v->mutable_antagonist()->set_duty_pct(
+        r.number<std::uint32_t>(a["duty_pct"], akey + ".duty_pct", 1, 100));
+    if (a["cpus"]) {
+      const std::string cpus = r.scalar(a["cpus"], akey + ".cpus");
+      try {
+        parse_cpulist(cpus);
+      } catch (const std::invalid_argument& e) {
+        r.fail(a["cpus"], akey + ".cpus", e.what());
+      }
+      v->mutable_antagonist()->set_cpus(cpus);
+    }
+  }
 }
 
 // `quiet: {retries, disturbance, other_cpu_pct}` (common/plan/quiet.h); absent

@@ -572,3 +572,30 @@ TEST(PlanYaml, AliasBombIsRefusedBeforeItExpands) {
 
 }  // namespace
 }  // namespace schedrig
+
+namespace schedrig {
+namespace {
+
+// The positive control's variant kind (docs/nightly.md "Selftest").
+TEST(PlanYaml, AVariantCanCarryAnAntagonist) {
+  const std::string head =
+      "name: p\niterations: 2\nduration_s: 1\ncases: [{workload: wakeup}]\nvariants:\n  - name: "
+      "base\n";
+  const v1::Plan p = parse_plan_yaml(
+      head + "  - name: hog\n    antagonist: {cpus: 0-1, duty_pct: 60}\n", "t.yaml");
+  EXPECT_EQ(p.variants(0).antagonist().duty_pct(), 0u);
+  EXPECT_EQ(p.variants(1).antagonist().duty_pct(), 60u);
+  EXPECT_EQ(p.variants(1).antagonist().cpus(), "0-1");
+  EXPECT_NE(error_of(head + "  - name: hog\n    antagonist: {cpus: 0}\n")
+                .find("t.yaml:8: key 'variants[1].antagonist.duty_pct': is required (1..100)"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  - name: hog\n    antagonist: {duty_pct: 101}\n")
+                .find("variants[1].antagonist.duty_pct"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  - name: hog\n    antagonist: {cpus: x-y, duty_pct: 5}\n")
+                .find("variants[1].antagonist.cpus"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace schedrig
