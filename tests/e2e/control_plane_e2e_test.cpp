@@ -156,15 +156,28 @@ class ControlPlaneE2E : public ::testing::Test {
 
   // `schedrig-agent connect wss://.../agent --id ID` with its own fake knob
   // root and state dir; returns once the server lists it connected.
-  ChildProcess& start_agent(const std::string& id) {
+  // `config` ("" = none) is given as --config.
+  ChildProcess& start_agent(const std::string& id, const std::string& config = "") {
     std::filesystem::create_directories(agent_dir(id) + "/root/proc/sys/kernel");
-    std::ofstream(agent_dir(id) + "/" + kAutogroup) << "1\n";
+    if (!std::filesystem::exists(agent_dir(id) + "/" + kAutogroup))
+      std::ofstream(agent_dir(id) + "/" + kAutogroup) << "1\n";
+    std::vector<std::string> argv{bin("schedrig-agent"),
+                                  "connect",
+                                  agent_url(),
+                                  "--id",
+                                  id,
+                                  "--token-file",
+                                  token_file(id),
+                                  "--ca",
+                                  pki_.ca_cert,
+                                  "--root",
+                                  agent_dir(id) + "/root",
+                                  "--state-dir",
+                                  agent_dir(id) + "/state"};
+    if (!config.empty()) argv.insert(argv.end(), {"--config", config});
     auto& p = agents_[id];
-    p = std::make_unique<ChildProcess>(
-        std::vector<std::string>{bin("schedrig-agent"), "connect", agent_url(), "--id", id,
-                                 "--token-file", token_file(id), "--ca", pki_.ca_cert, "--root",
-                                 agent_dir(id) + "/root", "--state-dir", agent_dir(id) + "/state"},
-        dir_.file(id + ".log"));
+    p.reset();  // an earlier process of this id first
+    p = std::make_unique<ChildProcess>(argv, dir_.file(id + ".log"));
     const bool up = eventually([&] {
       const json a = agent_json(id);
       return a.value("connected", false) && a.value("pus", 0) > 0;
@@ -290,6 +303,56 @@ class ControlPlaneE2E : public ::testing::Test {
   std::map<std::string, std::unique_ptr<ChildProcess>> agents_;
   unsigned short port_ = 0;
 };
+
+// Booting a kernel (docs/nightly.md "Boot hooks"): the host may name only a
+// kernel the agent's config lists; the test hook rewrites the agent's fake
+// tree and the agent ends its session; started again (systemd's part), it
+// says Hello on the new release with a new boot_id.
+TEST_F(ControlPlaneE2E, BootNamesOnlyAListedKernelAndTheAgentComesBackOnIt) {
+  const std::string config = write_plan("agent.yaml", R"(kernels:
+  fake-a: {release: 6.1.0-fake-a, test: {}}
+  fake-b: {release: 6.1.0-fake-b, test: {}}
+)");
+  start_agent("box1", config);
+  const json before = agent_json("box1");
+  ASSERT_EQ(before["kernels"].size(), 2u) << before.dump();
+  EXPECT_EQ(before["kernels"][1]["name"], "fake-b");
+  EXPECT_EQ(before["kernels"][1]["release"], "6.1.0-fake-b");
+  EXPECT_EQ(before["kernels"][1]["hook"], "test");
+  const std::string old_boot = before.value("boot_id", "");
+  ASSERT_FALSE(old_boot.empty());
+
+  auto r = api(http::verb::post, "/api/v1/agents/box1/boot", "alice", R"({"kernel":"rhel-9"})");
+  EXPECT_EQ(r.status, 400u);
+  EXPECT_NE(r.body.find("agent box1 does not list kernel 'rhel-9' (its config lists: fake-a, "
+                        "fake-b)"),
+            std::string::npos)
+      << r.body;
+  r = api(http::verb::post, "/api/v1/agents/box1/boot", "alice", R"({"kernel":"a;reboot"})");
+  EXPECT_EQ(r.status, 400u) << r.body;
+  r = api(http::verb::post, "/api/v1/agents/box1/boot", "box1", R"({"kernel":"fake-b"})");
+  EXPECT_EQ(r.status, 403u) << r.body;  // an agent's token cannot boot anything
+  r = api(http::verb::post, "/api/v1/agents/box9/boot", "alice", R"({"kernel":"fake-b"})");
+  EXPECT_EQ(r.status, 409u) << r.body;  // not connected
+
+  r = api(http::verb::post, "/api/v1/agents/box1/boot", "alice",
+          R"({"kernel":"fake-b","reason":"test night"})");
+  ASSERT_EQ(r.status, 202u) << r.body;
+  const json accepted = json::parse(r.body);
+  EXPECT_EQ(accepted["release"], "6.1.0-fake-b");
+  EXPECT_EQ(accepted["boot_id"], old_boot);
+  EXPECT_EQ(agents_["box1"]->wait_for_exit(20s), std::optional<int>(0)) << agents_["box1"]->log();
+  EXPECT_NE(agents_["box1"]->log().find("booting kernel 'fake-b' (release 6.1.0-fake-b) with the "
+                                        "test hook: operator 'alice': test night"),
+            std::string::npos)
+      << agents_["box1"]->log();
+
+  start_agent("box1", config);  // what systemd's Restart=always does after a reboot
+  EXPECT_TRUE(eventually([&] {
+    const json a = agent_json("box1");
+    return a.value("kernel_release", "") == "6.1.0-fake-b" && a.value("boot_id", "") != old_boot;
+  })) << agent_json("box1").dump();
+}
 
 // (1) Two agents with different ids, listed live as text and JSON.
 TEST_F(ControlPlaneE2E, TwoAgentsAreListedConnectedAndIdle) {
