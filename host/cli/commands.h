@@ -32,6 +32,8 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_queue_command(CLI::App& app, int& exit_code);
 // `abort RUN --server URL`: abort a queued or running run on the server
 void add_abort_command(CLI::App& app, int& exit_code);
+// `nightly --lab F --server URL [--dry-run] [--json]`: a night across kernels (docs/nightly.md)
+void add_nightly_command(CLI::App& app, int& exit_code);
 // `analyze FILE.csv [--lower-is-better] [--method M] [--threshold PCT] [--json]`
 void add_analyze_command(CLI::App& app, int& exit_code);
 // `token new (--agent ID | --operator NAME) [--tokens F]`: the token alone on stdout;

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   schedrig::host::add_run_command(app, exit_code);
   schedrig::host::add_queue_command(app, exit_code);
   schedrig::host::add_abort_command(app, exit_code);
+  schedrig::host::add_nightly_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
