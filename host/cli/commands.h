@@ -32,7 +32,8 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_queue_command(CLI::App& app, int& exit_code);
 // `abort RUN --server URL`: abort a queued or running run on the server
 void add_abort_command(CLI::App& app, int& exit_code);
-// `nightly --lab F --server URL [--dry-run] [--json]`: a night across kernels (docs/nightly.md)
+// `nightly --lab F --server URL (--out DIR | --resume DIR | --dry-run) [--json]`: a night across
+//  kernels (docs/nightly.md); exit 0 clean, 1 a gated regression, 3 infrastructure or detector
 void add_nightly_command(CLI::App& app, int& exit_code);
 // `analyze FILE.csv [--lower-is-better] [--method M] [--threshold PCT] [--json]`
 void add_analyze_command(CLI::App& app, int& exit_code);

@@ -73,8 +73,23 @@ TEST(ConnectCli, AnUnknownConfigKeyNamesFileAndLine) {
   EXPECT_NE(
       r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
                           "connect_timeout_s, root, state_dir, give_up_after_s, spool_max_mb, "
-                          "tools)"),
+                          "tools, kernels)"),
       std::string::npos)
+      << r.output;
+}
+
+// A kernels: entry the agent could not boot is refused with its file and
+// line before dialing (agent/boot/kernel_table.h).
+TEST(ConnectCli, AKernelsEntryThatCannotBootIsRefusedBeforeDialing) {
+  const TempDir dir;
+  const std::string cfg = write(dir.file("agent.yaml"),
+                                "url: ws://127.0.0.1:1/agent\nkernels:\n  rhel-10.2:\n    "
+                                "release: 6.12\n    kexec: {image: vmlinuz, cmdline: ro}\n");
+  const auto r = connect(dir, "--config " + cfg);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(cfg + ":5: kernels.rhel-10.2: kexec.image: 'vmlinuz' is not an absolute "
+                                "path"),
+            std::string::npos)
       << r.output;
 }
 

@@ -1,0 +1,231 @@
+#include "host/nightly/night_driver.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "common/printable.h"
+#include "host/client/api_client.h"
+#include "host/client/api_paths.h"
+
+namespace schedrig::nightly {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// A slot that cannot go on: its reason.
+struct SlotFailure {
+  std::string reason;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool ended(const std::string& state) {
+  return state == "ok" || state == "failed" || state == "aborted" || state == "interrupted";
+}
+
+class AgentNight {
+ public:
+  AgentNight(const NightContext& ctx, const NightAgent& agent)
+      : ctx_(ctx), agent_(agent), api_(ctx.target) {
+    for (const std::string& p : ctx.lab->plans)
+      plans_.emplace_back(std::filesystem::path(p).filename().string(), read_text(p));
+    if (!ctx.selftest_yaml.empty()) plans_.emplace_back("selftest", ctx.selftest_yaml);
+  }
+
+  std::string run() {
+    const std::vector<SlotRecord> slots = ctx_.state->slots(agent_.agent_id);
+    for (SlotRecord r : slots) {
+      if (r.state == "done") continue;
+      try {
+        run_slot(r, slots.size());
+      } catch (const SlotFailure& f) {
+        r.state = "failed";
+        r.reason = f.reason;
+        ctx_.state->update(agent_.agent_id, r);
+        say(r, slots.size(), "failed: " + f.reason);
+        return fmt::format("{}: slot {} ({}): {}", agent_.agent_id, r.slot.index, r.slot.kernel,
+                           f.reason);
+      }
+    }
+    return "";
+  }
+
+ private:
+  void run_slot(SlotRecord& r, std::size_t of) {
+    if (r.slot.reboot) {
+      boot(r, of);
+    } else {
+      const json a = agent_row();
+      r.boot_id = a.value("boot_id", "");
+      r.release = a.value("kernel_release", "");
+    }
+    r.state = "running";
+    ctx_.state->update(agent_.agent_id, r);
+    for (const auto& [name, yaml] : plans_) {
+      if (!r.runs.count(name)) {
+        r.runs[name] = submit(name, yaml, r);
+        ctx_.state->update(agent_.agent_id, r);
+      }
+      const std::string state = wait_run(r.runs[name]);
+      say(r, of, fmt::format("{}: run {} {}", name, r.runs[name].substr(0, 8), state));
+    }
+    r.state = "done";
+    ctx_.state->update(agent_.agent_id, r);
+  }
+
+  // Boots the slot's kernel unless a resumed night finds it booted already.
+  void boot(SlotRecord& r, std::size_t of) {
+    const AgentKernel& want = agent_.kernels.at(r.slot.kernel);
+    const json now = agent_row();
+    if (r.state == "booting" && now.value("boot_id", "") != r.boot_id &&
+        now.value("kernel_release", "") == want.release) {
+      r.boot_id = now.value("boot_id", "");  // the boot happened before the host stopped
+      r.release = want.release;
+      return;
+    }
+    r.state = "booting";
+    r.boot_id = now.value("boot_id", "");
+    ctx_.state->update(agent_.agent_id, r);
+    say(r, of, fmt::format("booting {} ({})", r.slot.kernel, printable(want.release)));
+    call([&] {
+      api_.post_json(client::agents_path() + "/" + agent_.agent_id + "/boot",
+                     {{"kernel", r.slot.kernel},
+                      {"reason", fmt::format("nightly {} slot {}", ctx_.state->night(),
+                                             r.slot.index)}});
+    });
+    const json back = wait_back(r.boot_id);
+    r.boot_id = back.value("boot_id", "");
+    r.release = back.value("kernel_release", "");
+    if (r.release != want.release)
+      throw SlotFailure{printable(fmt::format("came back on {} instead of {} ({})", r.release,
+                                              r.slot.kernel, want.release))};
+    say(r, of, fmt::format("back on {} (boot {})", printable(r.release), r.boot_id.substr(0, 8)));
+  }
+
+  // This agent's row once it is connected with another boot_id than `old`
+  // and has sent its topology.
+  json wait_back(const std::string& old) {
+    const auto deadline = Clock::now() + ctx_.boot_timeout;
+    while (Clock::now() < deadline) {
+      const json a = agent_row_or_empty();
+      if (a.value("connected", false) && a.value("boot_id", "") != old &&
+          a.value("booting", "").empty() && a.value("pus", 0) > 0)
+        return a;
+      std::this_thread::sleep_for(ctx_.poll);
+    }
+    throw SlotFailure{fmt::format("did not come back within {} s", ctx_.boot_timeout.count())};
+  }
+
+  std::string submit(const std::string& name, const std::string& yaml, const SlotRecord& r) {
+    json labels = {{"night", ctx_.state->night()},
+                   {"kernel", r.slot.kernel},
+                   {"boot", std::to_string(r.slot.boot)},
+                   {"slot", std::to_string(r.slot.index)}};
+    json body = {{"agents", {agent_.agent_id}},
+                 {"plan_yaml", yaml},
+                 {"plan_name", name},
+                 {"labels", labels}};
+    json answer;
+    call([&] { answer = api_.post_json(client::runs_path(), body); });
+    try {
+      return answer.at("runs").at(0).at("run_id").get<std::string>();
+    } catch (const json::exception&) {
+      throw SlotFailure{"the server's answer to a run names no run"};
+    }
+  }
+
+  // The run's final queue state.
+  std::string wait_run(const std::string& run_id) {
+    const auto deadline = Clock::now() + ctx_.run_timeout;
+    while (Clock::now() < deadline) {
+      json runs;
+      call([&] { runs = api_.get_json(client::runs_path()); });
+      for (const json& row : runs.value("runs", json::array())) {
+        if (row.value("run_id", "") == run_id && ended(row.value("state", "")))
+          return row.value("state", "");
+      }
+      std::this_thread::sleep_for(ctx_.poll);
+    }
+    throw SlotFailure{fmt::format("run {} did not end within {} s", run_id,
+                                  ctx_.run_timeout.count())};
+  }
+
+  json agent_row_or_empty() {
+    try {
+      for (const json& a : api_.get_json(client::agents_path()).value("agents", json::array()))
+        if (a.value("agent_id", "") == agent_.agent_id) return a;
+    } catch (const Error&) {  // the server restarting: asked again
+    }
+    return json::object();
+  }
+  json agent_row() {
+    json a;
+    call([&] {
+      for (const json& row : api_.get_json(client::agents_path()).value("agents", json::array()))
+        if (row.value("agent_id", "") == agent_.agent_id) a = row;
+    });
+    if (a.is_null()) throw SlotFailure{"the server no longer knows this agent"};
+    return a;
+  }
+
+  template <typename F>
+  void call(F f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      throw SlotFailure{e.what()};
+    }
+  }
+
+  void say(const SlotRecord& r, std::size_t of, const std::string& what) const {
+    if (!ctx_.progress) return;
+    ctx_.progress(fmt::format("{}: slot {}/{} {} (boot {}/{}): {}", agent_.agent_id, r.slot.index,
+                              of, r.slot.kernel, r.slot.boot, ctx_.lab->boots_per_kernel, what));
+  }
+
+  const NightContext& ctx_;
+  const NightAgent& agent_;
+  client::ApiClient api_;
+  std::vector<std::pair<std::string, std::string>> plans_;  // name, YAML
+};
+
+}  // namespace
+
+std::string run_agent_night(const NightContext& ctx, const NightAgent& agent) {
+  try {
+    return AgentNight(ctx, agent).run();
+  } catch (const std::exception& e) {  // the state file, a client that cannot be made
+    return fmt::format("{}: {}", agent.agent_id, e.what());
+  }
+}
+
+std::string builtin_selftest_yaml() {
+  return R"(name: selftest
+iterations: 3
+duration_s: 1
+warmup_s: 0
+cooldown_s: 0
+order: interleaved
+cases:
+  - name: selftest-wakeup
+    workload: wakeup
+    params: {message_threads: 1, workers_per_message: 2}
+variants:
+  - name: as-found
+  - name: antagonist
+    antagonist: {duty_pct: 80}
+)";
+}
+
+}  // namespace schedrig::nightly

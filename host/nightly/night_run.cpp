@@ -1,0 +1,195 @@
+#include "host/nightly/night_run.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/cli_error.h"
+#include "common/ids.h"
+#include "common/plan/plan_yaml.h"
+#include "host/client/api_client.h"
+#include "host/client/api_paths.h"
+#include "host/client/remote_runs.h"
+#include "host/nightly/night_agents.h"
+#include "host/nightly/night_driver.h"
+#include "host/nightly/night_history.h"
+#include "host/nightly/night_state.h"
+#include "host/nightly/night_verdicts.h"
+#include "host/report/format.h"
+
+namespace schedrig::nightly {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CliError(ErrorKind::kUsage, fmt::format("{}: cannot read", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::unique_ptr<NightState> open_state(const LabFile& lab, const NightOptions& o,
+                                       const std::vector<NightAgent>& agents) {
+  const std::string path = (fs::path(o.out_dir) / "night.json").string();
+  if (o.resume) return NightState::load(path);
+  std::error_code ec;
+  fs::create_directories(o.out_dir, ec);
+  if (fs::exists(path))
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("{}: a night is there already (--resume {} carries it on)", path,
+                               o.out_dir));
+  std::vector<std::string> ids;
+  for (const NightAgent& a : agents) ids.push_back(a.agent_id);
+  return std::make_unique<NightState>(path, report::format_utc(wall_clock_ns()), lab.path, ids,
+                                      night_slots(lab));
+}
+
+std::string selftest_text(const LabFile& lab, const NightOptions& o) {
+  if (!lab.selftest) return "";
+  if (o.selftest_plan.empty()) return builtin_selftest_yaml();
+  const std::string text = read_text(o.selftest_plan);
+  try {
+    parse_plan_yaml(text, o.selftest_plan);
+  } catch (const PlanError& e) {
+    throw CliError(ErrorKind::kUsage, e.what());
+  }
+  return text;
+}
+
+// Every agent's slots, one thread each; the reasons agents stopped.
+std::vector<std::string> run_agents(const NightContext& ctx, const std::vector<NightAgent>& agents) {
+  std::vector<std::string> reasons(agents.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < agents.size(); ++i)
+    threads.emplace_back([&, i] { reasons[i] = run_agent_night(ctx, agents[i]); });
+  for (auto& t : threads) t.join();
+  std::erase(reasons, "");
+  return reasons;
+}
+
+// The night's runs, fetched whole, grouped by agent, plan and kernel.
+NightRuns fetch_runs(client::ApiClient& api, const NightState& state, const LabFile& lab) {
+  NightRuns out;
+  for (const std::string& agent : state.agents()) {
+    for (const SlotRecord& r : state.slots(agent)) {
+      for (const auto& [plan, run_id] : r.runs) {
+        store::RunRecord run = client::fetch_run(api, run_id);
+        if (plan == "selftest") {
+          out.selftests[agent].push_back(std::move(run));
+          continue;
+        }
+        auto& kernels = out.plans[agent][plan];
+        auto it = std::find_if(kernels.begin(), kernels.end(),
+                               [&](const KernelRuns& k) { return k.kernel == r.slot.kernel; });
+        if (it == kernels.end()) it = kernels.insert(kernels.end(), KernelRuns{r.slot.kernel, {}});
+        it->runs.push_back(std::move(run));
+      }
+    }
+  }
+  (void)lab;
+  return out;
+}
+
+// Each agent's baseline per plan: the lab's kernel from this night, or the
+// newest last_good in the history (else the night's first kernel, said).
+void find_baselines(client::ApiClient& api, const LabFile& lab, const NightOptions& o,
+                    NightRuns& runs, std::vector<std::string>& notes) {
+  for (auto& [agent, plans] : runs.plans) {
+    for (auto& [plan, kernels] : plans) {
+      if (kernels.empty()) continue;
+      const std::string want = lab.baseline_kernel;
+      if (!want.empty()) {
+        for (const KernelRuns& k : kernels)
+          if (k.kernel == want) runs.baselines[agent][plan] = k;
+        continue;
+      }
+      if (auto good = last_good(o.history, agent, plan)) {
+        KernelRuns base{good->kernel, {}};
+        for (const std::string& id : good->runs) base.runs.push_back(client::fetch_run(api, id));
+        notes.push_back(fmt::format("{} {}: baseline last_good = {} (night {})", agent, plan,
+                                    good->kernel, good->night));
+        runs.baselines[agent][plan] = std::move(base);
+        continue;
+      }
+      notes.push_back(fmt::format("{} {}: no last_good yet: the baseline is the night's first "
+                                  "kernel, {}",
+                                  agent, plan, kernels.front().kernel));
+      runs.baselines[agent][plan] = kernels.front();
+    }
+  }
+}
+
+// The history lines of a night that stands: per agent, plan and kernel,
+// passed when no gated row of it failed and every run of it ended ok.
+std::vector<HistoryEntry> history_of(const std::string& night, const NightRuns& runs,
+                                     const NightVerdicts& v) {
+  std::vector<HistoryEntry> out;
+  for (const auto& [agent, plans] : runs.plans) {
+    for (const auto& [plan, kernels] : plans) {
+      for (const KernelRuns& k : kernels) {
+        HistoryEntry e{night, agent, plan, k.kernel, true, {}};
+        for (const store::RunRecord& r : k.runs) {
+          e.runs.push_back(r.run_id);
+          e.passed = e.passed && r.status == "ok";
+        }
+        for (const KernelVerdict& row : v.rows) {
+          if (row.agent == agent && row.plan == plan && row.kernel == k.kernel && row.gate_failed)
+            e.passed = false;
+        }
+        out.push_back(std::move(e));
+      }
+    }
+  }
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) throw CliError(ErrorKind::kFailed, fmt::format("{}: cannot write", path));
+}
+
+}  // namespace
+
+NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
+  client::ApiClient api(o.target);
+  const std::vector<NightAgent> agents =
+      resolve_night_agents(lab, api.get_json(client::agents_path()));
+  std::unique_ptr<NightState> state = open_state(lab, o, agents);
+  NightContext ctx;
+  ctx.lab = &lab;
+  ctx.target = o.target;
+  ctx.state = state.get();
+  ctx.selftest_yaml = selftest_text(lab, o);
+  ctx.boot_timeout = o.boot_timeout;
+  ctx.poll = o.poll;
+  ctx.progress = o.progress;
+  std::vector<std::string> infrastructure = run_agents(ctx, agents);
+
+  NightRuns runs = fetch_runs(api, *state, lab);
+  std::vector<std::string> notes;
+  find_baselines(api, lab, o, runs, notes);
+  NightVerdicts v = judge_night(lab, runs);
+  v.problems.insert(v.problems.begin(), notes.begin(), notes.end());
+
+  NightOutcome out;
+  out.exit_code = !infrastructure.empty() || v.detector_failed ? 3 : v.regression ? 1 : 0;
+  out.text = summary_text(state->night(), lab, v, infrastructure);
+  out.text += fmt::format("exit {}: {}\n", out.exit_code,
+                          out.exit_code == 0   ? "clean"
+                          : out.exit_code == 1 ? "a gated regression"
+                                               : "infrastructure or detector failed");
+  out.json = summary_json(state->night(), lab, v, infrastructure, out.exit_code).dump(2) + "\n";
+  write_file((fs::path(o.out_dir) / "summary.txt").string(), out.text);
+  write_file((fs::path(o.out_dir) / "summary.json").string(), out.json);
+  if (infrastructure.empty() && !v.detector_failed && !o.history.empty())
+    append_history(o.history, history_of(state->night(), runs, v));
+  return out;
+}
+
+}  // namespace schedrig::nightly

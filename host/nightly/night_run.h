@@ -1,0 +1,39 @@
+// A whole night (`schedrig nightly`, docs/nightly.md): every agent's slots
+// in parallel (night_driver.h), then the runs fetched, the baselines found
+// (the lab's kernel, or last_good from the history), the verdicts
+// (night_verdicts.h), OUT/summary.txt and OUT/summary.json, and the history
+// appended when the night stands.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "host/client/server_target.h"
+#include "host/nightly/lab_file.h"
+
+namespace schedrig::nightly {
+
+struct NightOptions {
+  client::ServerTarget target;
+  std::string out_dir;     // OUT: night.json, summary.txt, summary.json
+  bool resume = false;     // carry on OUT/night.json
+  std::string history;     // the JSON-lines history (last_good)
+  std::string selftest_plan;  // a plan file instead of the built-in selftest ("" = built-in)
+  std::chrono::seconds boot_timeout{900};
+  std::chrono::milliseconds poll{1000};
+  std::function<void(const std::string&)> progress;  // thread-safe
+};
+
+struct NightOutcome {
+  int exit_code = 0;  // 0 clean, 1 a gated regression, 3 infrastructure or detector failed
+  std::string text;   // the console summary
+  std::string json;   // summary.json's text
+};
+
+// Runs `lab`'s night. Throws CliError: kUsage for an OUT that already holds
+// a night (without resume) or a bad --resume state, kUnreachable when the
+// server cannot be reached before anything ran.
+NightOutcome run_night(const LabFile& lab, const NightOptions& o);
+
+}  // namespace schedrig::nightly

@@ -1,0 +1,258 @@
+// A night simulated on this box (issue 17, docs/nightly.md): `schedrig
+// serve` over TLS, agents on fake roots whose kernels boot with the test
+// hook, each kept running by a supervisor that restarts it when it exits
+// (systemd's Restart=always after a reboot), and `schedrig nightly` driving
+// them through the server. Each agent is pinned to its own PU (taskset), so
+// one box's antagonist does not slow the other.
+#include <atomic>
+#include <mutex>
+
+#include "tests/e2e/control_plane_fixture.h"
+
+namespace schedrig {
+namespace {
+
+using namespace e2e;  // the fixture and its helpers
+
+// One agent process, started again whenever it exits, until destroyed.
+// `before_restart` runs between an exit and the next start (a test's
+// chance to play a bootloader that picked another kernel).
+class Supervisor {
+ public:
+  Supervisor(std::vector<std::string> argv, std::string log, bool restart,
+             std::function<void()> before_restart = {})
+      : argv_(std::move(argv)), log_(std::move(log)), restart_(restart),
+        before_restart_(std::move(before_restart)), thread_([this] { loop(); }) {}
+  ~Supervisor() {
+    stop_ = true;
+    thread_.join();
+  }
+  int exits() const { return exits_.load(); }
+  std::string log() const { return read_file(log_); }
+
+ private:
+  void loop() {
+    while (!stop_) {
+      ChildProcess child(argv_, log_);
+      while (!stop_ && !child.wait_for_exit(100ms)) {
+      }
+      if (stop_) return;  // ~ChildProcess stops it
+      ++exits_;
+      if (!restart_) {
+        while (!stop_) std::this_thread::sleep_for(100ms);
+        return;
+      }
+      if (before_restart_) before_restart_();
+    }
+  }
+
+  std::vector<std::string> argv_;
+  std::string log_;
+  bool restart_;
+  std::function<void()> before_restart_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> exits_{0};
+  std::thread thread_;
+};
+
+constexpr const char* kPlan = R"(name: night-wakeup
+iterations: 3
+duration_s: 1
+warmup_s: 0
+cooldown_s: 0
+sample_hz: 0
+quiet: {timeout_s: 0, disturbance: false}
+cases: [{name: w, workload: wakeup, params: {message_threads: 1, workers_per_message: 2}}]
+variants: [{name: base}]
+)";
+
+// The selftest: the same case beside an antagonist (or, to make the
+// detector fail, beside nothing).
+std::string selftest_plan(bool with_antagonist) {
+  return fmt::format(R"(name: selftest
+iterations: 3
+duration_s: 1
+warmup_s: 0
+cooldown_s: 0
+sample_hz: 0
+quiet: {{timeout_s: 0, disturbance: false}}
+cases: [{{name: w, workload: wakeup, params: {{message_threads: 1, workers_per_message: 2}}}}]
+variants:
+  - name: as-found
+  - name: antagonist
+{}
+)",
+                     with_antagonist ? "    antagonist: {duty_pct: 90}" : "");
+}
+
+class NightlyE2E : public ControlPlaneE2E {
+ protected:
+  // box on PU `cpu`, its config listing `kernels` (YAML under kernels:).
+  void start_box(const std::string& id, int cpu, const std::string& kernels, bool restart = true,
+                 std::function<void()> before_restart = {}) {
+    std::filesystem::create_directories(agent_dir(id) + "/root/proc/sys/kernel");
+    const std::string config = write_plan(id + ".yaml", "kernels:\n" + kernels);
+    boxes_[id] = std::make_unique<Supervisor>(
+        std::vector<std::string>{"/usr/bin/taskset", "-c", std::to_string(cpu),
+                                 bin("schedrig-agent"), "connect", agent_url(), "--id", id,
+                                 "--token-file", token_file(id), "--ca", pki_.ca_cert, "--root",
+                                 agent_dir(id) + "/root", "--state-dir", agent_dir(id) + "/state",
+                                 "--config", config},
+        dir_.file(id + ".log"), restart, std::move(before_restart));
+    EXPECT_TRUE(eventually([&] {
+      const json a = agent_json(id);
+      return a.value("connected", false) && a.value("pus", 0) > 0;
+    })) << boxes_[id]->log();
+  }
+
+  CommandResult nightly(const std::string& lab_yaml, const std::string& extra = "",
+                        bool antagonist = true) {
+    write_plan("plan.yaml", kPlan);
+    write_plan("selftest.yaml", selftest_plan(antagonist));
+    const std::string lab = write_plan("lab.yaml", lab_yaml);
+    return schedrig(fmt::format("nightly --lab {} --out {} --history {} --selftest-plan {} "
+                                "--poll 0.2 {}{}",
+                                lab, dir_.file("night"), dir_.file("history.jsonl"),
+                                dir_.file("selftest.yaml"), extra, server_flags()),
+                    600);
+  }
+
+  json summary() { return json::parse(read_file(dir_.file("night/summary.json"))); }
+
+  void TearDown() override {
+    if (HasFailure())
+      for (const auto& [id, b] : boxes_) std::cerr << id << " log:\n" << b->log();
+    boxes_.clear();
+    ControlPlaneE2E::TearDown();
+  }
+
+  std::map<std::string, std::unique_ptr<Supervisor>> boxes_;
+};
+
+constexpr const char* kKernels =
+    "  fake-a: {release: 6.1.0-fake-a, test: {}}\n"
+    "  fake-b: {release: 6.1.0-fake-b, test: {}}\n";
+// On box1, fake-b is a slower kernel: an antagonist beside every workload.
+constexpr const char* kSlowB =
+    "  fake-a: {release: 6.1.0-fake-a, test: {}}\n"
+    "  fake-b: {release: 6.1.0-fake-b, test: {antagonist: {duty_pct: 90}}}\n";
+
+// 2 agents x 2 kernels x 2 boots: the boots interleave A B A B on each box,
+// box1's fake-b is a gated regression (exit 1), box2's is not, and the
+// selftest found its antagonist in every boot.
+TEST_F(NightlyE2E, TwoAgentsTwoKernelsTwoBootsFindBox1sSlowKernel) {
+  start_box("box1", 0, kSlowB);
+  start_box("box2", 1, kKernels);
+  const CommandResult r = nightly(
+      "agents: [box1, box2]\nkernels: [fake-a, fake-b]\nplans: [plan.yaml]\n"
+      "boots_per_kernel: 2\n");
+  std::cout << r.output;
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const json s = summary();
+  EXPECT_EQ(s["exit_code"], 1);
+  EXPECT_FALSE(s["detector_failed"].get<bool>());
+  ASSERT_EQ(s["selftests"].size(), 2u) << s.dump(2);
+  for (const json& t : s["selftests"]) EXPECT_EQ(t["regressed"], 2) << t.dump();
+  std::map<std::string, json> rows;
+  for (const json& row : s["rows"]) rows[row["agent"].get<std::string>()] = row;
+  ASSERT_EQ(rows.size(), 2u) << s.dump(2);
+  EXPECT_EQ(rows["box1"]["kernel"], "fake-b");
+  EXPECT_EQ(rows["box1"]["baseline"], "fake-a");
+  EXPECT_EQ(rows["box1"]["verdict"], "(R)") << rows["box1"].dump();
+  EXPECT_TRUE(rows["box1"]["gate_failed"].get<bool>());
+  EXPECT_LT(rows["box1"]["change_pct"].get<double>(), -20);
+  EXPECT_EQ(rows["box1"]["level"], "boot");
+  EXPECT_EQ(rows["box1"]["kernel_boots"], 2);
+  EXPECT_FALSE(rows["box2"]["gate_failed"].get<bool>()) << rows["box2"].dump();
+
+  // The order, from the server's stored runs: per box A B A B, each slot on
+  // the kernel and a boot of its own.
+  const json night = json::parse(read_file(dir_.file("night/night.json")));
+  for (const char* box : {"box1", "box2"}) {
+    std::vector<std::string> kernels, releases;
+    std::set<std::string> boots;
+    long long last_started = 0;
+    for (const json& slot : night["agents"][box]) {
+      EXPECT_EQ(slot["state"], "done") << slot.dump();
+      const json run = api_json("/api/v1/runs/" + slot["runs"]["plan.yaml"].get<std::string>());
+      const json& rec = run["runs"][0];
+      kernels.push_back(rec["labels"]["kernel"]);
+      releases.push_back(rec["kernel_release"]);
+      boots.insert(rec["boot_id"].get<std::string>());
+      const long long started = rec["started_at_ns"].get<long long>();
+      EXPECT_GT(started, last_started);
+      last_started = started;
+    }
+    EXPECT_EQ(kernels, (std::vector<std::string>{"fake-a", "fake-b", "fake-a", "fake-b"})) << box;
+    EXPECT_EQ(releases, (std::vector<std::string>{"6.1.0-fake-a", "6.1.0-fake-b", "6.1.0-fake-a",
+                                                  "6.1.0-fake-b"}));
+    EXPECT_EQ(boots.size(), 4u) << box;  // every slot its own boot
+  }
+  EXPECT_NE(r.output.find("exit 1: a gated regression"), std::string::npos);
+}
+
+// A box that does not come back from its boot (nobody restarts it) fails
+// its slot with the reason and the night exits 3.
+TEST_F(NightlyE2E, ABoxThatNeverReturnsIsAnInfrastructureFailure) {
+  start_box("box1", 0, kKernels, /*restart=*/false);
+  const CommandResult r = nightly(
+      "agents: [box1]\nkernels: [fake-a, fake-b]\nplans: [plan.yaml]\nboots_per_kernel: 2\n",
+      "--boot-timeout 3");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("box1: slot 1 (fake-a): did not come back within 3 s"),
+            std::string::npos)
+      << r.output;
+}
+
+// A box that comes back on another kernel than the one asked for (the
+// bootloader fell back) fails its slot and the night exits 3.
+TEST_F(NightlyE2E, AWrongKernelAfterTheBootIsAnInfrastructureFailure) {
+  const std::string osrelease = agent_dir("box1") + "/root/proc/sys/kernel/osrelease";
+  start_box("box1", 0, kKernels, true, [osrelease] {
+    std::ofstream(osrelease, std::ios::trunc) << "6.1.0-fallback\n";
+  });
+  const CommandResult r = nightly(
+      "agents: [box1]\nkernels: [fake-a, fake-b]\nplans: [plan.yaml]\nboots_per_kernel: 2\n");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("came back on 6.1.0-fallback instead of fake-a (6.1.0-fake-a)"),
+            std::string::npos)
+      << r.output;
+}
+
+// On the running kernel (no reboot) with a selftest whose "antagonist"
+// variant has none: the detector cannot see it, every verdict of the night
+// is marked, and the exit is 3. The same night with the antagonist is
+// clean (exit 0).
+TEST_F(NightlyE2E, ASelftestThatSeesNothingFailsTheNightAndOneThatDoesPasses) {
+  start_box("box1", 0, kKernels);
+  const std::string lab =
+      "agents: [box1]\nkernels: current\nplans: [plan.yaml]\nboots_per_kernel: 2\n";
+  CommandResult r = nightly(lab, "", /*antagonist=*/false);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("DETECTOR FAILED"), std::string::npos) << r.output;
+  EXPECT_TRUE(summary()["detector_failed"].get<bool>());
+
+  std::filesystem::remove_all(dir_.file("night"));
+  r = nightly(lab);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("selftest box1: the antagonist was (R) in 2 of 2 boots: ok"),
+            std::string::npos)
+      << r.output;
+}
+
+// An agent is told to boot only what its config lists: a lab file naming
+// another kernel is refused before anything runs (exit 2).
+TEST_F(NightlyE2E, AKernelTheAgentDoesNotListIsRefusedBeforeAnythingRuns) {
+  start_box("box1", 0, kKernels);
+  const CommandResult r =
+      nightly("agents: [box1]\nkernels: [fake-a, rhel-10.2]\nplans: [plan.yaml]\n");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("agent box1 does not list kernel 'rhel-10.2' (its config lists: "
+                          "fake-a, fake-b)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(boxes_["box1"]->exits(), 0);  // never booted
+}
+
+}  // namespace
+}  // namespace schedrig
