@@ -74,9 +74,14 @@ struct RunShared {
   v1::Antagonist simulated_slowdown;  // RunOptions::simulated_slowdown
 };
 
-// The hogs beside `variant`: its own antagonist, else the simulated slowdown.
-const v1::Antagonist& antagonist_of(const v1::Variant& variant, const RunShared& shared) {
-  return variant.antagonist().duty_pct() > 0 ? variant.antagonist() : shared.simulated_slowdown;
+// `observer` with the hogs beside the iteration: the simulated slowdown's
+// (a slower kernel, always) and the variant's own antagonist on top.
+workloads::WindowObserver with_hogs(workloads::WindowObserver observer, const v1::Variant& variant,
+                                    const RunShared& shared, const std::vector<int>& cpus) {
+  const v1::Antagonist& slow = shared.simulated_slowdown;
+  observer = with_antagonist(std::move(observer), variant.antagonist(),
+                             antagonist_cpus(variant.antagonist(), cpus));
+  return with_antagonist(std::move(observer), slow, antagonist_cpus(slow, cpus));
 }
 
 // `base` with each threshold the plan's `starvation:` sets (non-zero).
@@ -175,10 +180,9 @@ v1::IterationResult run_slot(const v1::StartRun& start, const PreparedCase& pc,
     IterationSampling sampling(shared.sampling, pc.cpus, out, *shared.sink);
     out.set_started_at_ns(wall_clock_ns());
     sampling.start();
-    const v1::Antagonist& hog = antagonist_of(plan.variants(slot.variant_index), shared);
-    workloads::WorkloadResult r =
-        run_watched(pc, shared, nanoseconds(plan.duration_ns()), overrun_grace(plan), stop,
-                    with_antagonist(sampling.observer(), hog, antagonist_cpus(hog, pc.cpus)));
+    workloads::WorkloadResult r = run_watched(
+        pc, shared, nanoseconds(plan.duration_ns()), overrun_grace(plan), stop,
+        with_hogs(sampling.observer(), plan.variants(slot.variant_index), shared, pc.cpus));
     *out.mutable_sample_summary() = sampling.finish();
     out.set_finished_at_ns(wall_clock_ns());
     if (const std::string why = zero_work_reason(r); !why.empty()) {

@@ -46,7 +46,7 @@ struct RunOptions {
   std::optional<RunLockOptions> run_lock;
   // Which binary runs for each external tool (the agent's tools: map).
   tools::ToolPaths tools{};
-  // An antagonist beside every variant that has none of its own: the test
+  // An antagonist beside every iteration, under the variant's own: the test
   // boot hook's simulated slower kernel (docs/nightly.md "The test hook").
   // duty_pct 0 = none.
   schedrig::v1::Antagonist simulated_slowdown{};

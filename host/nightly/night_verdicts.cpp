@@ -29,9 +29,9 @@ std::string mark_of(analysis::Verdict v) {
 }
 
 bool failed_gate(const std::vector<compare::GateFailure>& failures, const Row& row) {
-  const std::string where = row.case_name + "/" + row.variant;
+  const std::string where = row.case_name + "/" + row.variant;  // " by boot" at boot level
   for (const auto& f : failures) {
-    if (f.where == where && f.metric == row.metric) return true;
+    if ((f.where == where || f.where == where + " by boot") && f.metric == row.metric) return true;
   }
   return false;
 }
@@ -74,8 +74,7 @@ void judge_pair(const LabFile& lab, const std::string& agent, const std::string&
                 const KernelRuns& k, const KernelRuns& base, NightVerdicts& out) {
   try {
     const Table t = compare::compare_runs(k.runs, base.runs);
-    const std::vector<compare::GateFailure> failures =
-        compare::gate_failures(t, gate_options(lab));
+    const std::vector<compare::GateFailure> failures = compare::gate_failures(t, gate_options(lab));
     for (const Row& row : t.rows) {
       const bool judged = gated(lab, t, row);
       if (!judged && !row.primary) continue;  // the summary shows what is gated or primary
@@ -88,9 +87,8 @@ void judge_pair(const LabFile& lab, const std::string& agent, const std::string&
       out.rows.push_back(std::move(v));
     }
   } catch (const std::exception& e) {
-    out.problems.push_back(
-        fmt::format("{} {}: {} against {}: cannot compare: {}", agent, plan, k.kernel, base.kernel,
-                    e.what()));
+    out.problems.push_back(fmt::format("{} {}: {} against {}: cannot compare: {}", agent, plan,
+                                       k.kernel, base.kernel, e.what()));
     out.regression = true;  // no evidence never passes a gate
   }
 }
@@ -105,7 +103,8 @@ void note_runs_not_ok(const std::string& agent, const std::string& plan, const K
   }
 }
 
-SelftestVerdict judge_selftest(const std::string& agent, const std::vector<store::RunRecord>& runs) {
+SelftestVerdict judge_selftest(const std::string& agent,
+                               const std::vector<store::RunRecord>& runs) {
   SelftestVerdict s;
   s.agent = agent;
   for (const store::RunRecord& run : runs) {
@@ -148,12 +147,13 @@ NightVerdicts judge_night(const LabFile& lab, const NightRuns& runs) {
     for (const auto& [plan, kernels] : plans) {
       const auto base = runs.baselines.find(agent);
       const KernelRuns* baseline = nullptr;
-      if (base != runs.baselines.end() && base->second.count(plan)) baseline = &base->second.at(plan);
+      if (base != runs.baselines.end() && base->second.count(plan))
+        baseline = &base->second.at(plan);
       for (const KernelRuns& k : kernels) {
         note_runs_not_ok(agent, plan, k, out);
         if (!baseline) {
-          out.problems.push_back(fmt::format("{} {}: no baseline to compare {} with", agent, plan,
-                                             k.kernel));
+          out.problems.push_back(
+              fmt::format("{} {}: no baseline to compare {} with", agent, plan, k.kernel));
           continue;
         }
         if (k.kernel == baseline->kernel) continue;
@@ -171,20 +171,25 @@ NightVerdicts judge_night(const LabFile& lab, const NightRuns& runs) {
 std::string summary_text(const std::string& night, const LabFile& lab, const NightVerdicts& v,
                          const std::vector<std::string>& infrastructure) {
   std::string out = fmt::format("night {} ({})\n", night, lab.path);
-  out += fmt::format("{:<10} {:<14} {:<28} {:<12} {:<16} {:<12} {:<12} {:>9} {:<7} {:<9} {:<7} {}\n",
-                     "AGENT", "PLAN", "CASE", "VARIANT", "METRIC", "KERNEL", "BASELINE", "CHANGE",
-                     "VERDICT", "LEVEL", "BOOTS", "GATE");
+  out +=
+      fmt::format("{:<10} {:<14} {:<28} {:<12} {:<16} {:<12} {:<12} {:>9} {:<7} {:<9} {:<7} {}\n",
+                  "AGENT", "PLAN", "CASE", "VARIANT", "METRIC", "KERNEL", "BASELINE", "CHANGE",
+                  "VERDICT", "LEVEL", "BOOTS", "GATE");
   for (const KernelVerdict& r : v.rows) {
     const std::string gate = !r.gated ? "-" : r.gate_failed ? "FAIL" : "pass";
     out += printable(fmt::format(
-        "{:<10} {:<14} {:<28} {:<12} {:<16} {:<12} {:<12} {:>9} {:<7} {:<9} {:<7} {}{}\n", r.agent,
-        r.plan, r.case_name, r.variant, r.metric, r.kernel, r.baseline, change_text(r.change_pct),
-        r.mark, r.level, fmt::format("{} vs {}", r.kernel_boots, r.baseline_boots), gate,
-        v.detector_failed ? "  detector failed" : ""));
+               "{:<10} {:<14} {:<28} {:<12} {:<16} {:<12} {:<12} {:>9} {:<7} {:<9} {:<7} {}{}",
+               r.agent, r.plan, r.case_name, r.variant, r.metric, r.kernel, r.baseline,
+               change_text(r.change_pct), r.mark, r.level,
+               fmt::format("{} vs {}", r.kernel_boots, r.baseline_boots), gate,
+               v.detector_failed ? "  detector failed" : "")) +
+           "\n";
   }
   for (const SelftestVerdict& s : v.selftests) {
-    out += printable(fmt::format("selftest {}: the antagonist was (R) in {} of {} boots: {}\n",
-                                 s.agent, s.regressed, s.boots, s.ok() ? "ok" : "DETECTOR FAILED"));
+    out +=
+        printable(fmt::format("selftest {}: the antagonist was (R) in {} of {} boots: {}", s.agent,
+                              s.regressed, s.boots, s.ok() ? "ok" : "DETECTOR FAILED")) +
+        "\n";
     for (const std::string& n : s.notes) out += "  " + printable(n) + "\n";
   }
   for (const std::string& p : v.problems) out += "problem: " + printable(p) + "\n";
@@ -206,8 +211,8 @@ nlohmann::json summary_json(const std::string& night, const LabFile& lab, const 
                     {"unit", r.unit},
                     {"kernel", r.kernel},
                     {"baseline", r.baseline},
-                    {"change_pct", std::isfinite(r.change_pct) ? nlohmann::json(r.change_pct)
-                                                               : nlohmann::json()},
+                    {"change_pct",
+                     std::isfinite(r.change_pct) ? nlohmann::json(r.change_pct) : nlohmann::json()},
                     {"verdict", r.mark},
                     {"level", r.level},
                     {"kernel_boots", r.kernel_boots},
