@@ -20,10 +20,16 @@ EnvelopeCheck violation(std::string message) {
   return {Verdict::kViolation, v1::ERROR_UNEXPECTED, std::move(message)};
 }
 
-// The rules of one session's sequence: Hello first and once, one instance,
-// rising seqs. "" when `env` keeps them.
+// A Hello's bootable kernels (an agent's kernels: table holds at most 64).
+constexpr int kMaxHelloKernels = 64;
+
+// The rules of one session's sequence: Hello first and once (listing at
+// most kMaxHelloKernels kernels), one instance, rising seqs. "" when `env` keeps them.
 std::string sequence_breach(const v1::Envelope& env, const SessionLedger& ledger) {
   if (!ledger.hello_accepted()) {
+    if (env.has_hello() && env.hello().kernels_size() > kMaxHelloKernels)
+      return fmt::format("Hello lists {} kernels: at most {}", env.hello().kernels_size(),
+                         kMaxHelloKernels);
     if (env.has_hello()) return "";
     return fmt::format("{} before Hello: Hello comes first on every connection", body_name(env));
   }

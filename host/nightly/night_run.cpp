@@ -40,9 +40,9 @@ std::unique_ptr<NightState> open_state(const LabFile& lab, const NightOptions& o
   std::error_code ec;
   fs::create_directories(o.out_dir, ec);
   if (fs::exists(path))
-    throw CliError(ErrorKind::kUsage,
-                   fmt::format("{}: a night is there already (--resume {} carries it on)", path,
-                               o.out_dir));
+    throw CliError(
+        ErrorKind::kUsage,
+        fmt::format("{}: a night is there already (--resume {} carries it on)", path, o.out_dir));
   std::vector<std::string> ids;
   for (const NightAgent& a : agents) ids.push_back(a.agent_id);
   return std::make_unique<NightState>(path, report::format_utc(wall_clock_ns()), lab.path, ids,
@@ -62,7 +62,8 @@ std::string selftest_text(const LabFile& lab, const NightOptions& o) {
 }
 
 // Every agent's slots, one thread each; the reasons agents stopped.
-std::vector<std::string> run_agents(const NightContext& ctx, const std::vector<NightAgent>& agents) {
+std::vector<std::string> run_agents(const NightContext& ctx,
+                                    const std::vector<NightAgent>& agents) {
   std::vector<std::string> reasons(agents.size());
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < agents.size(); ++i)
@@ -116,9 +117,10 @@ void find_baselines(client::ApiClient& api, const LabFile& lab, const NightOptio
         runs.baselines[agent][plan] = std::move(base);
         continue;
       }
-      notes.push_back(fmt::format("{} {}: no last_good yet: the baseline is the night's first "
-                                  "kernel, {}",
-                                  agent, plan, kernels.front().kernel));
+      notes.push_back(
+          fmt::format("{} {}: no last_good yet: the baseline is the night's first "
+                      "kernel, {}",
+                      agent, plan, kernels.front().kernel));
       runs.baselines[agent][plan] = kernels.front();
     }
   }
@@ -175,7 +177,7 @@ NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
   std::vector<std::string> notes;
   find_baselines(api, lab, o, runs, notes);
   NightVerdicts v = judge_night(lab, runs);
-  v.problems.insert(v.problems.begin(), notes.begin(), notes.end());
+  v.notes = std::move(notes);
 
   NightOutcome out;
   out.exit_code = !infrastructure.empty() || v.detector_failed ? 3 : v.regression ? 1 : 0;

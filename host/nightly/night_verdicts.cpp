@@ -192,6 +192,7 @@ std::string summary_text(const std::string& night, const LabFile& lab, const Nig
         "\n";
     for (const std::string& n : s.notes) out += "  " + printable(n) + "\n";
   }
+  for (const std::string& n : v.notes) out += "note: " + printable(n) + "\n";
   for (const std::string& p : v.problems) out += "problem: " + printable(p) + "\n";
   for (const std::string& p : infrastructure) out += "infrastructure: " + printable(p) + "\n";
   if (v.detector_failed)
@@ -235,6 +236,7 @@ nlohmann::json summary_json(const std::string& night, const LabFile& lab, const 
           {"rows", rows},
           {"selftests", selftests},
           {"problems", v.problems},
+          {"notes", v.notes},
           {"infrastructure", infrastructure},
           {"regression", v.regression},
           {"detector_failed", v.detector_failed},

@@ -37,7 +37,7 @@ struct KernelVerdict {
   std::string mark;   // "(R)", "(I)", "" (no significant change), "?" (not judged)
   std::string level;  // "boot" (2+ boots a side) or "iteration"
   std::size_t kernel_boots = 0, baseline_boots = 0;
-  bool gated = false;       // a row the gate judges
+  bool gated = false;  // a row the gate judges
   bool gate_failed = false;
   std::string note;
 };
@@ -52,9 +52,10 @@ struct SelftestVerdict {
 struct NightVerdicts {
   std::vector<KernelVerdict> rows;
   std::vector<SelftestVerdict> selftests;  // empty without a selftest
-  std::vector<std::string> problems;       // runs that did not end ok, pairs that cannot be compared
-  bool regression = false;                 // a gated row failed
-  bool detector_failed = false;            // a selftest did not find its regression
+  std::vector<std::string> problems;  // runs that did not end ok, pairs that cannot be compared
+  std::vector<std::string> notes;     // which baseline each agent and plan used, and why
+  bool regression = false;            // a gated row failed
+  bool detector_failed = false;       // a selftest did not find its regression
 };
 
 // Judges `runs` with `lab`'s gates. Never throws for the data: a pair that

@@ -65,7 +65,8 @@ bool eventually(F done, std::chrono::milliseconds limit = 15s) {
 // A short plan: fork with one worker, `iterations` x `duration_s` per
 // variant, no sampling, no quiet-box wait; the second variant turns the
 // (fake) autogroup sysctl off.
-inline std::string plan_yaml(int iterations, double duration_s, const std::string& order = "interleaved") {
+inline std::string plan_yaml(int iterations, double duration_s,
+                             const std::string& order = "interleaved") {
   return fmt::format(
       "name: e2e\niterations: {}\nduration_s: {}\norder: {}\nsample_hz: 0\n"
       "quiet: {{timeout_s: 0, disturbance: false}}\n"
@@ -303,6 +304,5 @@ class ControlPlaneE2E : public ::testing::Test {
   std::map<std::string, std::unique_ptr<ChildProcess>> agents_;
   unsigned short port_ = 0;
 };
-
 
 }  // namespace schedrig::e2e

@@ -6,6 +6,7 @@
 // one box's antagonist does not slow the other.
 #include <atomic>
 #include <mutex>
+#include <sstream>
 
 #include "tests/e2e/control_plane_fixture.h"
 
@@ -242,6 +243,68 @@ TEST_F(NightlyE2E, ASelftestThatSeesNothingFailsTheNightAndOneThatDoesPasses) {
   EXPECT_NE(r.output.find("selftest box1: the antagonist was (R) in 2 of 2 boots: ok"),
             std::string::npos)
       << r.output;
+}
+
+// The host stops mid-night (SIGKILL to `schedrig nightly` once the first
+// slot is done); `--resume` carries on from night.json: the done slot is
+// not run again and the rest are.
+TEST_F(NightlyE2E, ANightKilledMidwayIsResumedFromItsState) {
+  start_box("box1", 0, kKernels);
+  write_plan("plan.yaml", kPlan);
+  write_plan("selftest.yaml", selftest_plan(true));
+  const std::string lab = write_plan(
+      "lab.yaml",
+      "agents: [box1]\nkernels: [fake-a, fake-b]\nplans: [plan.yaml]\nboots_per_kernel: 2\n");
+  const std::string common =
+      fmt::format("--lab {} --history {} --selftest-plan {} --poll 0.2{}", lab,
+                  dir_.file("history.jsonl"), dir_.file("selftest.yaml"), server_flags());
+  {
+    std::vector<std::string> argv{bin("schedrig"), "nightly", "--out", dir_.file("night")};
+    std::istringstream words(common);
+    for (std::string w; words >> w;) argv.push_back(w);
+    ChildProcess first(argv, dir_.file("first.log"));
+    ASSERT_TRUE(eventually(
+        [&] {
+          const json n = json::parse(read_file(dir_.file("night/night.json")), nullptr, false);
+          return !n.is_discarded() && n["agents"]["box1"][0]["state"] == "done";
+        },
+        120s))
+        << first.log();
+    ::kill(first.pid(), SIGKILL);
+  }
+  const json before = json::parse(read_file(dir_.file("night/night.json")));
+  const std::string first_run = before["agents"]["box1"][0]["runs"]["plan.yaml"];
+  const CommandResult r = schedrig("nightly --resume " + dir_.file("night") + " " + common, 600);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const json after = json::parse(read_file(dir_.file("night/night.json")));
+  EXPECT_EQ(after["night"], before["night"]);
+  EXPECT_EQ(after["agents"]["box1"][0]["runs"]["plan.yaml"], first_run);  // not run again
+  for (const json& slot : after["agents"]["box1"]) EXPECT_EQ(slot["state"], "done") << slot.dump();
+  EXPECT_EQ(r.output.find("slot 1/4"), std::string::npos) << r.output;  // nothing of slot 1 redone
+}
+
+// baseline: last_good takes the newest kernel the history says passed:
+// night 1 runs fake-a alone; night 2 runs fake-b against it.
+TEST_F(NightlyE2E, LastGoodIsTheNewestKernelThatPassedOnThatAgentAndPlan) {
+  start_box("box1", 0, kKernels);
+  CommandResult r =
+      nightly("agents: [box1]\nkernels: [fake-a]\nplans: [plan.yaml]\nboots_per_kernel: 2\n");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read_file(dir_.file("history.jsonl")).find(R"("kernel":"fake-a","passed":true)"),
+            std::string::npos)
+      << read_file(dir_.file("history.jsonl"));
+  std::filesystem::rename(dir_.file("night"), dir_.file("night1"));
+  r = nightly(
+      "agents: [box1]\nkernels: [fake-b]\nplans: [plan.yaml]\nboots_per_kernel: 2\n"
+      "baseline: last_good\n");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("box1 plan.yaml: baseline last_good = fake-a (night "), std::string::npos)
+      << r.output;
+  const json s = summary();
+  ASSERT_EQ(s["rows"].size(), 1u) << s.dump(2);
+  EXPECT_EQ(s["rows"][0]["kernel"], "fake-b");
+  EXPECT_EQ(s["rows"][0]["baseline"], "fake-a");
+  EXPECT_EQ(s["rows"][0]["baseline_boots"], 2);
 }
 
 // An agent is told to boot only what its config lists: a lab file naming

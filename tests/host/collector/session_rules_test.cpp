@@ -44,6 +44,18 @@ TEST(SessionRules, TheLedgerTakesTheHellosInstanceAndEachSeq) {
   EXPECT_FALSE(SessionLedger{}.hello_accepted());
 }
 
+// An agent's kernels: table holds at most 64; a Hello listing more is not
+// believed (docs/nightly.md "Boot hooks").
+TEST(SessionRules, AHelloListingMoreThan64KernelsIsAViolation) {
+  v1::Envelope h = hello("box1", 1);
+  for (int i = 0; i < 64; ++i) h.mutable_hello()->add_kernels()->set_name("k" + std::to_string(i));
+  EXPECT_EQ(check_envelope(h, "box1", {}).verdict, Verdict::kStore);
+  h.mutable_hello()->add_kernels()->set_name("k64");
+  const EnvelopeCheck c = check_envelope(h, "box1", {});
+  EXPECT_EQ(c.verdict, Verdict::kViolation);
+  EXPECT_EQ(c.message, "Hello lists 65 kernels: at most 64");
+}
+
 TEST(SessionRules, AnotherIdIsAViolation) {
   const EnvelopeCheck c = check_envelope(hello("box2", 1), "box1", after_hello(1));
   EXPECT_EQ(c.verdict, Verdict::kViolation);
