@@ -99,10 +99,10 @@ class AgentNight {
     ctx_.state->update(agent_.agent_id, r);
     say(r, of, fmt::format("booting {} ({})", r.slot.kernel, printable(want.release)));
     call([&] {
-      api_.post_json(client::agents_path() + "/" + agent_.agent_id + "/boot",
-                     {{"kernel", r.slot.kernel},
-                      {"reason", fmt::format("nightly {} slot {}", ctx_.state->night(),
-                                             r.slot.index)}});
+      api_.post_json(
+          client::agents_path() + "/" + agent_.agent_id + "/boot",
+          {{"kernel", r.slot.kernel},
+           {"reason", fmt::format("nightly {} slot {}", ctx_.state->night(), r.slot.index)}});
     });
     const json back = wait_back(r.boot_id);
     r.boot_id = back.value("boot_id", "");
@@ -157,8 +157,8 @@ class AgentNight {
       }
       std::this_thread::sleep_for(ctx_.poll);
     }
-    throw SlotFailure{fmt::format("run {} did not end within {} s", run_id,
-                                  ctx_.run_timeout.count())};
+    throw SlotFailure{
+        fmt::format("run {} did not end within {} s", run_id, ctx_.run_timeout.count())};
   }
 
   json agent_row_or_empty() {

@@ -21,7 +21,7 @@ struct NightContext {
   const LabFile* lab = nullptr;
   client::ServerTarget target;  // each agent's thread has its own client
   NightState* state = nullptr;
-  std::string selftest_yaml;  // the selftest plan's text; "" = no selftest
+  std::string selftest_yaml;                   // the selftest plan's text; "" = no selftest
   std::chrono::seconds boot_timeout{900};      // a box not back by then is lost
   std::chrono::seconds run_timeout{6 * 3600};  // a run not ended by then is given up
   std::chrono::milliseconds poll{1000};

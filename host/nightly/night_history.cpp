@@ -15,7 +15,8 @@ namespace schedrig::nightly {
 
 void append_history(const std::string& path, const std::vector<HistoryEntry>& entries) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (fd < 0)
+    throw std::runtime_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   std::string text;
   for (const HistoryEntry& e : entries) {
     text += nlohmann::json{{"night", e.night},   {"agent", e.agent},   {"plan", e.plan},
@@ -25,7 +26,8 @@ void append_history(const std::string& path, const std::vector<HistoryEntry>& en
   }
   const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ::close(fd);
-  if (!ok) throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  if (!ok)
+    throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
 }
 
 std::optional<HistoryEntry> last_good(const std::string& path, const std::string& agent,

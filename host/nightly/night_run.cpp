@@ -156,12 +156,30 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw CliError(ErrorKind::kFailed, fmt::format("{}: cannot write", path));
 }
 
+// The night's agents. A resumed night may find a box still booting (the
+// host stopped after asking for the boot): it waits for agents to be back,
+// up to the boot timeout.
+std::vector<NightAgent> night_agents(client::ApiClient& api, const LabFile& lab,
+                                     const NightOptions& o) {
+  const auto deadline = std::chrono::steady_clock::now() + o.boot_timeout;
+  while (true) {
+    try {
+      return resolve_night_agents(lab, api.get_json(client::agents_path()));
+    } catch (const CliError& e) {
+      if (!o.resume || e.kind() != ErrorKind::kUnreachable ||
+          std::chrono::steady_clock::now() >= deadline)
+        throw;
+      if (o.progress) o.progress(fmt::format("resuming: {}; waiting", e.what()));
+      std::this_thread::sleep_for(o.poll);
+    }
+  }
+}
+
 }  // namespace
 
 NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
   client::ApiClient api(o.target);
-  const std::vector<NightAgent> agents =
-      resolve_night_agents(lab, api.get_json(client::agents_path()));
+  const std::vector<NightAgent> agents = night_agents(api, lab, o);
   std::unique_ptr<NightState> state = open_state(lab, o, agents);
   NightContext ctx;
   ctx.lab = &lab;

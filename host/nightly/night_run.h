@@ -16,9 +16,9 @@ namespace schedrig::nightly {
 
 struct NightOptions {
   client::ServerTarget target;
-  std::string out_dir;     // OUT: night.json, summary.txt, summary.json
-  bool resume = false;     // carry on OUT/night.json
-  std::string history;     // the JSON-lines history (last_good)
+  std::string out_dir;        // OUT: night.json, summary.txt, summary.json
+  bool resume = false;        // carry on OUT/night.json
+  std::string history;        // the JSON-lines history (last_good)
   std::string selftest_plan;  // a plan file instead of the built-in selftest ("" = built-in)
   std::chrono::seconds boot_timeout{900};
   std::chrono::milliseconds poll{1000};
@@ -33,7 +33,9 @@ struct NightOutcome {
 
 // Runs `lab`'s night. Throws CliError: kUsage for an OUT that already holds
 // a night (without resume) or a bad --resume state, kUnreachable when the
-// server cannot be reached before anything ran.
+// server cannot be reached before anything ran, or an agent named by id is
+// not connected (a resumed night waits for it up to boot_timeout: it may be
+// booting).
 NightOutcome run_night(const LabFile& lab, const NightOptions& o);
 
 }  // namespace schedrig::nightly

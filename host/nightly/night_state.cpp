@@ -38,8 +38,7 @@ SlotRecord slot_of(const json& j) {
 }  // namespace
 
 NightState::NightState(std::string path, std::string night, std::string lab,
-                       const std::vector<std::string>& agents,
-                       const std::vector<NightSlot>& slots)
+                       const std::vector<std::string>& agents, const std::vector<NightSlot>& slots)
     : path_(std::move(path)), night_(std::move(night)), lab_(std::move(lab)) {
   for (const std::string& a : agents) {
     auto& rows = agents_[a];
@@ -56,7 +55,8 @@ NightState::NightState(std::string path, std::string night, std::string lab,
 std::unique_ptr<NightState> NightState::load(const std::string& path) {
   std::ifstream in(path);
   if (!in)
-    throw CliError(ErrorKind::kUsage, fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
   const json j = json::parse(text.str(), nullptr, false);
@@ -115,7 +115,8 @@ void NightState::save_locked() const {
   {
     std::ofstream out(tmp, std::ios::trunc);
     out << json_locked().dump(2) << "\n";
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
+    if (!out)
+      throw std::runtime_error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path_, ec);

@@ -20,9 +20,9 @@ namespace schedrig::nightly {
 // One slot of one agent.
 struct SlotRecord {
   NightSlot slot;
-  std::string state = "pending";  // pending, booting, running, done, failed
-  std::string reason;             // why it failed
-  std::string boot_id, release;   // what the agent ran during it
+  std::string state = "pending";            // pending, booting, running, done, failed
+  std::string reason;                       // why it failed
+  std::string boot_id, release;             // what the agent ran during it
   std::map<std::string, std::string> runs;  // plan file name (or "selftest") -> run_id
 };
 
