@@ -16,6 +16,7 @@
 #include "agent/tools/tool_work_dir.h"
 #include "common/ids.h"
 #include "common/printable.h"
+#include "common/trusted_dir.h"
 
 namespace schedrig::boot {
 namespace {
@@ -53,30 +54,49 @@ void run_command(const KernelEntry& k, const BootCommand& c, const std::vector<i
                       words.empty() ? "" : ": ", printable(words)));
 }
 
-// Writes `text` as the whole of ROOT/`rel`: a temporary file beside it,
-// then rename(2); never through a link.
-void write_tree_file(const KernelEntry& k, const procfs::Root& root, const char* rel,
-                     const std::string& text) {
-  const std::filesystem::path path = root.path(rel);
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  const std::string tmp = path.string() + ".new";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) fail(k, fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
+// Writes `text` as the whole of ROOT/DIR/NAME: no link below the root is
+// followed (each directory opened from the one before, O_NOFOLLOW:
+// common/trusted_dir.h), and the new file is made afresh (O_EXCL, so a link
+// planted at its name is refused) before rename(2) puts it in place.
+void write_tree_file(const KernelEntry& k, const procfs::Root& root, const std::string& dir,
+                     const std::string& name, const std::string& text) {
+  int dfd = -1;
+  try {
+    dfd = open_trusted_dir_under(root.dir().string(), dir);
+  } catch (const UntrustedDir& e) {
+    fail(k, e.what());
+  }
+  const std::string tmp = name + ".new";
+  if (::unlinkat(dfd, tmp.c_str(), 0) != 0 && errno != ENOENT) {
+    ::close(dfd);
+    fail(k, fmt::format("cannot remove {}/{}/{}: {}", root.dir().string(), dir, tmp,
+                        std::strerror(errno)));
+  }
+  const int fd =
+      ::openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   const std::string line = text + "\n";
-  const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0)
-    fail(k, fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+  const bool ok = fd >= 0 &&
+                  ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
+                  ::close(fd) == 0 && ::renameat(dfd, tmp.c_str(), dfd, name.c_str()) == 0;
+  const int err = errno;
+  ::close(dfd);
+  if (!ok)
+    fail(k, fmt::format("cannot write {}/{}/{}: {}", root.dir().string(), dir, name,
+                        std::strerror(err)));
 }
 
-void check_kexec_files(const KernelEntry& k) {
+// `k` with its image and initrd as the trust check resolved them: what is
+// checked is what kexec loads (a link in the configured path cannot be
+// repointed in between).
+KernelEntry with_trusted_kexec_files(const KernelEntry& k) {
+  KernelEntry out = k;
   try {
-    tools::trusted_root_file("kexec image", k.image, false);
-    if (!k.initrd.empty()) tools::trusted_root_file("kexec initrd", k.initrd, false);
+    out.image = tools::trusted_root_file("kexec image", k.image, false);
+    if (!k.initrd.empty()) out.initrd = tools::trusted_root_file("kexec initrd", k.initrd, false);
   } catch (const tools::ToolArgsError& e) {
     fail(k, e.what());
   }
+  return out;
 }
 
 }  // namespace
@@ -100,13 +120,14 @@ std::vector<BootCommand> hook_commands(const KernelEntry& k) {
 void boot_kernel(const KernelEntry& k, const procfs::Root& root, const std::vector<int>& cpus) {
   if (k.hook == HookKind::kTest) {
     if (root.is_live()) fail(k, "the test hook only simulates a boot on a fake root");
-    write_tree_file(k, root, "proc/sys/kernel/osrelease", k.release);
-    write_tree_file(k, root, "proc/sys/kernel/random/boot_id", make_uuid_v4());
+    // The boot id first: a failure leaves the tree on the kernel it was.
+    write_tree_file(k, root, "proc/sys/kernel/random", "boot_id", make_uuid_v4());
+    write_tree_file(k, root, "proc/sys/kernel", "osrelease", k.release);
     return;
   }
-  if (k.hook == HookKind::kKexec) check_kexec_files(k);
+  const KernelEntry checked = k.hook == HookKind::kKexec ? with_trusted_kexec_files(k) : k;
   try {
-    for (const BootCommand& c : hook_commands(k)) run_command(k, c, cpus);
+    for (const BootCommand& c : hook_commands(checked)) run_command(k, c, cpus);
   } catch (const tools::ToolArgsError& e) {
     fail(k, e.what());
   } catch (const tools::ToolRunError& e) {

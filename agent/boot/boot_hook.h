@@ -40,10 +40,11 @@ std::vector<BootCommand> hook_commands(const KernelEntry& k);
 // (root-owned, writable by no one else: agent/tools/tool_binary.h), then
 // runs its commands on `cpus` with a fixed environment, each within 120 s;
 // it returns once the last one (systemctl) has asked for the reboot. The
-// test hook simulates a boot on the fake tree `root`: it writes
-// ROOT/proc/sys/kernel/osrelease (k.release) and a new
-// ROOT/proc/sys/kernel/random/boot_id, refusing links (O_NOFOLLOW). Throws
-// BootError.
+// test hook simulates a boot on the fake tree `root`: it writes a new
+// ROOT/proc/sys/kernel/random/boot_id, then ROOT/proc/sys/kernel/osrelease
+// (k.release), following no link below the root and refusing one planted at
+// a file's name (common/trusted_dir.h, O_EXCL). kexec runs on the image and
+// initrd as the trust check resolved them. Throws BootError.
 void boot_kernel(const KernelEntry& k, const procfs::Root& root, const std::vector<int>& cpus);
 
 }  // namespace schedrig::boot

@@ -1,6 +1,7 @@
 #include "agent/boot/kernel_table.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -45,6 +46,10 @@ class EntryReader {
       } else if (key == "grub") {
         k.hook = HookKind::kGrubReboot;
         k.grub_entry = scalar(kv.second, "grub", kMaxReleaseBytes, at);
+        if (k.grub_entry.front() == '-')
+          fail(at, fmt::format("grub: '{}' starts with '-' (grub-reboot would take it for an "
+                               "option)",
+                               printable(k.grub_entry)));
         hooks.insert(key);
       } else if (key == "test") {
         read_test(kv.second, at, k);
@@ -108,7 +113,8 @@ class EntryReader {
 
   void read_test(const YAML::Node& node, int line, KernelEntry& k) {
     k.hook = HookKind::kTest;
-    if (root_.is_live())
+    std::error_code ec;
+    if (root_.is_live() || std::filesystem::weakly_canonical(root_.dir(), ec) == "/")
       fail(line, "the test hook only simulates a boot on a fake root (set root: DIR)");
     if (node.IsNull()) return;
     if (!node.IsMap()) fail(line, "test: want {} or {antagonist: {cpus: L, duty_pct: P}}");
@@ -185,6 +191,11 @@ KernelTable KernelTable::parse(const YAML::Node& section, const std::string& fil
                                  "1..64 bytes, not 'current')",
                                  file, at, printable(name)));
     KernelEntry k = EntryReader(file, name, root).read(kv.second, at);
+    if (const KernelEntry* same = t.running(k.release))
+      throw CliError(ErrorKind::kUsage,
+                     fmt::format("{}:{}: kernels.{}: release {} is kernels.{}'s too: a box "
+                                 "back from a boot could not be told apart",
+                                 file, at, name, printable(k.release), same->name));
     if (!t.kernels_.emplace(name, std::move(k)).second)
       throw CliError(ErrorKind::kUsage,
                      fmt::format("{}:{}: kernels.{}: given twice", file, at, name));

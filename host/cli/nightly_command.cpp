@@ -37,8 +37,10 @@ struct NightlyOptions {
 };
 
 int dry_run(const NightlyOptions& o, const nightly::LabFile& lab) {
-  const nlohmann::json agents = make_api_client(o.server)->get_json(client::agents_path());
-  const std::vector<nightly::NightAgent> night = nightly::resolve_night_agents(lab, agents);
+  const auto api = make_api_client(o.server);
+  const std::vector<nightly::NightAgent> night =
+      nightly::resolve_night_agents(lab, api->get_json(client::agents_path()));
+  nightly::check_plans_on_agents(*api, lab, night, nightly::selftest_text(lab, o.selftest_plan));
   if (o.json) {
     std::cout << nightly::schedule_json(lab, night).dump(2) << "\n";
   } else {
@@ -51,7 +53,11 @@ int run_nightly(const NightlyOptions& o) {
   const nightly::LabFile lab = nightly::load_lab_file(o.lab);
   if (o.dry_run) return dry_run(o, lab);
   if (o.out.empty() == o.resume.empty())
-    throw CliError(ErrorKind::kUsage, "nightly: give --out DIR for a new night or --resume DIR");
+    throw CliError(ErrorKind::kUsage,
+                   o.out.empty()
+                       ? "nightly: give --out DIR (a new night), --resume DIR or --dry-run"
+                       : "nightly: give either --out DIR (a new night) or --resume DIR, "
+                         "not both");
   nightly::NightOptions n;
   n.target = client::server_target(o.server.server, o.server.token_file, o.server.ca);
   n.out_dir = o.resume.empty() ? o.out : o.resume;
@@ -80,8 +86,7 @@ void add_nightly_command(CLI::App& app, int& exit_code) {
       "each), every plan and the selftest in each boot, then each kernel against the baseline "
       "kernel with the boot as the unit (docs/nightly.md). Exit 0 clean, 1 a gated regression, 2 "
       "bad input, 3 a box lost, a wrong kernel or the detector failed");
-  cmd->add_option("--lab", o->lab, "the lab file (YAML: agents, kernels, plans, ...)")
-      ->required();
+  cmd->add_option("--lab", o->lab, "the lab file (YAML: agents, kernels, plans, ...)")->required();
   cmd->add_option("--out", o->out, "a new directory for the night: night.json, summary.txt/json");
   cmd->add_option("--resume", o->resume, "carry on the night in this directory (night.json)");
   cmd->add_option("--history", o->history,

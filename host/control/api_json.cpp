@@ -28,7 +28,8 @@ json agent_row(const std::string& agent_id) {
           {"boot_id", ""},
           {"arch", ""},
           {"kernels", json::array()},
-          {"booting", ""}};
+          {"booting", ""},
+          {"boot_error", ""}};
 }
 
 void set_stored(json& row, const store::AgentRecord& a) {
@@ -65,6 +66,7 @@ void set_live(json& row, const LiveAgent& a) {
   if (a.has_topology) row["arch"] = a.topology.arch();
   row["kernels"] = kernels_json(a.hello);
   row["booting"] = a.booting;
+  row["boot_error"] = a.boot_error;
 }
 
 json event_body(const v1::Envelope& env) {

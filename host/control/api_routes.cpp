@@ -100,6 +100,7 @@ ApiResponse Control::post_runs(const server::ApiRequest& r) {
   const Submission submission = parse_runs_request(r.body);
   json runs = json::array();
   const std::vector<SubmittedRun> submitted = submit(submission, r.principal.name);
+  if (submission.check_only) return json_response(200, {{"runs", runs}, {"checked", true}});
   const std::map<std::string, LiveAgent> live = dispatcher_.live();
   for (const SubmittedRun& s : submitted) {
     runs.push_back({{"run_id", s.run_id},

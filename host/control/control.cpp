@@ -65,6 +65,7 @@ std::vector<SubmittedRun> Control::submit(const Submission& s, const std::string
     }
   }
   std::vector<SubmittedRun> out;
+  if (s.check_only) return out;
   for (const Target& t : checked) {
     store::QueuedRun row;
     row.run_id = checked.size() == 1 && !s.run_id.empty() ? s.run_id : make_uuid_v4();

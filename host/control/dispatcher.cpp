@@ -89,6 +89,8 @@ void Dispatcher::stored(const v1::Envelope& env) {
   }
   if (env.has_run_finished()) {
     run_ended(env.agent_id(), env.run_finished().run_id());
+  } else if (env.has_error() && env.error().run_id().empty()) {
+    dispatch(env.agent_id());  // a failed Boot: the agent is idle again
   } else if (env.has_error() && !env.error().run_id().empty()) {
     const std::string& run_id = env.error().run_id();
     auto row = store_.queued_run(run_id);
@@ -219,6 +221,7 @@ BootOutcome Dispatcher::boot(const std::string& agent_id, const std::string& ker
   env.mutable_boot()->set_kernel(kernel);
   env.mutable_boot()->set_reason(reason);
   agent->booting = kernel;
+  agent->boot_error.clear();
   agent->channel->send(std::move(env));
   return {k.name(), k.release(), k.hook(), agent->boot_id, agent->instance_id};
 }

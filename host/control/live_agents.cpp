@@ -35,6 +35,12 @@ void LiveAgents::saw(const v1::Envelope& env) {
     agent->topology = env.topology();
     agent->has_topology = true;
   }
+  // A Boot the agent could not carry out: it says so with an Error of no
+  // run (ERROR_BAD_PLAN, ERROR_FACILITY_UNAVAILABLE) and stays up.
+  if (env.has_error() && env.error().run_id().empty() && !agent->booting.empty()) {
+    agent->boot_error = env.error().message();
+    agent->booting.clear();
+  }
   if (env.has_log() || env.has_sample() || env.has_iteration_result() || env.has_run_finished()) {
     const std::string* run_id = run_id_of(env);
     if (run_id && *run_id == agent->run_id) {

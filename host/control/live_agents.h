@@ -32,6 +32,9 @@ struct LiveAgent {
   // A Boot was sent for this kernel ("" = none): no run starts until the
   // agent is back (its next Hello makes a new entry).
   std::string booting;
+  // Why the last Boot failed (the agent's Error), "" when none did; booting
+  // is cleared with it, so the queue and another boot can go on.
+  std::string boot_error;
 };
 
 class LiveAgents {
@@ -44,7 +47,8 @@ class LiveAgents {
   std::optional<std::string> disconnect(const std::string& agent_id,
                                         const collector::AgentChannel& channel);
   // Notes a stored envelope: its Topology (for the agent's current instance),
-  // its time, and whether the agent's run waits (LiveAgent::waiting).
+  // its time, whether the agent's run waits (LiveAgent::waiting), and an
+  // Error of no run while it is booting (LiveAgent::boot_error).
   void saw(const v1::Envelope& env);
 
   LiveAgent* find(const std::string& agent_id);

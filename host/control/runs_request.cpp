@@ -21,7 +21,7 @@ json parse_object(const std::string& body) {
   if (!j.is_object()) bad("body: want a JSON object");
   for (const auto& [key, value] : j.items()) {
     if (key != "agents" && key != "all" && key != "plan_yaml" && key != "plan_name" &&
-        key != "labels") {
+        key != "labels" && key != "check_only") {
       bad(fmt::format("body: unknown key '{}'", printable(key)));
     }
   }
@@ -89,6 +89,10 @@ Submission parse_runs_request(const std::string& body) {
     bad(fmt::format("plan_name: want 1..{} bytes", kMaxPlanNameBytes));
   }
   if (j.contains("labels")) s.labels = parse_labels(j["labels"]);
+  if (j.contains("check_only")) {
+    if (!j["check_only"].is_boolean()) bad("check_only: want true or false");
+    s.check_only = j["check_only"].get<bool>();
+  }
   try {
     s.plan = parse_plan_yaml(yaml, s.plan_name, &s.lines);
   } catch (const PlanError& e) {

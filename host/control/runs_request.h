@@ -27,10 +27,13 @@ struct Submission {
   std::string plan_name;  // the plan's file name, as errors name it
   std::map<std::string, std::string> labels;  // win over the plan's own labels
   std::string run_id;  // with one target: its run id (lab); "" = a fresh UUID per run
+  // check_only:true: the plan is checked against each target as a submit
+  // would, and nothing is queued (`schedrig nightly` before its first boot).
+  bool check_only = false;
 };
 
 // {agents:[ID...] | all:true, plan_yaml, plan_name ("plan.yaml" when
-// missing), labels:{K:V}} -> a Submission with the plan parsed. Throws
+// missing), labels:{K:V}, check_only:BOOL} -> a Submission with the plan parsed. Throws
 // ApiError 400: not JSON, a wrong type, neither or both of agents and all,
 // more than kMaxAgentsPerSubmit agents or kMaxLabels labels, an invalid agent
 // id, an over-long name or label, or a plan that does not parse (then the

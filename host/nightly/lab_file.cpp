@@ -16,6 +16,7 @@
 #include "common/plan/plan_yaml.h"
 #include "common/printable.h"
 #include "common/yaml_line.h"
+#include "host/nightly/night_files.h"
 
 namespace schedrig::nightly {
 namespace {
@@ -68,7 +69,7 @@ void check_keys(const Reader& r, const YAML::Node& n, const std::string& key,
     if (std::none_of(known.begin(), known.end(), [&](const char* x) { return k == x; })) {
       std::string names;
       for (const char* x : known) names += (names.empty() ? "" : ", ") + std::string(x);
-      r.fail(kv.first, key.empty() ? k : key + "." + k,
+      r.fail(kv.first, printable(key.empty() ? k : key + "." + k),
              fmt::format("unknown key (known: {})", names));
     }
   }
@@ -120,12 +121,24 @@ std::vector<std::string> read_kernels(const Reader& r, const YAML::Node& n) {
 std::vector<std::string> read_plans(const Reader& r, const YAML::Node& n) {
   std::vector<std::string> out = r.list(n, "plans", kMaxLabPlans);
   const std::filesystem::path dir = std::filesystem::path(r.path()).parent_path();
-  for (std::string& p : out) {
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::string& p = out[i];
+    const YAML::Node& at = n.IsSequence() ? n[i] : n;
+    const std::string key = fmt::format("plans[{}]", i);
     if (!p.empty() && p.front() != '/') p = (dir / p).lexically_normal().string();
+    const std::string name = std::filesystem::path(p).filename().string();
+    if (name == "selftest" || !names.insert(name).second)
+      r.fail(at, key,
+             fmt::format("'{}': a night tells its plans apart by file name, and this one is "
+                         "taken{}",
+                         printable(name), name == "selftest" ? " (by the selftest)" : ""));
     try {
-      load_plan_file(p);
+      parse_plan_yaml(read_bounded_file(p, kMaxPlanFileBytes), p);
     } catch (const PlanError& e) {
-      throw CliError(ErrorKind::kUsage, e.what());
+      r.fail(at, key, printable(e.what()));
+    } catch (const CliError& e) {
+      r.fail(at, key, printable(e.what()));
     }
   }
   return out;
@@ -151,16 +164,6 @@ void read_gates(const Reader& r, const YAML::Node& n, LabFile& lab) {
   }
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw CliError(ErrorKind::kUsage,
-                   fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 std::string canonical_arch(const std::string& arch) {
@@ -173,7 +176,7 @@ LabFile load_lab_file(const std::string& path) {
   const Reader r(path);
   YAML::Node root;
   try {
-    root = YAML::Load(read_text(path));
+    root = YAML::Load(read_bounded_file(path, kMaxPlanFileBytes));
   } catch (const YAML::ParserException& e) {
     throw CliError(ErrorKind::kUsage,
                    fmt::format("{}:{}: YAML syntax: {}", path, e.mark.line + 1, e.msg));

@@ -52,8 +52,12 @@ void check_kernels(const LabFile& lab, const AgentSelector& s, const NightAgent&
 
 std::vector<NightAgent> resolve_night_agents(const LabFile& lab, const nlohmann::json& agents) {
   std::vector<NightAgent> known;
-  for (const auto& a : agents.value("agents", nlohmann::json::array()))
-    known.push_back(agent_of(a));
+  try {
+    for (const auto& a : agents.at("agents")) known.push_back(agent_of(a));
+  } catch (const nlohmann::json::exception& e) {  // not the server's own answer
+    throw CliError(ErrorKind::kUnreachable,
+                   fmt::format("the server's agent list is not as expected: {}", e.what()));
+  }
   std::vector<NightAgent> out;
   const auto add = [&](const AgentSelector& s, const NightAgent& a) {
     check_kernels(lab, s, a);

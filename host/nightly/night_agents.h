@@ -30,7 +30,8 @@ struct NightAgent {
 // an id the server does not know, a selector no connected agent matches, an
 // agent that does not list a kernel of the night ("agent box1 does not list
 // kernel 'rhel-10.2' (its config lists: rhel-10.1)"); CliError(kUnreachable)
-// for an agent named by id that is not connected.
+// for an agent named by id that is not connected, or an answer that is not
+// an agent list.
 std::vector<NightAgent> resolve_night_agents(const LabFile& lab, const nlohmann::json& agents);
 
 }  // namespace schedrig::nightly

@@ -18,9 +18,11 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-// A slot that cannot go on: its reason.
+// A slot that cannot go on: its reason; `interrupted` when a signal
+// stopped it (the slot is left as it stood, for --resume).
 struct SlotFailure {
   std::string reason;
+  bool interrupted = false;
 };
 
 std::string read_text(const std::string& path) {
@@ -38,6 +40,7 @@ class AgentNight {
  public:
   AgentNight(const NightContext& ctx, const NightAgent& agent)
       : ctx_(ctx), agent_(agent), api_(ctx.target) {
+    if (ctx.stop) api_.stop_on_signals();
     for (const std::string& p : ctx.lab->plans)
       plans_.emplace_back(std::filesystem::path(p).filename().string(), read_text(p));
     if (!ctx.selftest_yaml.empty()) plans_.emplace_back("selftest", ctx.selftest_yaml);
@@ -50,6 +53,7 @@ class AgentNight {
       try {
         run_slot(r, slots.size());
       } catch (const SlotFailure& f) {
+        if (f.interrupted) return fmt::format("{}: interrupted", agent_.agent_id);
         r.state = "failed";
         r.reason = f.reason;
         ctx_.state->update(agent_.agent_id, r);
@@ -86,8 +90,15 @@ class AgentNight {
 
   // Boots the slot's kernel unless a resumed night finds it booted already.
   void boot(SlotRecord& r, std::size_t of) {
-    const AgentKernel& want = agent_.kernels.at(r.slot.kernel);
+    auto listed = agent_.kernels.find(r.slot.kernel);
+    if (listed == agent_.kernels.end())
+      throw SlotFailure{fmt::format("the agent does not list kernel '{}'", r.slot.kernel)};
+    const AgentKernel& want = listed->second;
     const json now = agent_row();
+    if (r.state == "running") {
+      if (now.value("boot_id", "") == r.boot_id) return;  // its boot is still up: runs carry on
+      abandon_runs(r);  // that boot is gone: the slot starts again on a new one
+    }
     if (r.state == "booting" && now.value("boot_id", "") != r.boot_id &&
         now.value("kernel_release", "") == want.release) {
       r.boot_id = now.value("boot_id", "");  // the boot happened before the host stopped
@@ -97,7 +108,7 @@ class AgentNight {
     r.state = "booting";
     r.boot_id = now.value("boot_id", "");
     ctx_.state->update(agent_.agent_id, r);
-    say(r, of, fmt::format("booting {} ({})", r.slot.kernel, printable(want.release)));
+    say(r, of, fmt::format("booting {} ({})", r.slot.kernel, want.release));
     call([&] {
       api_.post_json(
           client::agents_path() + "/" + agent_.agent_id + "/boot",
@@ -108,9 +119,21 @@ class AgentNight {
     r.boot_id = back.value("boot_id", "");
     r.release = back.value("kernel_release", "");
     if (r.release != want.release)
-      throw SlotFailure{printable(fmt::format("came back on {} instead of {} ({})", r.release,
-                                              r.slot.kernel, want.release))};
-    say(r, of, fmt::format("back on {} (boot {})", printable(r.release), r.boot_id.substr(0, 8)));
+      throw SlotFailure{fmt::format("came back on {} instead of {} ({})", r.release, r.slot.kernel,
+                                    want.release)};
+    say(r, of, fmt::format("back on {} (boot {})", r.release, r.boot_id.substr(0, 8)));
+  }
+
+  // A resumed slot whose boot is gone: its runs that have not ended are
+  // aborted (a queued run would keep the agent from booting), and forgotten.
+  void abandon_runs(SlotRecord& r) {
+    for (const auto& [name, run_id] : r.runs) {
+      try {
+        api_.post_json(client::abort_path(run_id), json::object());
+      } catch (const Error&) {  // ended already: nothing to abort
+      }
+    }
+    r.runs.clear();
   }
 
   // This agent's row once it is connected with another boot_id than `old`
@@ -122,7 +145,10 @@ class AgentNight {
       if (a.value("connected", false) && a.value("boot_id", "") != old &&
           a.value("booting", "").empty() && a.value("pus", 0) > 0)
         return a;
-      std::this_thread::sleep_for(ctx_.poll);
+      if (a.value("connected", false) && a.value("boot_id", "") == old &&
+          a.value("booting", "").empty() && !a.value("boot_error", "").empty())
+        throw SlotFailure{"the agent could not boot it: " + a.value("boot_error", "")};
+      pause();
     }
     throw SlotFailure{fmt::format("did not come back within {} s", ctx_.boot_timeout.count())};
   }
@@ -155,7 +181,7 @@ class AgentNight {
         if (row.value("run_id", "") == run_id && ended(row.value("state", "")))
           return row.value("state", "");
       }
-      std::this_thread::sleep_for(ctx_.poll);
+      pause();
     }
     throw SlotFailure{
         fmt::format("run {} did not end within {} s", run_id, ctx_.run_timeout.count())};
@@ -165,7 +191,8 @@ class AgentNight {
     try {
       for (const json& a : api_.get_json(client::agents_path()).value("agents", json::array()))
         if (a.value("agent_id", "") == agent_.agent_id) return a;
-    } catch (const Error&) {  // the server restarting: asked again
+    } catch (const Error& e) {  // the server restarting: asked again
+      if (e.kind() == ErrorKind::kInterrupted) throw SlotFailure{"interrupted", true};
     }
     return json::object();
   }
@@ -184,14 +211,25 @@ class AgentNight {
     try {
       f();
     } catch (const Error& e) {
-      throw SlotFailure{e.what()};
+      throw SlotFailure{e.what(), e.kind() == ErrorKind::kInterrupted};
+    }
+  }
+
+  // One poll interval, or less when a signal stops the night.
+  void pause() const {
+    const auto until = Clock::now() + ctx_.poll;
+    while (Clock::now() < until) {
+      if (ctx_.stop && ctx_.stop->load()) throw SlotFailure{"interrupted", true};
+      std::this_thread::sleep_for(
+          std::min<Clock::duration>(ctx_.poll, std::chrono::milliseconds(50)));
     }
   }
 
   void say(const SlotRecord& r, std::size_t of, const std::string& what) const {
     if (!ctx_.progress) return;
-    ctx_.progress(fmt::format("{}: slot {}/{} {} (boot {}/{}): {}", agent_.agent_id, r.slot.index,
-                              of, r.slot.kernel, r.slot.boot, ctx_.lab->boots_per_kernel, what));
+    ctx_.progress(
+        printable(fmt::format("{}: slot {}/{} {} (boot {}/{}): {}", agent_.agent_id, r.slot.index,
+                              of, r.slot.kernel, r.slot.boot, ctx_.lab->boots_per_kernel, what)));
   }
 
   const NightContext& ctx_;
@@ -212,7 +250,7 @@ std::string run_agent_night(const NightContext& ctx, const NightAgent& agent) {
 
 std::string builtin_selftest_yaml() {
   return R"(name: selftest
-iterations: 3
+iterations: 5
 duration_s: 1
 warmup_s: 0
 cooldown_s: 0

@@ -6,6 +6,7 @@
 // is written to the NightState before the next, so a night can resume.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -25,6 +26,9 @@ struct NightContext {
   std::chrono::seconds boot_timeout{900};      // a box not back by then is lost
   std::chrono::seconds run_timeout{6 * 3600};  // a run not ended by then is given up
   std::chrono::milliseconds poll{1000};
+  // Set by SIGINT/SIGTERM (common/stop_signal.h): the agent's night stops
+  // at its next request or poll, leaving its slot as it stood for --resume.
+  const std::atomic<bool>* stop = nullptr;
   // One progress line ("box1: slot 2/4 fake-b boot 1/2: booted ..."); called
   // from agents' threads, so it must be thread-safe.
   std::function<void(const std::string&)> progress;
@@ -35,7 +39,8 @@ struct NightContext {
 // "box1: slot 3 (fake-b): did not come back within 900 s", "... came back
 // on 6.1.0 instead of fake-b (6.1.0-fake-b)", a boot the server or agent
 // refused, a run given up. Never throws for the server's answers; a lost
-// server ends the slot the same way.
+// server ends the slot the same way. Stopped by `stop`: "interrupted", the
+// slot left as it stood.
 std::string run_agent_night(const NightContext& ctx, const NightAgent& agent);
 
 // The selftest plan (docs/nightly.md "Selftest"): a short wakeup case as

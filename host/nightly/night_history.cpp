@@ -5,11 +5,14 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "host/nightly/night_files.h"
 
 namespace schedrig::nightly {
 
@@ -32,12 +35,12 @@ void append_history(const std::string& path, const std::vector<HistoryEntry>& en
 
 std::optional<HistoryEntry> last_good(const std::string& path, const std::string& agent,
                                       const std::string& plan) {
-  std::ifstream in(path);
   std::optional<HistoryEntry> out;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return out;
+  std::istringstream in(read_bounded_file(path, kMaxHistoryBytes));
   std::string line;
-  std::size_t read = 0;
-  while (read < kMaxHistoryBytes && std::getline(in, line)) {
-    read += line.size() + 1;
+  while (std::getline(in, line)) {
     const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
     if (!j.is_object() || j.value("agent", "") != agent || j.value("plan", "") != plan ||
         !j.value("passed", false))

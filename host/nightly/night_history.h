@@ -23,8 +23,9 @@ inline constexpr std::size_t kMaxHistoryBytes = std::size_t{64} << 20;
 void append_history(const std::string& path, const std::vector<HistoryEntry>& entries);
 
 // The newest entry of `agent` and `plan` that passed; nullopt when none or
-// the file is missing. Lines that do not parse are skipped; a file over
-// kMaxHistoryBytes is read only to that bound.
+// the file is missing. Lines that do not parse are skipped. Throws
+// CliError(kUsage) for a file that is not regular or is over
+// kMaxHistoryBytes (night_files.h).
 std::optional<HistoryEntry> last_good(const std::string& path, const std::string& agent,
                                       const std::string& plan);
 

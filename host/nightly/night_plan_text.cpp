@@ -43,8 +43,10 @@ std::string schedule_text(const LabFile& lab, const std::vector<NightAgent>& age
       kernels_text(lab), baseline_text(lab), lab.boots_per_kernel, then_text(lab));
   for (const std::string& n : lab.notes) out += "note: " + n + "\n";
   for (const NightAgent& a : agents) {
-    out += printable(fmt::format("\nagent {} ({}, {}, now {})\n", a.agent_id, a.hostname, a.arch,
-                                 a.kernel_release));
+    out += "\n" +
+           printable(fmt::format("agent {} ({}, {}, now {})", a.agent_id, a.hostname, a.arch,
+                                 a.kernel_release)) +
+           "\n";
     std::size_t w = 6;
     for (const NightSlot& s : slots) w = std::max(w, s.kernel.size());
     out += fmt::format("  {:<4}  {:<{}}  {:<5}  {}\n", "SLOT", "KERNEL", w, "BOOT", "HOW");

@@ -10,11 +10,14 @@
 #include "common/cli_error.h"
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
+#include "common/printable.h"
+#include "common/stop_signal.h"
 #include "host/client/api_client.h"
 #include "host/client/api_paths.h"
 #include "host/client/remote_runs.h"
 #include "host/nightly/night_agents.h"
 #include "host/nightly/night_driver.h"
+#include "host/nightly/night_files.h"
 #include "host/nightly/night_history.h"
 #include "host/nightly/night_state.h"
 #include "host/nightly/night_verdicts.h"
@@ -26,19 +29,43 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CliError(ErrorKind::kUsage, fmt::format("{}: cannot read", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_bounded_file(path, kMaxPlanFileBytes);
+}
+
+// A resumed night's state must be this lab file's: its agents among the
+// night's, each with the lab's schedule.
+void check_resumed(const NightState& state, const LabFile& lab,
+                   const std::vector<NightAgent>& agents, const std::string& path) {
+  const std::vector<NightSlot> want = night_slots(lab);
+  for (const std::string& id : state.agents()) {
+    const bool known = std::any_of(agents.begin(), agents.end(),
+                                   [&](const NightAgent& a) { return a.agent_id == id; });
+    const std::vector<SlotRecord> slots = state.slots(id);
+    bool same = known && slots.size() == want.size();
+    for (std::size_t i = 0; same && i < want.size(); ++i)
+      same = slots[i].slot.index == want[i].index && slots[i].slot.kernel == want[i].kernel &&
+             slots[i].slot.boot == want[i].boot && slots[i].slot.reboot == want[i].reboot;
+    if (!same)
+      throw CliError(ErrorKind::kUsage,
+                     printable(fmt::format("{}: agent {}'s slots are not {}'s schedule: resume a "
+                                           "night with the lab file it began with",
+                                           path, id, lab.path)));
+  }
 }
 
 std::unique_ptr<NightState> open_state(const LabFile& lab, const NightOptions& o,
                                        const std::vector<NightAgent>& agents) {
   const std::string path = (fs::path(o.out_dir) / "night.json").string();
-  if (o.resume) return NightState::load(path);
+  if (o.resume) {
+    std::unique_ptr<NightState> state = NightState::load(path);
+    check_resumed(*state, lab, agents, path);
+    return state;
+  }
   std::error_code ec;
   fs::create_directories(o.out_dir, ec);
+  if (ec)
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("{}: cannot make it: {}", o.out_dir, ec.message()));
   if (fs::exists(path))
     throw CliError(
         ErrorKind::kUsage,
@@ -49,17 +76,52 @@ std::unique_ptr<NightState> open_state(const LabFile& lab, const NightOptions& o
                                       night_slots(lab));
 }
 
-std::string selftest_text(const LabFile& lab, const NightOptions& o) {
+}  // namespace
+
+std::string selftest_text(const LabFile& lab, const std::string& selftest_plan) {
   if (!lab.selftest) return "";
-  if (o.selftest_plan.empty()) return builtin_selftest_yaml();
-  const std::string text = read_text(o.selftest_plan);
+  if (selftest_plan.empty()) return builtin_selftest_yaml();
+  const std::string text = read_text(selftest_plan);
+  v1::Plan plan;
   try {
-    parse_plan_yaml(text, o.selftest_plan);
+    plan = parse_plan_yaml(text, selftest_plan);
   } catch (const PlanError& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
+  bool hogs = plan.variants_size() >= 2;
+  for (int i = 1; i < plan.variants_size(); ++i)
+    hogs = hogs && plan.variants(i).antagonist().duty_pct() > 0;
+  if (!hogs)
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("{}: a selftest plan needs variants after its first, each with an "
+                               "antagonist: {{duty_pct: P}} (docs/nightly.md \"Selftest\")",
+                               selftest_plan));
   return text;
 }
+
+void check_plans_on_agents(client::ApiClient& api, const LabFile& lab,
+                           const std::vector<NightAgent>& agents,
+                           const std::string& selftest_yaml) {
+  std::vector<std::pair<std::string, std::string>> plans;  // name, YAML
+  for (const std::string& p : lab.plans)
+    plans.emplace_back(fs::path(p).filename().string(), read_text(p));
+  if (!selftest_yaml.empty()) plans.emplace_back("selftest", selftest_yaml);
+  for (const NightAgent& a : agents) {
+    for (const auto& [name, yaml] : plans) {
+      try {
+        api.post_json(client::runs_path(), {{"agents", {a.agent_id}},
+                                            {"plan_yaml", yaml},
+                                            {"plan_name", name},
+                                            {"check_only", true}});
+      } catch (const Error& e) {
+        throw CliError(e.kind(),
+                       fmt::format("plan {} on agent {}: {}", name, a.agent_id, e.what()));
+      }
+    }
+  }
+}
+
+namespace {
 
 // Every agent's slots, one thread each; the reasons agents stopped.
 std::vector<std::string> run_agents(const NightContext& ctx,
@@ -74,12 +136,20 @@ std::vector<std::string> run_agents(const NightContext& ctx,
 }
 
 // The night's runs, fetched whole, grouped by agent, plan and kernel.
-NightRuns fetch_runs(client::ApiClient& api, const NightState& state, const LabFile& lab) {
+NightRuns fetch_runs(client::ApiClient& api, const NightState& state,
+                     std::vector<std::string>& problems) {
   NightRuns out;
   for (const std::string& agent : state.agents()) {
     for (const SlotRecord& r : state.slots(agent)) {
       for (const auto& [plan, run_id] : r.runs) {
-        store::RunRecord run = client::fetch_run(api, run_id);
+        store::RunRecord run;
+        try {
+          run = client::fetch_run(api, run_id);
+        } catch (const std::exception& e) {
+          problems.push_back(fmt::format("{} slot {} {}: run {} cannot be read: {}", agent,
+                                         r.slot.index, plan, run_id, e.what()));
+          continue;
+        }
         if (plan == "selftest") {
           out.selftests[agent].push_back(std::move(run));
           continue;
@@ -92,7 +162,6 @@ NightRuns fetch_runs(client::ApiClient& api, const NightState& state, const LabF
       }
     }
   }
-  (void)lab;
   return out;
 }
 
@@ -150,12 +219,6 @@ std::vector<HistoryEntry> history_of(const std::string& night, const NightRuns& 
   return out;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out) throw CliError(ErrorKind::kFailed, fmt::format("{}: cannot write", path));
-}
-
 // The night's agents. A resumed night may find a box still booting (the
 // host stopped after asking for the boot): it waits for agents to be back,
 // up to the boot timeout.
@@ -180,22 +243,33 @@ std::vector<NightAgent> night_agents(client::ApiClient& api, const LabFile& lab,
 NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
   client::ApiClient api(o.target);
   const std::vector<NightAgent> agents = night_agents(api, lab, o);
+  const std::string selftest = selftest_text(lab, o.selftest_plan);
+  check_plans_on_agents(api, lab, agents, selftest);  // a bad plan: exit 2 before any boot
   std::unique_ptr<NightState> state = open_state(lab, o, agents);
+  const std::atomic<bool>& stop = install_stop_signals();
   NightContext ctx;
   ctx.lab = &lab;
   ctx.target = o.target;
   ctx.state = state.get();
-  ctx.selftest_yaml = selftest_text(lab, o);
+  ctx.selftest_yaml = selftest;
+  ctx.stop = &stop;
   ctx.boot_timeout = o.boot_timeout;
   ctx.poll = o.poll;
   ctx.progress = o.progress;
   std::vector<std::string> infrastructure = run_agents(ctx, agents);
+  if (stop.load())
+    throw CliError(
+        ErrorKind::kInterrupted,
+        fmt::format("stopped by a signal: the night stands in {}/night.json; --resume {} "
+                    "carries it on",
+                    o.out_dir, o.out_dir));
 
-  NightRuns runs = fetch_runs(api, *state, lab);
-  std::vector<std::string> notes;
+  std::vector<std::string> problems, notes;
+  NightRuns runs = fetch_runs(api, *state, problems);
   find_baselines(api, lab, o, runs, notes);
   NightVerdicts v = judge_night(lab, runs);
   v.notes = std::move(notes);
+  v.problems.insert(v.problems.begin(), problems.begin(), problems.end());
 
   NightOutcome out;
   out.exit_code = !infrastructure.empty() || v.detector_failed ? 3 : v.regression ? 1 : 0;
@@ -205,10 +279,16 @@ NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
                           : out.exit_code == 1 ? "a gated regression"
                                                : "infrastructure or detector failed");
   out.json = summary_json(state->night(), lab, v, infrastructure, out.exit_code).dump(2) + "\n";
-  write_file((fs::path(o.out_dir) / "summary.txt").string(), out.text);
-  write_file((fs::path(o.out_dir) / "summary.json").string(), out.json);
-  if (infrastructure.empty() && !v.detector_failed && !o.history.empty())
-    append_history(o.history, history_of(state->night(), runs, v));
+  if (infrastructure.empty() && !v.detector_failed && !o.history.empty()) {
+    try {
+      append_history(o.history, history_of(state->night(), runs, v));
+    } catch (const std::exception& e) {
+      out.text +=
+          printable(fmt::format("warning: the history was not written: {}", e.what())) + "\n";
+    }
+  }
+  replace_file((fs::path(o.out_dir) / "summary.txt").string(), out.text);
+  replace_file((fs::path(o.out_dir) / "summary.json").string(), out.json);
   return out;
 }
 

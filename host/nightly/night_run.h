@@ -9,8 +9,10 @@
 #include <functional>
 #include <string>
 
+#include "host/client/api_client.h"
 #include "host/client/server_target.h"
 #include "host/nightly/lab_file.h"
+#include "host/nightly/night_agents.h"
 
 namespace schedrig::nightly {
 
@@ -31,11 +33,24 @@ struct NightOutcome {
   std::string json;   // summary.json's text
 };
 
+// The selftest plan's text: "" without a selftest, the built-in one, or
+// `selftest_plan`'s, which must parse and have variants after its first,
+// each with an antagonist. Throws CliError(kUsage) naming the file.
+std::string selftest_text(const LabFile& lab, const std::string& selftest_plan);
+
+// Every plan of `lab` and the selftest checked against each agent by the
+// server as a submit would check it (POST /api/v1/runs with check_only):
+// a bad plan is refused before any box boots. Throws CliError with the
+// server's kind (kUsage for a plan error) naming the plan and the agent.
+void check_plans_on_agents(client::ApiClient& api, const LabFile& lab,
+                           const std::vector<NightAgent>& agents, const std::string& selftest_yaml);
+
 // Runs `lab`'s night. Throws CliError: kUsage for an OUT that already holds
 // a night (without resume) or a bad --resume state, kUnreachable when the
 // server cannot be reached before anything ran, or an agent named by id is
 // not connected (a resumed night waits for it up to boot_timeout: it may be
-// booting).
+// booting); kInterrupted when SIGINT/SIGTERM stopped it (night.json stands
+// for --resume).
 NightOutcome run_night(const LabFile& lab, const NightOptions& o);
 
 }  // namespace schedrig::nightly

@@ -4,11 +4,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "common/cli_error.h"
+#include "host/nightly/night_files.h"
 
 namespace schedrig::nightly {
 namespace {
@@ -21,17 +24,26 @@ json slot_json(const SlotRecord& r) {
           {"boot_id", r.boot_id},    {"release", r.release},    {"runs", r.runs}};
 }
 
+unsigned small_number(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > 100000)
+    throw std::invalid_argument(fmt::format("'{}' is not a small whole number", key));
+  return v.get<unsigned>();
+}
+
 SlotRecord slot_of(const json& j) {
   SlotRecord r;
-  r.slot.index = j.at("index").get<unsigned>();
+  r.slot.index = small_number(j, "index");
   r.slot.kernel = j.at("kernel").get<std::string>();
-  r.slot.boot = j.at("boot").get<unsigned>();
+  r.slot.boot = small_number(j, "boot");
   r.slot.reboot = j.at("reboot").get<bool>();
   r.state = j.at("state").get<std::string>();
   r.reason = j.at("reason").get<std::string>();
   r.boot_id = j.at("boot_id").get<std::string>();
   r.release = j.at("release").get<std::string>();
   r.runs = j.at("runs").get<std::map<std::string, std::string>>();
+  static const std::set<std::string> kStates{"pending", "booting", "running", "done", "failed"};
+  if (!kStates.count(r.state)) throw std::invalid_argument("an unknown slot state");
   return r;
 }
 
@@ -53,13 +65,7 @@ NightState::NightState(std::string path, std::string night, std::string lab,
 }
 
 std::unique_ptr<NightState> NightState::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw CliError(ErrorKind::kUsage,
-                   fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  const json j = json::parse(text.str(), nullptr, false);
+  const json j = json::parse(read_bounded_file(path, kMaxNightStateBytes), nullptr, false);
   std::unique_ptr<NightState> s(new NightState());
   s->path_ = path;
   try {
@@ -68,7 +74,7 @@ std::unique_ptr<NightState> NightState::load(const std::string& path) {
     for (const auto& [agent, rows] : j.at("agents").items()) {
       for (const json& r : rows) s->agents_[agent].push_back(slot_of(r));
     }
-  } catch (const json::exception& e) {
+  } catch (const std::exception& e) {  // json::exception, a bad value
     throw CliError(ErrorKind::kUsage, fmt::format("{}: not a night's state: {}", path, e.what()));
   }
   return s;
@@ -110,17 +116,6 @@ json NightState::json_locked() const {
   return {{"night", night_}, {"lab", lab_}, {"agents", agents}};
 }
 
-void NightState::save_locked() const {
-  const std::string tmp = path_ + ".new";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << json_locked().dump(2) << "\n";
-    if (!out)
-      throw std::runtime_error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path_, ec);
-  if (ec) throw std::runtime_error(fmt::format("{}: cannot write: {}", path_, ec.message()));
-}
+void NightState::save_locked() const { replace_file(path_, json_locked().dump(2) + "\n"); }
 
 }  // namespace schedrig::nightly

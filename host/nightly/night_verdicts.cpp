@@ -118,8 +118,11 @@ SelftestVerdict judge_selftest(const std::string& agent,
         found = !row.cells.empty();
         for (const Cell& c : row.cells) {
           found = found && c.present && c.comparison.verdict == analysis::Verdict::kRegression;
-          why = fmt::format("{} {:+.1f}% {}", row.metric, c.comparison.change_pct,
-                            mark_of(c.comparison.verdict));
+          why = fmt::format("{} {:+.1f}% {}, p {:.3g}", row.metric, c.comparison.change_pct,
+                            c.comparison.verdict == analysis::Verdict::kNone
+                                ? "(no significant change)"
+                                : mark_of(c.comparison.verdict),
+                            c.comparison.p_value);
         }
       }
     } catch (const std::exception& e) {
@@ -170,7 +173,7 @@ NightVerdicts judge_night(const LabFile& lab, const NightRuns& runs) {
 
 std::string summary_text(const std::string& night, const LabFile& lab, const NightVerdicts& v,
                          const std::vector<std::string>& infrastructure) {
-  std::string out = fmt::format("night {} ({})\n", night, lab.path);
+  std::string out = printable(fmt::format("night {} ({})", night, lab.path)) + "\n";
   out +=
       fmt::format("{:<10} {:<14} {:<28} {:<12} {:<16} {:<12} {:<12} {:>9} {:<7} {:<9} {:<7} {}\n",
                   "AGENT", "PLAN", "CASE", "VARIANT", "METRIC", "KERNEL", "BASELINE", "CHANGE",
@@ -197,6 +200,10 @@ std::string summary_text(const std::string& night, const LabFile& lab, const Nig
   for (const std::string& p : infrastructure) out += "infrastructure: " + printable(p) + "\n";
   if (v.detector_failed)
     out += "the detector failed this night: no verdict above can be trusted (exit 3)\n";
+  if (!lab.selftest)
+    out +=
+        "note: selftest: false: no positive control ran this night; a clean exit does not "
+        "show the detector could see a regression\n";
   return out;
 }
 

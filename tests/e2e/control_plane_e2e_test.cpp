@@ -59,6 +59,25 @@ TEST_F(ControlPlaneE2E, BootNamesOnlyAListedKernelAndTheAgentComesBackOnIt) {
     const json a = agent_json("box1");
     return a.value("kernel_release", "") == "6.1.0-fake-b" && a.value("boot_id", "") != old_boot;
   })) << agent_json("box1").dump();
+
+  // A hook that fails (a file where its directory should be): the agent
+  // stays up on its kernel, says why, and is not left "booting".
+  const std::string random = agent_dir("box1") + "/root/proc/sys/kernel/random";
+  std::filesystem::remove_all(random);
+  std::ofstream(random) << "not a directory\n";
+  const std::string boot_now = agent_json("box1").value("boot_id", "");
+  r = api(http::verb::post, "/api/v1/agents/box1/boot", "alice", R"({"kernel":"fake-a"})");
+  ASSERT_EQ(r.status, 202u) << r.body;
+  EXPECT_TRUE(eventually([&] {
+    const json a = agent_json("box1");
+    return a.value("booting", "x").empty() && !a.value("boot_error", "").empty();
+  })) << agent_json("box1").dump();
+  const json after = agent_json("box1");
+  EXPECT_NE(after.value("boot_error", "").find("test: fake-a: "), std::string::npos)
+      << after.dump();
+  EXPECT_EQ(after.value("boot_id", ""), boot_now);
+  EXPECT_EQ(after.value("kernel_release", ""), "6.1.0-fake-b");
+  EXPECT_TRUE(agents_["box1"]->running());
 }
 
 // (1) Two agents with different ids, listed live as text and JSON.

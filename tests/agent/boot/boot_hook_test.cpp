@@ -75,18 +75,38 @@ TEST(BootHook, TheTestHookGivesTheFakeTreeANewKernelAndBoot) {
   EXPECT_THROW(boot_kernel(k, procfs::Root::live(), {0}), BootError);
 }
 
-TEST(BootHook, TheTestHookNeverWritesThroughALink) {
+KernelEntry test_kernel() {
+  KernelEntry k;
+  k.name = "fake-b";
+  k.release = "6.1.0-fake-b";
+  k.hook = HookKind::kTest;
+  return k;
+}
+
+// A link planted at the new file's name (symbolic or hard) is removed, not
+// written through: what it points at keeps its bytes.
+TEST(BootHook, TheTestHookNeverWritesThroughALinkAtItsFile) {
   TempDir t;
   std::filesystem::create_directories(t.file("proc/sys/kernel"));
   const std::string victim = t.file("victim");
   { std::ofstream(victim) << "keep\n"; }
   ASSERT_EQ(::symlink(victim.c_str(), t.file("proc/sys/kernel/osrelease.new").c_str()), 0);
-  KernelEntry k;
-  k.name = "fake-b";
-  k.release = "6.1.0-fake-b";
-  k.hook = HookKind::kTest;
-  EXPECT_THROW(boot_kernel(k, procfs::Root::under(t.path()), {0}), BootError);
+  std::filesystem::create_directories(t.file("proc/sys/kernel/random"));
+  ASSERT_EQ(::link(victim.c_str(), t.file("proc/sys/kernel/random/boot_id.new").c_str()), 0);
+  boot_kernel(test_kernel(), procfs::Root::under(t.path()), {0});
   EXPECT_EQ(read(victim), "keep");
+  EXPECT_EQ(read(t.file("proc/sys/kernel/osrelease")), "6.1.0-fake-b");
+}
+
+// A directory below the root that is a link (out of the tree) is refused
+// and nothing is written there.
+TEST(BootHook, TheTestHookFollowsNoLinkBelowTheRoot) {
+  TempDir t, outside;
+  std::filesystem::create_directories(t.file("proc/sys/kernel"));
+  ASSERT_EQ(::symlink(outside.path().c_str(), t.file("proc/sys/kernel/random").c_str()), 0);
+  EXPECT_THROW(boot_kernel(test_kernel(), procfs::Root::under(t.path()), {0}), BootError);
+  EXPECT_TRUE(std::filesystem::is_empty(outside.path()));
+  EXPECT_FALSE(std::filesystem::exists(t.file("proc/sys/kernel/osrelease")));  // boot id first
 }
 
 TEST(BootHook, AMissingKexecImageIsRefusedBeforeAnythingRuns) {

@@ -89,9 +89,18 @@ TEST(KernelTable, RefusesWhatCannotBootNamingFileLineAndKernel) {
   EXPECT_EQ(error_of("kernels:\n  a:\n    release: r\n    test: {antagonist: {duty_pct: 0}}\n"),
             "agent.yaml:4: kernels.a: test.antagonist.duty_pct: '0' is not 1..100");
   EXPECT_EQ(error_of("kernels: [a, b]\n"), "agent.yaml:1: kernels: not a mapping of kernel names");
+  EXPECT_EQ(error_of("kernels:\n  a:\n    release: r\n    grub: --help\n"),
+            "agent.yaml:4: kernels.a: grub: '--help' starts with '-' (grub-reboot would take it "
+            "for an option)");
+  EXPECT_EQ(error_of("kernels:\n  a: {release: r, grub: x}\n  b: {release: r, grub: y}\n"),
+            "agent.yaml:3: kernels.b: release r is kernels.a's too: a box back from a boot could "
+            "not be told apart");
 }
 
 TEST(KernelTable, TheTestHookNeedsAFakeRoot) {
+  EXPECT_NE(
+      error_of("kernels:\n  a:\n    release: r\n    test: {}\n", procfs::Root::under("/tmp/..")),
+      "(parsed)");
   EXPECT_EQ(error_of("kernels:\n  a:\n    release: r\n    test: {}\n", procfs::Root::live()),
             "agent.yaml:4: kernels.a: the test hook only simulates a boot on a fake root (set "
             "root: DIR)");

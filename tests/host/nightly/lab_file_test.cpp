@@ -1,5 +1,6 @@
 #include "host/nightly/lab_file.h"
 
+#include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -87,6 +88,15 @@ TEST_F(LabFileTest, ErrorsNameFileLineAndKey) {
                 .find("'a;reboot' is not a kernel name"),
             std::string::npos);
   EXPECT_NE(error_of("agents: [box1]\nkernels: [a]\nplans: missing.yaml\n").find("missing.yaml"),
+            std::string::npos);
+  std::filesystem::create_directories(dir_.file("sub"));
+  std::ofstream(dir_.file("sub/p.yaml")) << kPlan;
+  EXPECT_NE(error_of("agents: [box1]\nkernels: [a]\nplans: [p.yaml, sub/p.yaml]\n")
+                .find("lab.yaml:3: key 'plans[1]': 'p.yaml': a night tells its plans apart by file "
+                      "name, and this one is taken"),
+            std::string::npos);
+  EXPECT_NE(error_of("agents: [box1]\nkernels: [a]\nplans: [/dev/zero]\n")
+                .find("key 'plans[0]': /dev/zero: not a regular file"),
             std::string::npos);
 }
 

@@ -1,0 +1,25 @@
+// The files a night reads and writes (docs/nightly.md): plans, the selftest
+// plan, night.json, the summaries and the history. Reads are bounded and
+// take regular files only (a FIFO would hang, /dev/zero would never end);
+// writes never go through a link planted in OUT.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace schedrig::nightly {
+
+inline constexpr std::size_t kMaxPlanFileBytes = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxNightStateBytes = std::size_t{16} << 20;
+
+// The whole of `path`, a regular file of at most `max` bytes. Throws
+// CliError(kUsage) "F: not a regular file", "F: N bytes; at most MAX",
+// "F: cannot read: REASON".
+std::string read_bounded_file(const std::string& path, std::size_t max);
+
+// Puts `text` at `path`: written to PATH.new made afresh (an old one, or a
+// link planted there, removed first; O_EXCL | O_NOFOLLOW), then renamed over
+// `path`. Throws CliError(kFailed) naming the file and errno.
+void replace_file(const std::string& path, const std::string& text);
+
+}  // namespace schedrig::nightly
