@@ -82,8 +82,10 @@ void add_connect_command(CLI::App& app, int& exit_code) {
                   "$SCHEDRIG_CA, then ca in --config, then the system's trust store)");
   cmd->add_option(
       "--config", f.config,
-      "YAML file with keys url, id, token_file, ca, connect_timeout_s, root, "
-      "state_dir, give_up_after_s, spool_max_mb; flags (and SCHEDRIG_* variables) win over it");
+      "YAML file with keys url, id, token_file, ca, connect_timeout_s, root, state_dir, "
+      "give_up_after_s, spool_max_mb, the map tools (NAME: PATH, docs/workloads.md) and the "
+      "section kernels (what a Boot may name and how this box boots it, docs/nightly.md); flags "
+      "(and SCHEDRIG_* variables) win over it");
   cmd->add_option("--connect-timeout", f.connect_timeout_s,
                   "seconds one connection attempt may take (TCP, TLS, WebSocket handshakes)")
       ->check(CLI::Range(0.1, 3600.0));

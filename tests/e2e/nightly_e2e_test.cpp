@@ -71,8 +71,8 @@ cases: [{name: w, workload: wakeup, params: {message_threads: 1, workers_per_mes
 variants: [{name: base}]
 )";
 
-// The selftest: the same case beside an antagonist (or, to make the
-// detector fail, beside nothing).
+// The selftest: the same case beside an antagonist of 90% (or, to make the
+// detector fail, of 1%: too little to see).
 std::string selftest_plan(bool with_antagonist) {
   return fmt::format(R"(name: selftest
 iterations: 5
@@ -85,9 +85,9 @@ cases: [{{name: w, workload: wakeup, params: {{message_threads: 1, workers_per_m
 variants:
   - name: as-found
   - name: antagonist
-{}
+    antagonist: {{duty_pct: {}}}
 )",
-                     with_antagonist ? "    antagonist: {duty_pct: 90}" : "");
+                     with_antagonist ? 90 : 1);
 }
 
 class NightlyE2E : public ControlPlaneE2E {
@@ -225,8 +225,8 @@ TEST_F(NightlyE2E, AWrongKernelAfterTheBootIsAnInfrastructureFailure) {
       << r.output;
 }
 
-// On the running kernel (no reboot) with a selftest whose "antagonist"
-// variant has none: the detector cannot see it, every verdict of the night
+// On the running kernel (no reboot) with a selftest whose antagonist is
+// too light to see (1%): the detector cannot see it, every verdict of the night
 // is marked, and the exit is 3. The same night with the antagonist is
 // clean (exit 0).
 TEST_F(NightlyE2E, ASelftestThatSeesNothingFailsTheNightAndOneThatDoesPasses) {
@@ -237,6 +237,17 @@ TEST_F(NightlyE2E, ASelftestThatSeesNothingFailsTheNightAndOneThatDoesPasses) {
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("DETECTOR FAILED"), std::string::npos) << r.output;
   EXPECT_TRUE(summary()["detector_failed"].get<bool>());
+
+  // A selftest plan without an antagonist is refused before anything runs.
+  std::filesystem::remove_all(dir_.file("night"));
+  write_plan("bad-selftest.yaml", kPlan);
+  r = schedrig(fmt::format("nightly --lab {} --out {} --selftest-plan {}{}", dir_.file("lab.yaml"),
+                           dir_.file("night"), dir_.file("bad-selftest.yaml"), server_flags()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("a selftest plan needs variants after its first, each with an "
+                          "antagonist"),
+            std::string::npos)
+      << r.output;
 
   std::filesystem::remove_all(dir_.file("night"));
   r = nightly(lab);
