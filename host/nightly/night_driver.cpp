@@ -250,7 +250,7 @@ std::string run_agent_night(const NightContext& ctx, const NightAgent& agent) {
 
 std::string builtin_selftest_yaml() {
   return R"(name: selftest
-iterations: 5
+iterations: 8
 duration_s: 1
 warmup_s: 0
 cooldown_s: 0

@@ -72,11 +72,13 @@ variants: [{name: base}]
 )";
 
 // The selftest: the same case beside an antagonist of 90% (or, to make the
-// detector fail, of 1%: too little to see).
+// detector fail, of 1%: too little to see). 10 short iterations a side:
+// Mann-Whitney still calls a 40% drop when a few of them overlap (5 a side
+// need all but one apart, which this shared box does not always give).
 std::string selftest_plan(bool with_antagonist) {
   return fmt::format(R"(name: selftest
-iterations: 5
-duration_s: 0.5
+iterations: 10
+duration_s: 0.3
 warmup_s: 0
 cooldown_s: 0
 sample_hz: 0
@@ -143,7 +145,8 @@ constexpr const char* kSlowB =
 
 // 2 agents x 2 kernels x 3 boots (3: with 2 boots a side the boot-level
 // test needs the boots to agree closely, which this shared box does not
-// promise; a 25% gate: box-to-box noise here reaches 10%): the boots interleave A B A B A B on each
+// promise; a 30% gate: boot-to-boot noise on this shared box reached 32%
+// under load, box1's slow kernel drops 40-52%): the boots interleave A B A B A B on each
 // box, box1's fake-b is a gated regression (exit 1), box2's is not, and the selftest found its
 // antagonist in every boot.
 TEST_F(NightlyE2E, TwoAgentsTwoKernelsThreeBootsFindBox1sSlowKernel) {
@@ -151,7 +154,7 @@ TEST_F(NightlyE2E, TwoAgentsTwoKernelsThreeBootsFindBox1sSlowKernel) {
   start_box("box2", 1, kKernels);
   const CommandResult r = nightly(
       "agents: [box1, box2]\nkernels: [fake-a, fake-b]\nplans: [plan.yaml]\n"
-      "boots_per_kernel: 3\ngates: {threshold_pct: 25}\n");
+      "boots_per_kernel: 3\ngates: {threshold_pct: 30}\n");
   std::cout << r.output;
   EXPECT_EQ(r.exit_code, 1) << r.output;
   const json s = summary();
