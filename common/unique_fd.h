@@ -25,6 +25,12 @@ class UniqueFd {
   UniqueFd& operator=(const UniqueFd&) = delete;
 
   int get() const { return fd_; }
+  // Gives the fd up unclosed (to close it and see close's result).
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
   // Closes the fd now (if any); the owner holds none after.
   void reset() {
     if (fd_ >= 0) ::close(fd_);

@@ -1,11 +1,6 @@
 #include "agent/boot/boot_hook.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -16,7 +11,9 @@
 #include "agent/tools/tool_work_dir.h"
 #include "common/ids.h"
 #include "common/printable.h"
+#include "common/replace_file.h"
 #include "common/trusted_dir.h"
+#include "common/unique_fd.h"
 
 namespace schedrig::boot {
 namespace {
@@ -56,33 +53,19 @@ void run_command(const KernelEntry& k, const BootCommand& c, const std::vector<i
 
 // Writes `text` as the whole of ROOT/DIR/NAME: no link below the root is
 // followed (each directory opened from the one before, O_NOFOLLOW:
-// common/trusted_dir.h), and the new file is made afresh (O_EXCL, so a link
-// planted at its name is refused) before rename(2) puts it in place.
+// common/trusted_dir.h), and none planted at the file's name is written
+// through (common/replace_file.h).
 void write_tree_file(const KernelEntry& k, const procfs::Root& root, const std::string& dir,
                      const std::string& name, const std::string& text) {
-  int dfd = -1;
+  UniqueFd dfd;
   try {
-    dfd = open_trusted_dir_under(root.dir().string(), dir);
+    dfd = UniqueFd(open_trusted_dir_under(root.dir().string(), dir));
+    replace_file_at(dfd.get(), name, text + "\n");
   } catch (const UntrustedDir& e) {
     fail(k, e.what());
+  } catch (const std::system_error& e) {
+    fail(k, fmt::format("cannot write under {}/{}: {}", root.dir().string(), dir, e.what()));
   }
-  const std::string tmp = name + ".new";
-  if (::unlinkat(dfd, tmp.c_str(), 0) != 0 && errno != ENOENT) {
-    ::close(dfd);
-    fail(k, fmt::format("cannot remove {}/{}/{}: {}", root.dir().string(), dir, tmp,
-                        std::strerror(errno)));
-  }
-  const int fd =
-      ::openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  const std::string line = text + "\n";
-  const bool ok = fd >= 0 &&
-                  ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
-                  ::close(fd) == 0 && ::renameat(dfd, tmp.c_str(), dfd, name.c_str()) == 0;
-  const int err = errno;
-  ::close(dfd);
-  if (!ok)
-    fail(k, fmt::format("cannot write {}/{}/{}: {}", root.dir().string(), dir, name,
-                        std::strerror(err)));
 }
 
 // `k` with its image and initrd as the trust check resolved them: what is

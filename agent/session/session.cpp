@@ -37,6 +37,9 @@ struct Session {
   RunLockOptions run_lock;           // taken by each run (common/run_lock.h)
   const tools::ToolPaths& tools;     // which binary runs for each external tool
   const boot::KernelTable& kernels;  // what a Boot may name
+  // The test hook's simulated slower kernel, when the box runs one: the
+  // same for the whole session (a boot ends it).
+  v1::Antagonist simulated_slowdown;
 };
 
 // Waits for the host to ack the run's last envelope while the link is up;
@@ -70,7 +73,7 @@ void run_one(const Session& s, const v1::StartRun& start) {
   LinkSink sink(s.link);
   try {
     runner::RunOptions options = run_options(s.knob_control, s.tools, s.run_lock);
-    options.simulated_slowdown = simulated_slowdown(s.kernels, s.knob_control.root());
+    options.simulated_slowdown = s.simulated_slowdown;
     v1::RunFinished done =
         runner::run_plan(start, s.topo, sink, s.knob_control, s.link.abort_flag(), options);
     spdlog::info("run {}: {} after {} iterations", printable(start.run_id()),
@@ -175,7 +178,7 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
       report_unfinished_run(state_dir, id.instance_id, id.boot_id,
                             [&link](v1::Envelope env) { return link.send(std::move(env)); }));
   serve(Session{link, topo, *knob_control, stop, current_run_path(state_dir), o.state.run_lock,
-                o.state.tools, o.kernels},
+                o.state.tools, o.kernels, simulated_slowdown(o.kernels, knob_control->root())},
         seen);
   link.close();
 }

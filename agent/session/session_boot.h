@@ -34,7 +34,8 @@ bool boot_on_request(const schedrig::v1::Boot& boot, const BootContext& ctx);
 
 // The antagonist the kernel `root` runs has in `kernels` (its test hook's
 // `antagonist:`, a simulated slower kernel), as runs take it; duty_pct 0
-// when it has none or the table does not list the running release.
+// when it has none or the table does not list the running release. Read
+// once per session, logged when there is one.
 schedrig::v1::Antagonist simulated_slowdown(const boot::KernelTable& kernels,
                                             const procfs::Root& root);
 

@@ -17,6 +17,7 @@
 #include "host/client/server_target.h"
 #include "host/nightly/lab_file.h"
 #include "host/nightly/night_agents.h"
+#include "host/nightly/night_driver.h"
 #include "host/nightly/night_plan_text.h"
 #include "host/nightly/night_run.h"
 
@@ -40,7 +41,8 @@ int dry_run(const NightlyOptions& o, const nightly::LabFile& lab) {
   const auto api = make_api_client(o.server);
   const std::vector<nightly::NightAgent> night =
       nightly::resolve_night_agents(lab, api->get_json(client::agents_path()));
-  nightly::check_plans_on_agents(*api, lab, night, nightly::selftest_text(lab, o.selftest_plan));
+  nightly::check_plans_on_agents(
+      *api, nightly::night_plans(lab, nightly::selftest_text(lab, o.selftest_plan)), night);
   if (o.json) {
     std::cout << nightly::schedule_json(lab, night).dump(2) << "\n";
   } else {

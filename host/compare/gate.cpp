@@ -85,24 +85,47 @@ bool fails_gate(const analysis::Comparison& c, double threshold_pct) {
   return fails_gate(c.verdict, c.change_pct, threshold_pct);
 }
 
-std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& o) {
+// The plan's gate of `row`'s case; nullptr when it has none.
+static const CaseGate* plan_gate(const Table& table, const Row& row) {
+  const auto g = table.gates.find(row.case_name);
+  return g == table.gates.end() ? nullptr : &g->second;
+}
+
+static double threshold_of(const GateOptions& o, const CaseGate* plan) {
+  return o.threshold_given || !plan ? o.threshold_pct : plan->threshold_pct;
+}
+
+void check_gate(const Table& table, const GateOptions& o) {
   check_metric_names(table, o);
   if (o.metrics.empty() && !o.all_metrics) check_plan_gates(table);
+}
+
+bool gate_judges(const Table& table, const Row& row, const GateOptions& o) {
+  return judged(row, o, plan_gate(table, row));
+}
+
+bool cell_fails_gate(const Table& table, const Row& row, const Cell& cell, const GateOptions& o) {
+  const double threshold = threshold_of(o, plan_gate(table, row));
+  if (boot_level(cell))
+    return fails_gate(cell.by_boot->verdict, cell.by_boot->change_pct, threshold);
+  return fails_gate(cell.comparison, threshold);
+}
+
+std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& o) {
+  check_gate(table, o);
   std::vector<GateFailure> out;
   for (const auto& row : table.rows) {
-    const auto g = table.gates.find(row.case_name);
-    const CaseGate* plan = g == table.gates.end() ? nullptr : &g->second;
-    if (!judged(row, o, plan)) continue;
-    const double threshold = o.threshold_given || !plan ? o.threshold_pct : plan->threshold_pct;
+    if (!gate_judges(table, row, o)) continue;
+    const double threshold = threshold_of(o, plan_gate(table, row));
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& cell = row.cells[i];
+      if (!cell_fails_gate(table, row, cell, o)) continue;
       const std::string& variant = row.variant.empty() ? table.columns[i] : row.variant;
       const std::string where = fmt::format("{}/{}", row.case_name, variant);
       if (boot_level(cell)) {
         const analysis::BootComparison& b = *cell.by_boot;
-        if (fails_gate(b.verdict, b.change_pct, threshold))
-          out.push_back({where + " by boot", row.metric, b.change_pct, b.verdict, threshold, ""});
-      } else if (fails_gate(cell.comparison, threshold)) {
+        out.push_back({where + " by boot", row.metric, b.change_pct, b.verdict, threshold, ""});
+      } else {
         out.push_back({where, row.metric, cell.comparison.change_pct, cell.comparison.verdict,
                        threshold, insufficient_note(cell.comparison)});
       }

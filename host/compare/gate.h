@@ -58,6 +58,17 @@ bool fails_gate(analysis::Verdict verdict, double change_pct, double threshold_p
 // case's rows lack (a misspelt gate would pass every regression).
 std::vector<GateFailure> gate_failures(const Table& table, const GateOptions& options);
 
+// The pieces of gate_failures, for a caller that reports row by row
+// (`schedrig nightly`): check_gate throws as gate_failures does;
+// gate_judges says whether the gate judges `row` (--all-metrics, --metric,
+// else the case's plan gate metric, else the primary one); cell_fails_gate
+// whether one of its cells fails (the boot-level verdict when the cell has
+// one, with the plan's threshold unless --threshold was given).
+void check_gate(const Table& table, const GateOptions& options);
+bool gate_judges(const Table& table, const Row& row, const GateOptions& options);
+bool cell_fails_gate(const Table& table, const Row& row, const Cell& cell,
+                     const GateOptions& options);
+
 // What a gate says, the same in every command: when `runs_ok` is false
 // "--fail-on regression: a compared run did not finish ok", else a
 // gate_line per failure, each on `err` (escaped). True when the gate fails.

@@ -21,9 +21,10 @@ std::map<std::string, int> queue_positions(const std::vector<store::QueuedRun>& 
 
 // {"agents":[{agent_id, connected, state, run_id, waiting, queued, hostname,
 // kernel_release, pus, allowed_pus, peer, instance_id, last_seen_ns, boot_id,
-// arch, kernels: [{name, release, hook}], booting}]}: every agent of
-// `stored` and `live`, sorted by agent_id; live values win. arch, kernels
-// and booting (the kernel a Boot was sent for) are known only while live.
+// arch, kernels: [{name, release, hook}], booting, boot_error}]}: every
+// agent of `stored` and `live`, sorted by agent_id; live values win. arch,
+// kernels, booting (the kernel a Boot was sent for) and boot_error (why the
+// last Boot failed) are known only while live.
 // `waiting`: what its run waits for (LiveAgent::waiting), "" when it does
 // not. `queued` counts queued rows per agent.
 nlohmann::json agents_json(const std::vector<store::AgentRecord>& stored,

@@ -118,12 +118,13 @@ std::vector<std::string> read_kernels(const Reader& r, const YAML::Node& n) {
   return out;
 }
 
-std::vector<std::string> read_plans(const Reader& r, const YAML::Node& n) {
-  std::vector<std::string> out = r.list(n, "plans", kMaxLabPlans);
+std::vector<LabPlan> read_plans(const Reader& r, const YAML::Node& n) {
+  const std::vector<std::string> paths = r.list(n, "plans", kMaxLabPlans);
   const std::filesystem::path dir = std::filesystem::path(r.path()).parent_path();
+  std::vector<LabPlan> out;
   std::set<std::string> names;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    std::string& p = out[i];
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    std::string p = paths[i];
     const YAML::Node& at = n.IsSequence() ? n[i] : n;
     const std::string key = fmt::format("plans[{}]", i);
     if (!p.empty() && p.front() != '/') p = (dir / p).lexically_normal().string();
@@ -134,7 +135,9 @@ std::vector<std::string> read_plans(const Reader& r, const YAML::Node& n) {
                          "taken{}",
                          printable(name), name == "selftest" ? " (by the selftest)" : ""));
     try {
-      parse_plan_yaml(read_bounded_file(p, kMaxPlanFileBytes), p);
+      std::string yaml = read_bounded_file(p, kMaxPlanFileBytes);
+      parse_plan_yaml(yaml, p);
+      out.push_back({p, name, std::move(yaml)});
     } catch (const PlanError& e) {
       r.fail(at, key, printable(e.what()));
     } catch (const CliError& e) {

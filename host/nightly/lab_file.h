@@ -10,6 +10,15 @@
 
 namespace schedrig::nightly {
 
+// One plan of the night: read (and parsed, to check it) once, when the lab
+// file is loaded; a night queues this text, so a plan edited mid-night does
+// not change it.
+struct LabPlan {
+  std::string path;  // relative ones resolved against the lab file's dir
+  std::string name;  // its file name: how a night tells its plans apart
+  std::string yaml;  // at most kMaxPlanFileBytes (night_files.h)
+};
+
 // One entry of `agents:`: an agent id, or a selector of agent facts (every
 // key must match: arch, hostname).
 struct AgentSelector {
@@ -22,7 +31,7 @@ struct LabFile {
   std::string path;
   std::vector<AgentSelector> agents;
   std::vector<std::string> kernels;  // empty = `current`: no boot, the kernel the box runs
-  std::vector<std::string> plans;    // paths, relative ones resolved against the lab file's dir
+  std::vector<LabPlan> plans;
   unsigned boots_per_kernel = 3;
   std::string baseline_kernel;  // "" = last_good
   std::string gate_metric;      // "" = each plan's own gate, else the primary metric

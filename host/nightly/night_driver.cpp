@@ -1,8 +1,5 @@
 #include "host/nightly/night_driver.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -25,13 +22,6 @@ struct SlotFailure {
   bool interrupted = false;
 };
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 bool ended(const std::string& state) {
   return state == "ok" || state == "failed" || state == "aborted" || state == "interrupted";
 }
@@ -41,9 +31,6 @@ class AgentNight {
   AgentNight(const NightContext& ctx, const NightAgent& agent)
       : ctx_(ctx), agent_(agent), api_(ctx.target) {
     if (ctx.stop) api_.stop_on_signals();
-    for (const std::string& p : ctx.lab->plans)
-      plans_.emplace_back(std::filesystem::path(p).filename().string(), read_text(p));
-    if (!ctx.selftest_yaml.empty()) plans_.emplace_back("selftest", ctx.selftest_yaml);
   }
 
   std::string run() {
@@ -76,13 +63,13 @@ class AgentNight {
     }
     r.state = "running";
     ctx_.state->update(agent_.agent_id, r);
-    for (const auto& [name, yaml] : plans_) {
-      if (!r.runs.count(name)) {
-        r.runs[name] = submit(name, yaml, r);
+    for (const LabPlan& plan : ctx_.plans) {
+      if (!r.runs.count(plan.name)) {
+        r.runs[plan.name] = submit(plan, r);
         ctx_.state->update(agent_.agent_id, r);
       }
-      const std::string state = wait_run(r.runs[name]);
-      say(r, of, fmt::format("{}: run {} {}", name, r.runs[name].substr(0, 8), state));
+      const std::string state = wait_run(r.runs[plan.name]);
+      say(r, of, fmt::format("{}: run {} {}", plan.name, r.runs[plan.name].substr(0, 8), state));
     }
     r.state = "done";
     ctx_.state->update(agent_.agent_id, r);
@@ -111,7 +98,7 @@ class AgentNight {
     say(r, of, fmt::format("booting {} ({})", r.slot.kernel, want.release));
     call([&] {
       api_.post_json(
-          client::agents_path() + "/" + agent_.agent_id + "/boot",
+          client::agents_path() + "/" + client::percent_encoded(agent_.agent_id) + "/boot",
           {{"kernel", r.slot.kernel},
            {"reason", fmt::format("nightly {} slot {}", ctx_.state->night(), r.slot.index)}});
     });
@@ -153,14 +140,14 @@ class AgentNight {
     throw SlotFailure{fmt::format("did not come back within {} s", ctx_.boot_timeout.count())};
   }
 
-  std::string submit(const std::string& name, const std::string& yaml, const SlotRecord& r) {
+  std::string submit(const LabPlan& plan, const SlotRecord& r) {
     json labels = {{"night", ctx_.state->night()},
                    {"kernel", r.slot.kernel},
                    {"boot", std::to_string(r.slot.boot)},
                    {"slot", std::to_string(r.slot.index)}};
     json body = {{"agents", {agent_.agent_id}},
-                 {"plan_yaml", yaml},
-                 {"plan_name", name},
+                 {"plan_yaml", plan.yaml},
+                 {"plan_name", plan.name},
                  {"labels", labels}};
     json answer;
     call([&] { answer = api_.post_json(client::runs_path(), body); });
@@ -187,10 +174,17 @@ class AgentNight {
         fmt::format("run {} did not end within {} s", run_id, ctx_.run_timeout.count())};
   }
 
+  // This agent's row of GET /api/v1/agents; an empty object when the
+  // server does not list it.
+  json fetch_agent_row() {
+    for (const json& a : api_.get_json(client::agents_path()).value("agents", json::array()))
+      if (a.value("agent_id", "") == agent_.agent_id) return a;
+    return json::object();
+  }
+  // The same while a box boots: a server that does not answer is asked again.
   json agent_row_or_empty() {
     try {
-      for (const json& a : api_.get_json(client::agents_path()).value("agents", json::array()))
-        if (a.value("agent_id", "") == agent_.agent_id) return a;
+      return fetch_agent_row();
     } catch (const Error& e) {  // the server restarting: asked again
       if (e.kind() == ErrorKind::kInterrupted) throw SlotFailure{"interrupted", true};
     }
@@ -198,11 +192,8 @@ class AgentNight {
   }
   json agent_row() {
     json a;
-    call([&] {
-      for (const json& row : api_.get_json(client::agents_path()).value("agents", json::array()))
-        if (row.value("agent_id", "") == agent_.agent_id) a = row;
-    });
-    if (a.is_null()) throw SlotFailure{"the server no longer knows this agent"};
+    call([&] { a = fetch_agent_row(); });
+    if (a.empty()) throw SlotFailure{"the server no longer knows this agent"};
     return a;
   }
 
@@ -235,7 +226,6 @@ class AgentNight {
   const NightContext& ctx_;
   const NightAgent& agent_;
   client::ApiClient api_;
-  std::vector<std::pair<std::string, std::string>> plans_;  // name, YAML
 };
 
 }  // namespace
@@ -246,6 +236,12 @@ std::string run_agent_night(const NightContext& ctx, const NightAgent& agent) {
   } catch (const std::exception& e) {  // the state file, a client that cannot be made
     return fmt::format("{}: {}", agent.agent_id, e.what());
   }
+}
+
+std::vector<LabPlan> night_plans(const LabFile& lab, const std::string& selftest_yaml) {
+  std::vector<LabPlan> out = lab.plans;
+  if (!selftest_yaml.empty()) out.push_back({"", "selftest", selftest_yaml});
+  return out;
 }
 
 std::string builtin_selftest_yaml() {

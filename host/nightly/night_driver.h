@@ -22,7 +22,9 @@ struct NightContext {
   const LabFile* lab = nullptr;
   client::ServerTarget target;  // each agent's thread has its own client
   NightState* state = nullptr;
-  std::string selftest_yaml;                   // the selftest plan's text; "" = no selftest
+  // What each boot runs, in order: the lab's plans, then the selftest
+  // (night_plans).
+  std::vector<LabPlan> plans;
   std::chrono::seconds boot_timeout{900};      // a box not back by then is lost
   std::chrono::seconds run_timeout{6 * 3600};  // a run not ended by then is given up
   std::chrono::milliseconds poll{1000};
@@ -42,6 +44,10 @@ struct NightContext {
 // server ends the slot the same way. Stopped by `stop`: "interrupted", the
 // slot left as it stood.
 std::string run_agent_night(const NightContext& ctx, const NightAgent& agent);
+
+// The lab's plans, then the selftest named "selftest" when `selftest_yaml`
+// is not "": what every boot runs and what is checked before the first.
+std::vector<LabPlan> night_plans(const LabFile& lab, const std::string& selftest_yaml);
 
 // The selftest plan (docs/nightly.md "Selftest"): a short wakeup case as
 // found and beside an antagonist of 80% on its PUs, interleaved.

@@ -7,10 +7,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "common/cli_error.h"
+#include "common/replace_file.h"
 #include "common/unique_fd.h"
 
 namespace schedrig::nightly {
@@ -39,23 +41,11 @@ std::string read_bounded_file(const std::string& path, std::size_t max) {
 }
 
 void replace_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".new";
-  const auto fail = [&](const std::string& what) {
-    throw CliError(ErrorKind::kFailed,
-                   fmt::format("{}: cannot write: {}", what, std::strerror(errno)));
-  };
-  if (::unlink(tmp.c_str()) != 0 && errno != ENOENT) fail(tmp);
-  const UniqueFd fd(
-      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (fd.get() < 0) fail(tmp);
-  std::size_t put = 0;
-  while (put < text.size()) {
-    const ssize_t n = ::write(fd.get(), text.data() + put, text.size() - put);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail(tmp);
-    put += static_cast<std::size_t>(n);
+  try {
+    replace_file_at(AT_FDCWD, path, text);
+  } catch (const std::system_error& e) {
+    throw CliError(ErrorKind::kFailed, fmt::format("cannot write: {}", e.what()));
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail(path);
 }
 
 }  // namespace schedrig::nightly

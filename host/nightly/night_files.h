@@ -17,9 +17,9 @@ inline constexpr std::size_t kMaxNightStateBytes = std::size_t{16} << 20;
 // "F: cannot read: REASON".
 std::string read_bounded_file(const std::string& path, std::size_t max);
 
-// Puts `text` at `path`: written to PATH.new made afresh (an old one, or a
-// link planted there, removed first; O_EXCL | O_NOFOLLOW), then renamed over
-// `path`. Throws CliError(kFailed) naming the file and errno.
+// Puts `text` at `path` without writing through a link planted in OUT
+// (common/replace_file.h). Throws CliError(kFailed) naming the file and
+// errno.
 void replace_file(const std::string& path, const std::string& text);
 
 }  // namespace schedrig::nightly

@@ -1,7 +1,5 @@
 #include "host/nightly/night_plan_text.h"
 
-#include <filesystem>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -21,10 +19,15 @@ std::string baseline_text(const LabFile& lab) {
 
 std::string then_text(const LabFile& lab) {
   std::vector<std::string> then;
-  for (const std::string& p : lab.plans)
-    then.push_back(std::filesystem::path(p).filename().string());
+  for (const LabPlan& p : lab.plans) then.push_back(p.name);
   if (lab.selftest) then.push_back("selftest");
   return fmt::format("{}", fmt::join(then, ", "));
+}
+
+std::vector<std::string> plan_paths(const LabFile& lab) {
+  std::vector<std::string> out;
+  for (const LabPlan& p : lab.plans) out.push_back(p.path);
+  return out;
 }
 
 std::string how_text(const NightSlot& s, const NightAgent& a) {
@@ -83,7 +86,7 @@ nlohmann::json schedule_json(const LabFile& lab, const std::vector<NightAgent>& 
           {"kernels", lab.kernels.empty() ? std::vector<std::string>{"current"} : lab.kernels},
           {"baseline", baseline_text(lab)},
           {"boots_per_kernel", lab.boots_per_kernel},
-          {"plans", lab.plans},
+          {"plans", plan_paths(lab)},
           {"selftest", lab.selftest},
           {"notes", lab.notes},
           {"agents", rows}};

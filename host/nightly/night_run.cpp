@@ -28,10 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const std::string& path) {
-  return read_bounded_file(path, kMaxPlanFileBytes);
-}
-
 // A resumed night's state must be this lab file's: its agents among the
 // night's, each with the lab's schedule.
 void check_resumed(const NightState& state, const LabFile& lab,
@@ -81,7 +77,7 @@ std::unique_ptr<NightState> open_state(const LabFile& lab, const NightOptions& o
 std::string selftest_text(const LabFile& lab, const std::string& selftest_plan) {
   if (!lab.selftest) return "";
   if (selftest_plan.empty()) return builtin_selftest_yaml();
-  const std::string text = read_text(selftest_plan);
+  const std::string text = read_bounded_file(selftest_plan, kMaxPlanFileBytes);
   v1::Plan plan;
   try {
     plan = parse_plan_yaml(text, selftest_plan);
@@ -99,23 +95,18 @@ std::string selftest_text(const LabFile& lab, const std::string& selftest_plan) 
   return text;
 }
 
-void check_plans_on_agents(client::ApiClient& api, const LabFile& lab,
-                           const std::vector<NightAgent>& agents,
-                           const std::string& selftest_yaml) {
-  std::vector<std::pair<std::string, std::string>> plans;  // name, YAML
-  for (const std::string& p : lab.plans)
-    plans.emplace_back(fs::path(p).filename().string(), read_text(p));
-  if (!selftest_yaml.empty()) plans.emplace_back("selftest", selftest_yaml);
+void check_plans_on_agents(client::ApiClient& api, const std::vector<LabPlan>& plans,
+                           const std::vector<NightAgent>& agents) {
   for (const NightAgent& a : agents) {
-    for (const auto& [name, yaml] : plans) {
+    for (const LabPlan& plan : plans) {
       try {
         api.post_json(client::runs_path(), {{"agents", {a.agent_id}},
-                                            {"plan_yaml", yaml},
-                                            {"plan_name", name},
+                                            {"plan_yaml", plan.yaml},
+                                            {"plan_name", plan.name},
                                             {"check_only", true}});
       } catch (const Error& e) {
         throw CliError(e.kind(),
-                       fmt::format("plan {} on agent {}: {}", name, a.agent_id, e.what()));
+                       fmt::format("plan {} on agent {}: {}", plan.name, a.agent_id, e.what()));
       }
     }
   }
@@ -243,15 +234,15 @@ std::vector<NightAgent> night_agents(client::ApiClient& api, const LabFile& lab,
 NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
   client::ApiClient api(o.target);
   const std::vector<NightAgent> agents = night_agents(api, lab, o);
-  const std::string selftest = selftest_text(lab, o.selftest_plan);
-  check_plans_on_agents(api, lab, agents, selftest);  // a bad plan: exit 2 before any boot
+  const std::vector<LabPlan> plans = night_plans(lab, selftest_text(lab, o.selftest_plan));
+  check_plans_on_agents(api, plans, agents);  // a bad plan: exit 2 before any boot
   std::unique_ptr<NightState> state = open_state(lab, o, agents);
   const std::atomic<bool>& stop = install_stop_signals();
   NightContext ctx;
   ctx.lab = &lab;
   ctx.target = o.target;
   ctx.state = state.get();
-  ctx.selftest_yaml = selftest;
+  ctx.plans = plans;
   ctx.stop = &stop;
   ctx.boot_timeout = o.boot_timeout;
   ctx.poll = o.poll;

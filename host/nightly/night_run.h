@@ -38,12 +38,12 @@ struct NightOutcome {
 // each with an antagonist. Throws CliError(kUsage) naming the file.
 std::string selftest_text(const LabFile& lab, const std::string& selftest_plan);
 
-// Every plan of `lab` and the selftest checked against each agent by the
-// server as a submit would check it (POST /api/v1/runs with check_only):
-// a bad plan is refused before any box boots. Throws CliError with the
-// server's kind (kUsage for a plan error) naming the plan and the agent.
-void check_plans_on_agents(client::ApiClient& api, const LabFile& lab,
-                           const std::vector<NightAgent>& agents, const std::string& selftest_yaml);
+// Every plan of the night (night_plans: the lab's and the selftest)
+// checked against each agent by the server as a submit would check it (POST /api/v1/runs with
+// check_only): a bad plan is refused before any box boots. Throws CliError with the server's kind
+// (kUsage for a plan error) naming the plan and the agent.
+void check_plans_on_agents(client::ApiClient& api, const std::vector<LabPlan>& plans,
+                           const std::vector<NightAgent>& agents);
 
 // Runs `lab`'s night. Throws CliError: kUsage for an OUT that already holds
 // a night (without resume) or a bad --resume state, kUnreachable when the

@@ -28,23 +28,6 @@ std::string mark_of(analysis::Verdict v) {
   return v == analysis::Verdict::kInsufficient ? "?" : std::string(analysis::mark(v));
 }
 
-bool failed_gate(const std::vector<compare::GateFailure>& failures, const Row& row) {
-  const std::string where = row.case_name + "/" + row.variant;  // " by boot" at boot level
-  for (const auto& f : failures) {
-    if ((f.where == where || f.where == where + " by boot") && f.metric == row.metric) return true;
-  }
-  return false;
-}
-
-// Whether the gate judges `row`: the lab's metric, else the case's plan
-// gate metric, else the primary one.
-bool gated(const LabFile& lab, const Table& t, const Row& row) {
-  if (!lab.gate_metric.empty()) return row.metric == lab.gate_metric;
-  auto g = t.gates.find(row.case_name);
-  if (g != t.gates.end() && !g->second.metric.empty()) return row.metric == g->second.metric;
-  return row.primary;
-}
-
 KernelVerdict verdict_of(const Table& t, const Row& row, bool judged, bool failed) {
   const Cell& cell = row.cells.at(0);
   KernelVerdict v;
@@ -74,11 +57,13 @@ void judge_pair(const LabFile& lab, const std::string& agent, const std::string&
                 const KernelRuns& k, const KernelRuns& base, NightVerdicts& out) {
   try {
     const Table t = compare::compare_runs(k.runs, base.runs);
-    const std::vector<compare::GateFailure> failures = compare::gate_failures(t, gate_options(lab));
+    const compare::GateOptions gate = gate_options(lab);
+    compare::check_gate(t, gate);
     for (const Row& row : t.rows) {
-      const bool judged = gated(lab, t, row);
+      const bool judged = compare::gate_judges(t, row, gate);
       if (!judged && !row.primary) continue;  // the summary shows what is gated or primary
-      KernelVerdict v = verdict_of(t, row, judged, judged && failed_gate(failures, row));
+      KernelVerdict v = verdict_of(
+          t, row, judged, judged && compare::cell_fails_gate(t, row, row.cells.at(0), gate));
       v.agent = agent;
       v.plan = plan;
       v.kernel = k.kernel;

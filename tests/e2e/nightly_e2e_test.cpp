@@ -111,15 +111,20 @@ class NightlyE2E : public ControlPlaneE2E {
     })) << boxes_[id]->log();
   }
 
-  CommandResult nightly(const std::string& lab_yaml, const std::string& extra = "",
-                        bool antagonist = true) {
+  // Writes the plan, the selftest and the lab file; the flags of a night
+  // on them but --out/--resume (words split by spaces).
+  std::string night_flags(const std::string& lab_yaml, bool antagonist = true) {
     write_plan("plan.yaml", kPlan);
     write_plan("selftest.yaml", selftest_plan(antagonist));
     const std::string lab = write_plan("lab.yaml", lab_yaml);
-    return schedrig(fmt::format("nightly --lab {} --out {} --history {} --selftest-plan {} "
-                                "--poll 0.2 {}{}",
-                                lab, dir_.file("night"), dir_.file("history.jsonl"),
-                                dir_.file("selftest.yaml"), extra, server_flags()),
+    return fmt::format("--lab {} --history {} --selftest-plan {} --poll 0.2{}", lab,
+                       dir_.file("history.jsonl"), dir_.file("selftest.yaml"), server_flags());
+  }
+
+  CommandResult nightly(const std::string& lab_yaml, const std::string& extra = "",
+                        bool antagonist = true) {
+    return schedrig(fmt::format("nightly --out {} {} {}", dir_.file("night"),
+                                night_flags(lab_yaml, antagonist), extra),
                     600);
   }
 
@@ -265,14 +270,8 @@ TEST_F(NightlyE2E, ASelftestThatSeesNothingFailsTheNightAndOneThatDoesPasses) {
 // not run again and the rest are.
 TEST_F(NightlyE2E, ANightKilledMidwayIsResumedFromItsState) {
   start_box("box1", 0, kKernels);
-  write_plan("plan.yaml", kPlan);
-  write_plan("selftest.yaml", selftest_plan(true));
-  const std::string lab = write_plan(
-      "lab.yaml",
+  const std::string common = night_flags(
       "agents: [box1]\nkernels: [fake-a, fake-b]\nplans: [plan.yaml]\nboots_per_kernel: 2\n");
-  const std::string common =
-      fmt::format("--lab {} --history {} --selftest-plan {} --poll 0.2{}", lab,
-                  dir_.file("history.jsonl"), dir_.file("selftest.yaml"), server_flags());
   {
     std::vector<std::string> argv{bin("schedrig"), "nightly", "--out", dir_.file("night")};
     std::istringstream words(common);

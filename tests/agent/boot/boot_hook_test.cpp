@@ -23,6 +23,14 @@ std::string read(const std::string& path) {
   return line;
 }
 
+KernelEntry test_kernel() {
+  KernelEntry k;
+  k.name = "fake-b";
+  k.release = "6.1.0-fake-b";
+  k.hook = HookKind::kTest;
+  return k;
+}
+
 TEST(BootHook, KexecLoadsFromTheConfigThenAsksSystemdToExecuteIt) {
   KernelEntry k;
   k.name = "rhel-10.2";
@@ -58,10 +66,7 @@ TEST(BootHook, GrubRebootPicksTheEntryForTheNextBootOnly) {
 TEST(BootHook, TheTestHookGivesTheFakeTreeANewKernelAndBoot) {
   TempDir t;
   const procfs::Root root = procfs::Root::under(t.path());
-  KernelEntry k;
-  k.name = "fake-b";
-  k.release = "6.1.0-fake-b";
-  k.hook = HookKind::kTest;
+  const KernelEntry k = test_kernel();
   EXPECT_EQ(kernel_release(root), kernel_release());  // no osrelease yet: uname's
   EXPECT_EQ(current_boot_id(root), read_boot_id());
   boot_kernel(k, root, {0});
@@ -73,14 +78,6 @@ TEST(BootHook, TheTestHookGivesTheFakeTreeANewKernelAndBoot) {
   boot_kernel(k, root, {0});
   EXPECT_NE(current_boot_id(root), first);  // every boot a new boot_id
   EXPECT_THROW(boot_kernel(k, procfs::Root::live(), {0}), BootError);
-}
-
-KernelEntry test_kernel() {
-  KernelEntry k;
-  k.name = "fake-b";
-  k.release = "6.1.0-fake-b";
-  k.hook = HookKind::kTest;
-  return k;
 }
 
 // A link planted at the new file's name (symbolic or hard) is removed, not

@@ -47,7 +47,10 @@ selftest: false
   EXPECT_EQ(lab.agents[0].id, "box1");
   EXPECT_EQ(lab.agents[1].match.at("arch"), "aarch64");  // arm64 and aarch64 are one
   EXPECT_EQ(lab.kernels, (std::vector<std::string>{"rhel-10.1", "rhel-10.2"}));
-  EXPECT_EQ(lab.plans, std::vector<std::string>{dir_.file("p.yaml")});
+  ASSERT_EQ(lab.plans.size(), 1u);
+  EXPECT_EQ(lab.plans[0].path, dir_.file("p.yaml"));
+  EXPECT_EQ(lab.plans[0].name, "p.yaml");
+  EXPECT_EQ(lab.plans[0].yaml, kPlan);  // read once, at load
   EXPECT_EQ(lab.boots_per_kernel, 4u);
   EXPECT_EQ(lab.baseline_kernel, "rhel-10.2");
   EXPECT_EQ(lab.gate_metric, "requests_per_s");

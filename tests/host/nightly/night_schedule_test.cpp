@@ -77,7 +77,7 @@ TEST(NightSchedule, TheDryRunSaysWhatEachSlotBootsAndRuns) {
   lab.kernels = {"A", "B"};
   lab.baseline_kernel = "A";
   lab.boots_per_kernel = 2;
-  lab.plans = {"/x/fork.yaml"};
+  lab.plans = {{"/x/fork.yaml", "fork.yaml", ""}};
   lab.agents = {{"altra1", {}, 1}};
   const auto agents = resolve_night_agents(lab, agents_json());
   const std::string text = schedule_text(lab, agents);
