@@ -197,7 +197,7 @@ Uplink::Attempt Uplink::serve_live(const std::string& hello) {
                                  [this](Envelope env) { answer(std::move(env)); }});
   state.set_url(options_.url);
   auto conn = open_connection(state, parse_ws_url(options_.url), options_.security,
-                              options_.connect_timeout, options_.silence_limit);
+                              options_.connect_timeout, options_.silence_limit, spool_backlog());
   const auto since = Clock::now();
   spdlog::info("connected to {} (instance {})", options_.url, id_.instance_id);
   set_live(true);

@@ -113,6 +113,9 @@ class Uplink {
   void run();
   Attempt attempt();
   void replay_older();
+  // Envelopes the spool holds unacknowledged, every instance (the live
+  // upgrade's kSpoolBacklogHeader).
+  std::uint64_t spool_backlog() const;
   void replay_instance(const spool::PendingInstance& p);
   std::string wait_for_hello();
   Attempt serve_live(const std::string& hello);

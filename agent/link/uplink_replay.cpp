@@ -72,6 +72,14 @@ WsUrl replay_url(const std::string& url) {
 
 }  // namespace
 
+std::uint64_t Uplink::spool_backlog() const {
+  std::uint64_t total = 0;
+  for (const spool::PendingInstance& p : spool_.pending()) {
+    total += p.last_seq > p.acked_seq ? p.last_seq - p.acked_seq : 0;
+  }
+  return total;
+}
+
 void Uplink::replay_older() {
   for (const spool::PendingInstance& p : spool_.pending()) {
     if (p.instance_id == id_.instance_id) continue;

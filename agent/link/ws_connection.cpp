@@ -20,12 +20,20 @@
 
 #include "common/envelope_codec.h"
 #include "common/printable.h"
+#include "common/wire_names.h"
 #include "common/tls/scheme_hint.h"
 #include "common/tls/server_check.h"
 #include "common/tls/tls_context.h"
 
 namespace schedrig::link {
 namespace {
+
+// What the upgrade request carries besides the path.
+struct UpgradeHeaders {
+  std::string token;                           // "Authorization: Bearer TOKEN"; "" = none
+  std::optional<std::uint64_t> spool_backlog;  // kSpoolBacklogHeader; none = not sent
+};
+
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -97,9 +105,9 @@ class WsConnection final : public Connection {
   // the link's io_context for at most `timeout` (Beast's timeouts apply to
   // asynchronous operations only), so a peer that accepts TCP but never
   // answers cannot hang the agent.
-  void connect(const WsUrl& u, const std::string& token, std::chrono::milliseconds timeout) {
+  void connect(const WsUrl& u, const UpgradeHeaders& headers, std::chrono::milliseconds timeout) {
     url_ = u;
-    configure(token);
+    configure(headers);
     resolver_.async_resolve(u.host, u.port,
                             [this](beast::error_code ec, tcp::resolver::results_type eps) {
                               if (ec) return end("resolve: " + ec.message());
@@ -132,12 +140,15 @@ class WsConnection final : public Connection {
   }
 
  private:
-  void configure(const std::string& token) {
+  void configure(const UpgradeHeaders& headers) {
     ws_->binary(true);
     ws_->read_message_max(kMaxEnvelopeBytes);
-    ws_->set_option(websocket::stream_base::decorator([token](websocket::request_type& req) {
+    ws_->set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
       req.set(http::field::user_agent, "schedrig-agent/" SCHEDRIG_VERSION);
-      if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+      if (!headers.token.empty()) req.set(http::field::authorization, "Bearer " + headers.token);
+      if (headers.spool_backlog) {
+        req.set(kSpoolBacklogHeader, std::to_string(*headers.spool_backlog));
+      }
     }));
   }
 
@@ -344,11 +355,11 @@ std::shared_ptr<ssl::context> client_context(const std::string& ca_file) {
 
 template <class Ws>
 std::unique_ptr<Connection> dial(LinkState& state, std::shared_ptr<ssl::context> tls,
-                                 const WsUrl& url, const std::string& token,
+                                 const WsUrl& url, const UpgradeHeaders& headers,
                                  std::chrono::milliseconds timeout,
                                  std::chrono::milliseconds silence_limit) {
   auto c = std::make_unique<WsConnection<Ws>>(state, std::move(tls), silence_limit);
-  c->connect(url, token, timeout);
+  c->connect(url, headers, timeout);
   return c;
 }
 
@@ -357,9 +368,11 @@ std::unique_ptr<Connection> dial(LinkState& state, std::shared_ptr<ssl::context>
 std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
                                             const LinkSecurity& security,
                                             std::chrono::milliseconds timeout,
-                                            std::chrono::milliseconds silence_limit) {
-  if (!url.tls) return dial<PlainWs>(state, nullptr, url, security.token, timeout, silence_limit);
-  return dial<TlsWs>(state, client_context(security.ca_file), url, security.token, timeout,
+                                            std::chrono::milliseconds silence_limit,
+                                            std::optional<std::uint64_t> spool_backlog) {
+  const UpgradeHeaders headers{security.token, spool_backlog};
+  if (!url.tls) return dial<PlainWs>(state, nullptr, url, headers, timeout, silence_limit);
+  return dial<TlsWs>(state, client_context(security.ca_file), url, headers, timeout,
                      silence_limit);
 }
 

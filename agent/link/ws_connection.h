@@ -7,7 +7,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "agent/link/host_link.h"
@@ -37,9 +39,11 @@ class Connection {
 // file or a 401/403 answer ("host at URL refused the agent's token (401
 // Unauthorized)"). Once connected, `silence_limit` without a message, ping or
 // pong from the host marks the link lost and closes the socket.
+// `spool_backlog` (the live connection's): sent as kSpoolBacklogHeader.
 std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
                                             const LinkSecurity& security,
                                             std::chrono::milliseconds timeout,
-                                            std::chrono::milliseconds silence_limit);
+                                            std::chrono::milliseconds silence_limit,
+                                            std::optional<std::uint64_t> spool_backlog = {});
 
 }  // namespace schedrig::link

@@ -8,23 +8,14 @@ namespace schedrig::workloads {
 
 LatencyHistogram::LatencyHistogram() : counts_(kBuckets, 0) {}
 
-std::size_t LatencyHistogram::index_of(std::uint64_t v) {
-  if (v < kExactBelow) return static_cast<std::size_t>(v);
-  const unsigned e = 63u - static_cast<unsigned>(std::countl_zero(v));  // >= 7
-  if (e >= kTopExponent) return kBuckets - 1;
-  const unsigned shift = e - kSubBucketBits;
-  return kExactBelow + (e - 7) * 64 + static_cast<std::size_t>((v >> shift) - 64);
-}
+std::size_t LatencyHistogram::index_of(std::uint64_t v) { return latency_buckets::index_of(v); }
 
 std::uint64_t LatencyHistogram::lower_bound_ns(std::size_t index) {
-  if (index < kExactBelow) return index;
-  const std::size_t g = (index - kExactBelow) / 64, k = (index - kExactBelow) % 64;
-  return static_cast<std::uint64_t>(64 + k) << (g + 1);
+  return latency_buckets::lower_bound_ns(index);
 }
 
 std::uint64_t LatencyHistogram::width_ns(std::size_t index) {
-  if (index < kExactBelow) return 1;
-  return std::uint64_t{1} << ((index - kExactBelow) / 64 + 1);
+  return latency_buckets::width_ns(index);
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {

@@ -1,11 +1,9 @@
 // A log-linear latency histogram (the HdrHistogram / fio "plat" idea that
 // schbench.c also uses), with a documented error bound.
 //
-// Samples are integers in nanoseconds. Values 0..127 get one bucket each
-// (exact). Above, every power-of-two range [2^e, 2^(e+1)), e = 7..39, is cut
-// into 64 equal buckets of width 2^(e-6), so a bucket is at most 1/64 of its
-// lower bound wide. Values >= 2^40 ns (~18 min) land in the top bucket; the
-// exact maximum and minimum are kept aside. 2240 buckets, ~18 KiB.
+// Samples are integers in nanoseconds, in the buckets of
+// common/latency_buckets.h (exact below 128 ns, then 64 a power of two);
+// the exact maximum and minimum are kept aside. 2240 buckets, ~18 KiB.
 //
 // Error bound: a percentile is the midpoint of the bucket holding the
 // nearest-rank sample (rank ceil(q*n)), clamped to [min, max]. The
@@ -19,15 +17,16 @@
 #include <vector>
 
 #include "agent/workloads/metric.h"
+#include "common/latency_buckets.h"
 
 namespace schedrig::workloads {
 
 class LatencyHistogram {
  public:
-  static constexpr unsigned kSubBucketBits = 6;                           // 64 buckets per octave
-  static constexpr std::uint64_t kExactBelow = 128;                       // 1-ns buckets below this
-  static constexpr unsigned kTopExponent = 40;                            // clamp at 2^40 ns
-  static constexpr std::size_t kBuckets = 128 + (kTopExponent - 7) * 64;  // 2240
+  static constexpr unsigned kSubBucketBits = latency_buckets::kSubBucketBits;
+  static constexpr std::uint64_t kExactBelow = latency_buckets::kExactBelow;
+  static constexpr unsigned kTopExponent = latency_buckets::kTopExponent;
+  static constexpr std::size_t kBuckets = latency_buckets::kBuckets;  // 2240
   static constexpr double kMaxRelativeError = 1.0 / 128;
 
   LatencyHistogram();

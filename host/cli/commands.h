@@ -35,6 +35,12 @@ void add_abort_command(CLI::App& app, int& exit_code);
 // `nightly --lab F --server URL (--out DIR | --resume DIR | --dry-run) [--json]`: a night across
 //  kernels (docs/nightly.md); exit 0 clean, 1 a gated regression, 3 infrastructure or detector
 void add_nightly_command(CLI::App& app, int& exit_code);
+// `report RUN [--against RUN2] --html F [--db F | --server URL]` or `report --nightly DIR
+//  [--html F] [--server URL]`: a self-contained HTML report (docs/reports.md)
+void add_report_command(CLI::App& app, int& exit_code);
+// `trend --agent ID --case C [--metric M] [--since DATE] [--by-kernel] [--db F | --server URL]
+//  [--json]`: a case's primary metric run by run, with verdicts and change points
+void add_trend_command(CLI::App& app, int& exit_code);
 // `analyze FILE.csv [--lower-is-better] [--method M] [--threshold PCT] [--json]`
 void add_analyze_command(CLI::App& app, int& exit_code);
 // `token new (--agent ID | --operator NAME) [--tokens F]`: the token alone on stdout;

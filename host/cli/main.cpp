@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
   schedrig::host::add_queue_command(app, exit_code);
   schedrig::host::add_abort_command(app, exit_code);
   schedrig::host::add_nightly_command(app, exit_code);
+  schedrig::host::add_report_command(app, exit_code);
+  schedrig::host::add_trend_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/cli_error.h"
+#include "common/printable.h"
 #include "host/cli/commands.h"
 #include "host/cli/read_store.h"
 #include "host/cli/run_match.h"
@@ -22,6 +23,7 @@ struct ResultsOptions {
   bool json = false;
   bool csv = false;
   bool samples = false;
+  bool fingerprint = false;
   ServerOptions server;
 };
 
@@ -54,12 +56,32 @@ std::vector<store::RunRecord> runs_to_show(const ResultsOptions& o) {
   return {client::fetch_run(*make_api_client(o.server), o.run)};
 }
 
+// `results RUN --fingerprint`: the system fingerprint RUN stored.
+void print_fingerprint(const ResultsOptions& o, const std::vector<store::RunRecord>& runs) {
+  if (runs.size() != 1) {
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("results --fingerprint: '{}' matches {} runs; name one",
+                               printable(o.run), runs.size()));
+  }
+  const store::RunRecord& run = runs.front();
+  if (o.json) {
+    std::cout << nlohmann::json{{"run_id", run.run_id}, {"fingerprint", run.fingerprint}}.dump(2)
+              << "\n";
+  } else {
+    report::print_fingerprint(run, std::cout);
+  }
+}
+
 void run_results(const ResultsOptions& o) {
   if (o.samples && !use_server(o.server, o.db)) return run_samples(o);
+  if (o.fingerprint && o.run.empty()) {
+    throw CliError(ErrorKind::kUsage, "results --fingerprint: name the run (RUN)");
+  }
   const std::vector<store::RunRecord> runs = runs_to_show(o);
   if (!o.run.empty() && runs.empty()) {
-    throw CliError(ErrorKind::kUsage, fmt::format("no run matches '{}'", o.run));
+    throw CliError(ErrorKind::kUsage, fmt::format("no run matches '{}'", printable(o.run)));
   }
+  if (o.fingerprint) return print_fingerprint(o, runs);
   if (o.json) {
     std::cout << report::results_json(runs).dump(2) << "\n";
   } else if (o.csv) {
@@ -86,6 +108,10 @@ void add_results_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--samples", o->samples,
                 "one line per sampler interval of RUN: time, case, variant, iteration, ops so "
                 "far, idle %, runnable, ctxt/s, wait share, newidle/s, PSI, STARVED flag");
+  cmd->add_flag("--fingerprint", o->fingerprint,
+                "the system fingerprint RUN stored at its start: kernel release and command "
+                "line, sched features, governor, SMT, THP, tunables and sysctls, one per line")
+      ->excludes("--samples");
   auto* json =
       cmd->add_flag("--json", o->json,
                     "JSON in the shape of docs/architecture.md's results model (with --samples: "

@@ -17,6 +17,7 @@
 #include "host/collector/collector.h"
 #include "host/control/control.h"
 #include "host/control/fan_out_events.h"
+#include "host/metrics/server_metrics.h"
 #include "host/server/listener.h"
 #include "host/store/default_db_path.h"
 #include "host/store/store.h"
@@ -104,12 +105,18 @@ void run_serve(const ServeSettings& s) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
   ServeEvents events;
+  metrics::ServerMetrics server_metrics;  // GET /metrics
   // The queue and the API (docs/architecture.md "Queue"); it hears every event first.
   control::ControlOptions co;
   co.interrupt_after = std::chrono::seconds(s.interrupt_after_s);
+  co.metrics = &server_metrics;
   control::Control control(*store, ioc.get_executor(), co);
-  control::FanOutEvents fan_out({&control, &events});
-  collector::Collector agents(*store, fan_out);
+  control::FanOutEvents fan_out({&control, &events, &server_metrics});
+  collector::CollectorOptions collector_options;
+  collector_options.writer.on_committed = [&server_metrics](std::chrono::nanoseconds latency) {
+    server_metrics.envelope_committed(latency);
+  };
+  collector::Collector agents(*store, fan_out, collector_options);
   std::unique_ptr<server::Listener> listener =
       make_listener(ioc, s, std::move(acceptor), std::move(tls), tokens, agents, control);
   listener->start();

@@ -84,7 +84,7 @@ std::string find_run_id(const store::Store& s, const WatchOptions& o) {
 
 // The stored run `run_id` (its reason and dropped_samples for the end line).
 store::RunRecord stored_run(const store::Store& s, const std::string& run_id) {
-  for (store::RunRecord& r : s.runs(run_id, {.sample_summaries = false})) {
+  for (store::RunRecord& r : s.runs(run_id, {.sample_summaries = false, .histograms = false})) {
     if (r.run_id == run_id) return r;
   }
   return {};

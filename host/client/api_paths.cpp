@@ -29,6 +29,8 @@ std::string run_path(const std::string& run) { return "/api/v1/runs/" + percent_
 
 std::string abort_path(const std::string& run) { return run_path(run) + "/abort"; }
 
+std::string nightly_path() { return "/api/v1/nightly"; }
+
 std::string events_path(const std::string& run, long long after, unsigned wait_s) {
   return fmt::format("{}/events?after={}&wait_s={}", run_path(run), after, wait_s);
 }

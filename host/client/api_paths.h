@@ -14,6 +14,7 @@ std::string agents_path();                             // /api/v1/agents
 std::string runs_path(const std::string& state = "");  // /api/v1/runs[?state=S]
 std::string run_path(const std::string& run);          // /api/v1/runs/ID
 std::string abort_path(const std::string& run);        // /api/v1/runs/ID/abort
+std::string nightly_path();                            // /api/v1/nightly
 // /api/v1/runs/ID/events?after=N&wait_s=S
 std::string events_path(const std::string& run, long long after, unsigned wait_s);
 

@@ -10,8 +10,9 @@
 
 namespace schedrig::client {
 
-store::RunRecord fetch_run(ApiClient& client, const std::string& run) {
-  std::vector<store::RunRecord> runs = runs_from_results_json(client.get_json(run_path(run)));
+store::RunRecord fetch_run(ApiClient& client, const std::string& run, bool histograms) {
+  const std::string path = histograms ? run_path(run) + "?histograms=1" : run_path(run);
+  std::vector<store::RunRecord> runs = runs_from_results_json(client.get_json(path));
   if (runs.size() != 1) {
     throw Error(ErrorKind::kFailed,
                 fmt::format("server {} answered {} runs for '{}', not one", client.url().origin(),

@@ -1,5 +1,6 @@
 #include "host/client/run_record_json.h"
 
+#include "common/latency_buckets.h"
 #include "host/client/json_read.h"
 
 namespace schedrig::client {
@@ -23,6 +24,22 @@ store::SampleSummaryRecord summary_from_json(const json& j) {
   return s;
 }
 
+// A histogram of a server's answer, checked: as many counts as bounds, at
+// most kMaxHistogramBuckets of them.
+store::HistogramRecord histogram_from_json(const json& j) {
+  store::HistogramRecord h;
+  h.name = j.at("name").get<std::string>();
+  h.unit = j.at("unit").get<std::string>();
+  h.lower_bounds = j.at("lower_bounds").get<std::vector<double>>();
+  h.counts = j.at("counts").get<std::vector<unsigned long long>>();
+  if (h.lower_bounds.size() != h.counts.size() ||
+      h.lower_bounds.size() > latency_buckets::kBuckets) {
+    throw json::other_error::create(501, "histogram '" + h.name + "' has mismatched buckets",
+                                    &j);
+  }
+  return h;
+}
+
 store::IterationRecord iteration_of(const json& j) {
   store::IterationRecord it;
   it.case_name = j.at("case").get<std::string>();
@@ -43,6 +60,9 @@ store::IterationRecord iteration_of(const json& j) {
   it.disturbed = j.value("disturbed", false);
   it.disturbed_reason = j.value("disturbed_reason", std::string());
   it.attempts = j.value("attempts", 1u);
+  if (j.contains("histograms")) {
+    for (const auto& h : j.at("histograms")) it.histograms.push_back(histogram_from_json(h));
+  }
   return it;
 }
 

@@ -4,6 +4,8 @@
 // closed channel do nothing).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "schedrig/v1/envelope.pb.h"
@@ -24,6 +26,10 @@ class AgentChannel {
   virtual const std::string& agent_id() const = 0;
   // The instance_id of its accepted Hello; "" before. Set once, before on_hello.
   virtual const std::string& instance_id() const = 0;
+  // Envelopes the agent's spool held unacknowledged as it opened this
+  // connection (its X-Schedrig-Spool-Backlog header, common/wire_names.h);
+  // nullopt when it sent none or a bad one.
+  virtual std::optional<std::uint64_t> spool_backlog() const { return std::nullopt; }
 };
 
 }  // namespace schedrig::collector

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/ids.h"
 #include "common/printable.h"
+#include "common/wire_names.h"
 #include "host/collector/replay_target.h"
 #include "host/collector/session_rules.h"
 #include "host/server/routing.h"
@@ -52,6 +53,7 @@ AgentSession<Stream>::AgentSession(Stream&& stream, server::AgentUpgrade upgrade
       peer_(upgrade_.peer),
       agent_id_(upgrade_.principal.name),
       replay_(replay_requested(server::to_std(upgrade_.request.target()))),
+      spool_backlog_(spool_backlog_of(server::to_std(upgrade_.request[kSpoolBacklogHeader]))),
       tick_(ws_.get_executor()),
       probe_timer_(ws_.get_executor()),
       hello_timer_(ws_.get_executor()) {}

@@ -70,6 +70,7 @@ class AgentSession : public AgentChannel,
   const std::string& peer() const override { return peer_; }
   const std::string& agent_id() const override { return agent_id_; }
   const std::string& instance_id() const override { return ledger_.instance_id; }
+  std::optional<std::uint64_t> spool_backlog() const override { return spool_backlog_; }
 
   void probe(std::chrono::milliseconds timeout, std::function<void(bool)> answer) override;
   void replace(const std::string& why) override;
@@ -136,6 +137,7 @@ class AgentSession : public AgentChannel,
   const std::string peer_;
   const std::string agent_id_;
   const bool replay_;     // `?replay=1`: store and ack only (replay_target.h)
+  const std::optional<std::uint64_t> spool_backlog_;  // the upgrade's header (replay_target.h)
   SessionLedger ledger_;  // the Hello's instance and the last seq taken (session_rules.h)
   server::RateLimitedLog bad_frames_;
   boost::asio::steady_timer tick_;

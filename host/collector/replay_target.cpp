@@ -1,5 +1,7 @@
 #include "host/collector/replay_target.h"
 
+#include <charconv>
+
 namespace schedrig::collector {
 
 bool replay_requested(std::string_view target) {
@@ -14,6 +16,14 @@ bool replay_requested(std::string_view target) {
     query.remove_prefix(amp + 1);
   }
   return false;
+}
+
+std::optional<std::uint64_t> spool_backlog_of(std::string_view header) {
+  if (header.empty() || header.size() > 20) return std::nullopt;
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(header.data(), header.data() + header.size(), value);
+  if (ec != std::errc() || end != header.data() + header.size()) return std::nullopt;
+  return value;
 }
 
 }  // namespace schedrig::collector

@@ -17,6 +17,7 @@ bool StoreWriter::submit(WriteItem& item, std::function<void()> on_room) {
         waiting_for_room_.push_back(std::move(on_room));
         return false;
       }
+      item.submitted = std::chrono::steady_clock::now();
       queue_.push_back(std::move(item));
       cv_.notify_one();
       return true;
@@ -84,7 +85,13 @@ std::vector<WriteItem> StoreWriter::take_batch() {
 
 void StoreWriter::write(std::vector<WriteItem>& batch) {
   const std::vector<WriteOutcome> outcomes = ingest_items(store_, batch, options_);
-  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(outcomes[i]);
+  const auto committed = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (options_.on_committed && outcomes[i].status == WriteOutcome::Status::kStored) {
+      options_.on_committed(committed - batch[i].submitted);
+    }
+    batch[i].done(outcomes[i]);
+  }
 }
 
 }  // namespace schedrig::collector

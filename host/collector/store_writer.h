@@ -8,6 +8,7 @@
 // dropped).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -46,6 +47,7 @@ struct WriteItem {
   // Called once on the writer thread after the commit (or the failure).
   std::function<void(const WriteOutcome&)> done;
   bool replay_session = false;  // from a `?replay=1` session (store::IngestPolicy)
+  std::chrono::steady_clock::time_point submitted{};  // set by submit(): ingest latency
 };
 
 struct StoreWriterOptions {
@@ -55,6 +57,10 @@ struct StoreWriterOptions {
   // Run envelopes must belong to a queue row of their agent (the store's
   // IngestPolicy::require_assigned_run).
   bool require_assigned_run = true;
+  // Called on the writer thread for each item stored for the first time,
+  // with the time from submit() to its commit (serve's ingest latency
+  // histogram); may be empty.
+  std::function<void(std::chrono::nanoseconds)> on_committed;
 };
 
 // Thread-safe.

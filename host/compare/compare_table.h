@@ -7,6 +7,7 @@
 // direction.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -120,6 +121,28 @@ struct CaseGate {
   double threshold_pct = 0;
 };
 
+// Pooled latency percentiles (host/compare/pooled_latency.h fills them).
+// The quantiles reported, in order: p50, p90, p99, p99.9.
+inline constexpr std::array<double, 4> kPooledQuantiles = {0.5, 0.9, 0.99, 0.999};
+
+// One side of a pooled row: a variant of a run (within a run), or a side's
+// runs (across runs).
+struct PooledSide {
+  std::string label;    // the column: the variant, or the side's short run id
+  std::string run_id;   // the side's first run
+  std::string variant;
+  unsigned iterations = 0;                // histograms merged (one per kept iteration)
+  unsigned long long samples = 0;         // latencies in the merge
+  std::array<double, 4> quantiles{};      // kPooledQuantiles, in `unit`; NaN when empty
+};
+
+// One (case, variant across runs, histogram): its sides, the baseline first.
+struct PooledLatency {
+  std::string case_name, variant;  // variant: across runs the one compared; "" within a run
+  std::string histogram, unit;     // e.g. "wakeup_latency", "us"
+  std::vector<PooledSide> sides;
+};
+
 struct Table {
   std::string run_id, run_agent, run_kernel, plan_name;
   std::string against_run_id, against_agent, against_kernel;  // empty within a run
@@ -140,6 +163,9 @@ struct Table {
   double threshold_pct = 0;
   double confidence = 0.95;
   std::size_t reference_boots = 0, run_boots = 0;  // across runs: distinct known boot ids a side
+  // Pooled latency percentiles (compare::pooled_latency), when the runs were
+  // loaded with their histograms; empty otherwise.
+  std::vector<PooledLatency> pooled;
 };
 
 // Every variant of `run` against its baseline variant, per case and metric,

@@ -13,7 +13,8 @@ void push_new(std::vector<std::string>& v, std::unordered_set<std::string>& seen
   if (seen.insert(s).second) v.push_back(s);
 }
 
-// Whether `policy` counts an ok iteration.
+}  // namespace
+
 bool kept(const store::IterationRecord& it, DisturbedPolicy policy) {
   switch (policy) {
     case DisturbedPolicy::kExclude:
@@ -25,6 +26,8 @@ bool kept(const store::IterationRecord& it, DisturbedPolicy policy) {
   }
   return true;
 }
+
+namespace {
 
 ComparedRun compared_run(const store::RunRecord& run, bool reference) {
   ComparedRun c;

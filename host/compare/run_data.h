@@ -54,6 +54,9 @@ Side make_side(const RunData& d, const std::string& run_id, const std::string& c
 // The names under plan[list] ("cases", "variants"), in order, once each.
 std::vector<std::string> plan_names(const nlohmann::json& plan, const char* list);
 
+// Whether `policy` keeps an ok iteration (by its disturbed mark).
+bool kept(const store::IterationRecord& it, DisturbedPolicy policy);
+
 // Appends `s` unless `v` holds it.
 void push_unique(std::vector<std::string>& v, const std::string& s);
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/auth/token.h"
+#include "common/ids.h"
 #include "common/printable.h"
 #include "host/control/api_error.h"
 #include "host/control/api_json.h"
@@ -10,6 +11,7 @@
 #include "host/control/boot_request.h"
 #include "host/control/control.h"
 #include "host/control/events_poll.h"
+#include "host/control/nightly_request.h"
 #include "host/report/results_json.h"
 
 namespace schedrig::control {
@@ -54,6 +56,10 @@ void Control::handle(server::ApiRequest request, std::function<void(ApiResponse)
 }
 
 ApiResponse Control::route(const server::ApiRequest& r, std::function<void(ApiResponse)>& done) {
+  if (r.target == "/metrics" || r.target.starts_with("/metrics?")) {
+    want_method(r, "GET");
+    return get_metrics();
+  }
   const std::optional<ApiTarget> target = parse_api_target(r.target);
   if (!target) throw ApiError(404, fmt::format("no such path: {}", printable(r.target)));
   const std::vector<std::string>& seg = target->segments;
@@ -65,6 +71,10 @@ ApiResponse Control::route(const server::ApiRequest& r, std::function<void(ApiRe
     want_method(r, "POST");
     return post_boot(seg[1], r);
   }
+  if (seg.size() == 1 && seg[0] == "nightly") {
+    want_method(r, "POST");
+    return post_nightly(r);
+  }
   if (seg.size() == 1 && seg[0] == "runs") {
     if (r.method == "POST") return post_runs(r);
     want_method(r, "GET");
@@ -73,7 +83,7 @@ ApiResponse Control::route(const server::ApiRequest& r, std::function<void(ApiRe
   }
   if (seg.size() == 2 && seg[0] == "runs") {
     want_method(r, "GET");
-    return get_run(seg[1]);
+    return get_run(seg[1], query_int(*target, "histograms", 0, 0, 1) == 1);
   }
   if (seg.size() == 3 && seg[0] == "runs" && seg[2] == "abort") {
     want_method(r, "POST");
@@ -120,9 +130,9 @@ ApiResponse Control::get_runs(const std::string& state) const {
                                        dispatcher_.live()));
 }
 
-ApiResponse Control::get_run(const std::string& id) const {
+ApiResponse Control::get_run(const std::string& id, bool histograms) const {
   const std::string run_id = resolve_run_id(id);
-  std::vector<store::RunRecord> runs = store_.runs(run_id);
+  std::vector<store::RunRecord> runs = store_.runs(run_id, {.sample_summaries = true, .histograms = histograms});
   std::erase_if(runs, [&](const store::RunRecord& run) { return run.run_id != run_id; });
   if (runs.empty()) {
     std::optional<store::RunRecord> queued = store_.queued_run_record(run_id);
@@ -130,6 +140,28 @@ ApiResponse Control::get_run(const std::string& id) const {
     runs.push_back(std::move(*queued));
   }
   return json_response(200, report::results_json(runs));
+}
+
+ApiResponse Control::get_metrics() const {
+  if (options_.metrics == nullptr) throw ApiError(404, "this server keeps no metrics");
+  metrics::ScrapeState now;
+  now.agents_connected = dispatcher_.live().size();
+  for (const store::QueuedRun& q : store_.queued_runs()) ++now.runs_by_state[q.state];
+  now.nightly = store_.nightly_verdicts();
+  now.detector_failed_nights = store_.detector_failed_nights();
+  return {200, options_.metrics->scrape(now), metrics::kMetricsContentType};
+}
+
+ApiResponse Control::post_nightly(const server::ApiRequest& r) {
+  store::NightRecord night = parse_night_summary(r.body);
+  night.received_at_ns = wall_clock_ns();
+  night.submitted_by = r.principal.name;
+  store_.save_night(night);
+  spdlog::info("night {} from operator {}: {} verdict row(s){}{}", printable(night.night),
+               printable(night.submitted_by), night.rows.size(),
+               night.regression ? ", a gated regression" : "",
+               night.detector_failed ? ", the detector failed" : "");
+  return json_response(201, {{"night", night.night}, {"rows", night.rows.size()}});
 }
 
 ApiResponse Control::post_abort(const std::string& id, const std::string& operator_name) {
@@ -164,7 +196,7 @@ void Control::get_events(const std::string& id, long long after, std::chrono::se
     // (a minute of margin for the clock).
     after = std::max(after, reader_.last_envelope_before(row->submitted_at_ns - 60'000'000'000LL));
   } else {
-    std::vector<store::RunRecord> runs = store_.runs(q.run_id, {.sample_summaries = false});
+    std::vector<store::RunRecord> runs = store_.runs(q.run_id, {.sample_summaries = false, .histograms = false});
     if (runs.empty()) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
     q.agent_id = runs.front().agent_id;
   }

@@ -13,6 +13,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "host/metrics/server_metrics.h"
 #include "host/collector/events.h"
 #include "host/control/dispatcher.h"
 #include "host/control/runs_request.h"
@@ -34,6 +35,8 @@ struct ControlOptions {
   // --interrupt-after); checked every sweep_interval.
   std::chrono::seconds interrupt_after{3600};
   std::chrono::milliseconds sweep_interval{10000};
+  // serve's metrics: GET /metrics answers with them; null: 404.
+  const metrics::ServerMetrics* metrics = nullptr;
 };
 
 // One queued run, as POST /api/v1/runs answers.
@@ -101,7 +104,13 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   server::ApiResponse get_agents() const;
   server::ApiResponse post_runs(const server::ApiRequest& request);
   server::ApiResponse get_runs(const std::string& state) const;
-  server::ApiResponse get_run(const std::string& id) const;
+  // GET /api/v1/runs/ID[?histograms=1]: the run as results_json writes it,
+  // with each iteration's latency histograms when asked.
+  server::ApiResponse get_run(const std::string& id, bool histograms) const;
+  // GET /metrics: the Prometheus text exposition (ControlOptions::metrics).
+  server::ApiResponse get_metrics() const;
+  // POST /api/v1/nightly: a night's summary, kept for /metrics.
+  server::ApiResponse post_nightly(const server::ApiRequest& r);
   // `operator_name`: the token principal's name.
   server::ApiResponse post_abort(const std::string& id, const std::string& operator_name);
   // POST /api/v1/agents/ID/boot {"kernel": NAME, "reason": TEXT}: 202 with

@@ -269,7 +269,15 @@ NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
                           out.exit_code == 0   ? "clean"
                           : out.exit_code == 1 ? "a gated regression"
                                                : "infrastructure or detector failed");
-  out.json = summary_json(state->night(), lab, v, infrastructure, out.exit_code).dump(2) + "\n";
+  const nlohmann::json summary = summary_json(state->night(), lab, v, infrastructure, out.exit_code);
+  out.json = summary.dump(2) + "\n";
+  try {
+    api.post(client::nightly_path(), summary.dump());  // serve keeps the verdicts for /metrics
+  } catch (const std::exception& e) {
+    out.text += printable(fmt::format("warning: the server did not take the night's verdicts: {}",
+                                      e.what())) +
+                "\n";
+  }
   if (infrastructure.empty() && !v.detector_failed && !o.history.empty()) {
     try {
       append_history(o.history, history_of(state->night(), runs, v));

@@ -7,6 +7,7 @@
 #include "host/analysis/cliff.h"
 #include "host/report/cliff_json.h"
 #include "host/report/format.h"
+#include "host/report/pooled_report.h"
 #include "host/report/results_csv.h"
 
 namespace schedrig::report {
@@ -158,7 +159,8 @@ nlohmann::json compare_json(const Table& t) {
           {"topology_differences", differences_json(t.topology_differences)},
           {"forced", t.forced},
           {"unmatched", t.unmatched},
-          {"rows", std::move(rows)}};
+          {"rows", std::move(rows)},
+          {"pooled_percentiles", pooled_json(t.pooled)}};
 }
 
 void print_compare_csv(const Table& t, std::ostream& out) {

@@ -11,6 +11,7 @@
 #include "host/report/compare_header.h"
 #include "host/report/compare_notes.h"
 #include "host/report/format.h"
+#include "host/report/pooled_report.h"
 #include "host/report/text_table.h"
 
 namespace schedrig::report {
@@ -89,9 +90,11 @@ std::vector<std::string> boot_line(const analysis::BootComparison& b, bool acros
   return line;
 }
 
-// The baseline's line of a row, then one line per column (and its boot
-// line when it has a boot-level verdict).
-void add_row_lines(TextTable& table, const Table& t, const Row& row, bool across) {
+}  // namespace
+
+std::vector<std::vector<std::string>> row_lines(const Table& t, const Row& row) {
+  const bool across = !t.against_run_id.empty();
+  std::vector<std::vector<std::string>> out;
   std::vector<std::string> first = {row.case_name};
   if (across) first.push_back(row.variant);
   first.push_back(row.metric);
@@ -99,7 +102,7 @@ void add_row_lines(TextTable& table, const Table& t, const Row& row, bool across
   first.push_back(median_cell(row.baseline, row.unit));
   first.push_back(std::to_string(row.baseline.values.size()));
   first.push_back(format_cov(row.baseline.analysis.summary.cov_pct));
-  table.add_row(std::move(first));
+  out.push_back(std::move(first));
   for (std::size_t i = 0; i < row.cells.size(); ++i) {
     const Cell& cell = row.cells[i];
     std::vector<std::string> line(across ? 3 : 2);
@@ -111,10 +114,19 @@ void add_row_lines(TextTable& table, const Table& t, const Row& row, bool across
     line.push_back(
         cell.present ? format_interval(cell.comparison.ci_lo_pct, cell.comparison.ci_hi_pct) : "-");
     line.push_back(cell.present ? format_p(cell.comparison.p_value) : "-");
-    table.add_row(std::move(line));
-    if (compare::boot_level(cell)) table.add_row(boot_line(*cell.by_boot, across));
+    out.push_back(std::move(line));
+    if (compare::boot_level(cell)) out.push_back(boot_line(*cell.by_boot, across));
   }
+  return out;
 }
+
+std::vector<std::string> compare_headers(const Table& t) {
+  std::vector<std::string> out;
+  for (const auto& c : table_columns(!t.against_run_id.empty())) out.push_back(c.header);
+  return out;
+}
+
+namespace {
 
 void print_notes(const std::vector<std::string>& notes, std::ostream& out) {
   if (notes.empty()) return;
@@ -206,7 +218,7 @@ void print_compare_table(const Table& t, std::ostream& out, const TableOptions& 
   std::size_t hidden = 0;
   for (const auto& row : t.rows) {
     if (shown(row)) {
-      add_row_lines(table, t, row, across);
+      for (auto& line : row_lines(t, row)) table.add_row(std::move(line));
     } else {
       ++hidden;
     }
@@ -220,6 +232,7 @@ void print_compare_table(const Table& t, std::ostream& out, const TableOptions& 
   text.pop_back();  // its last '\n'
   out << '\n' << wrap_words(text, kWidth, "") << '\n';
   print_notes(compare_notes(t, shown), out);
+  print_pooled_text(t.pooled, out);
 }
 
 }  // namespace schedrig::report

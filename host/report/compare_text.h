@@ -7,6 +7,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "host/analysis/verdict.h"
 #include "host/compare/compare_table.h"
@@ -33,6 +34,14 @@ void print_compare_table(const compare::Table& table, std::ostream& out,
 // derived metrics (bogo_ops, duration_s, children_*, requests, ...) only
 // with --all-metrics.
 bool shown_by_default(const compare::Row& row);
+
+// The table's column headers ("CASE", ["VARIANT",] "METRIC", ...) and one
+// row's lines as print_compare_table prints them (the baseline's, then per
+// column its own and its "by boot" line): cells not escaped. For other
+// renderers of the same table (the HTML report).
+std::vector<std::string> compare_headers(const compare::Table& table);
+std::vector<std::vector<std::string>> row_lines(const compare::Table& table,
+                                                const compare::Row& row);
 
 // The legend: marks, method, confidence and threshold, e.g.
 // "(I) improvement, (R) regression: significant at 95% confidence ...".

@@ -17,12 +17,19 @@ nlohmann::json summary_json(const store::SampleSummaryRecord& summary) {
           {"stats", std::move(stats)}};
 }
 
+nlohmann::json histogram_json(const store::HistogramRecord& h) {
+  return {{"name", h.name},
+          {"unit", h.unit},
+          {"lower_bounds", h.lower_bounds},
+          {"counts", h.counts}};
+}
+
 }  // namespace
 
 nlohmann::json iteration_json(const store::IterationRecord& it) {
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : it.metrics) metrics.push_back(metric_json(m));
-  return {{"case", it.case_name},
+  nlohmann::json out{{"case", it.case_name},
           {"variant", it.variant},
           {"iteration", it.iteration},
           {"status", it.status},
@@ -38,6 +45,12 @@ nlohmann::json iteration_json(const store::IterationRecord& it) {
           {"disturbed", it.disturbed},
           {"disturbed_reason", it.disturbed_reason},
           {"attempts", it.attempts}};
+  if (!it.histograms.empty()) {
+    nlohmann::json histograms = nlohmann::json::array();
+    for (const auto& h : it.histograms) histograms.push_back(histogram_json(h));
+    out["histograms"] = std::move(histograms);
+  }
+  return out;
 }
 
 namespace {
@@ -57,6 +70,7 @@ nlohmann::json run_json(const store::RunRecord& run) {
                      {"reason", run.reason},
                      {"started_at_ns", run.started_at_ns},
                      {"finished_at_ns", run.finished_at_ns},
+                     {"fingerprint", nlohmann::json(run.fingerprint)},
                      {"iterations", std::move(iterations)}};
   if (run.dropped_samples > 0) out["dropped_samples"] = run.dropped_samples;
   return out;

@@ -102,4 +102,18 @@ std::string primary_metric_text(const store::IterationRecord& it) {
   return text;
 }
 
+void print_fingerprint(const store::RunRecord& run, std::ostream& out) {
+  out << printable(fmt::format("fingerprint of run {} (agent {}, kernel {}):", run.run_id,
+                               run.hostname.empty() ? run.agent_id : run.hostname,
+                               dash_if_empty(run.kernel_release)))
+      << '\n';
+  if (run.fingerprint.empty()) {
+    out << "  (none stored)\n";
+    return;
+  }
+  TextTable table({{"  field"}, {"value"}});
+  for (const auto& [field, value] : run.fingerprint) table.add_row({"  " + field, value});
+  table.print(out);
+}
+
 }  // namespace schedrig::report

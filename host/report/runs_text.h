@@ -22,6 +22,11 @@ void print_runs_table(const std::vector<store::RunRecord>& runs, std::ostream& o
 // iteration has one. Columns are aligned.
 void print_run_detail(const store::RunRecord& run, std::ostream& out);
 
+// "fingerprint of run RUN (agent HOST, kernel K):" then "  FIELD  VALUE"
+// per stored fingerprint field in name order (columns aligned, values
+// escaped), or "  (none stored)" for a run without one.
+void print_fingerprint(const store::RunRecord& run, std::ostream& out);
+
 // The iteration's primary (first) metric as "127,553 ops/s" (format_number,
 // then the unit) when it is ok; "FAILED: reason" (or its status in capitals)
 // when not; "-" when ok without metrics.

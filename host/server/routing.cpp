@@ -11,6 +11,7 @@ namespace {
 
 constexpr std::string_view kAgentPath = "/agent";
 constexpr std::string_view kApiPrefix = "/api/v1/";
+constexpr std::string_view kMetricsPath = "/metrics";
 
 std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
 
@@ -30,6 +31,7 @@ Response with_server_fields(Response res) {
 Route route_of(std::string_view target) {
   const std::string_view path = path_of(target);
   if (path == kAgentPath) return Route::kAgent;
+  if (path == kMetricsPath) return Route::kApi;  // operator tokens, the API handler answers
   if (path.starts_with(kApiPrefix) || path == kApiPrefix.substr(0, kApiPrefix.size() - 1))
     return Route::kApi;
   return Route::kNotFound;

@@ -166,6 +166,29 @@ ALTER TABLE iterations ADD COLUMN disturbed INTEGER NOT NULL DEFAULT 0;  -- 0 | 
 ALTER TABLE iterations ADD COLUMN disturbed_reason TEXT NOT NULL DEFAULT '';
 ALTER TABLE iterations ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
 )sql"},
+    {6, R"sql(
+-- The nights `schedrig nightly` reported to serve (POST /api/v1/nightly),
+-- and each agent and plan's rows of its latest night (serve's /metrics).
+CREATE TABLE nights (
+  night           TEXT    PRIMARY KEY,  -- RFC 3339 UTC, the night's name
+  received_at_ns  INTEGER NOT NULL,
+  regression      INTEGER NOT NULL,     -- 0 | 1: a gated row failed
+  detector_failed INTEGER NOT NULL,     -- 0 | 1: a selftest missed its regression
+  submitted_by    TEXT    NOT NULL      -- the operator's name
+);
+CREATE TABLE nightly_verdicts (
+  agent_id   TEXT NOT NULL,
+  plan       TEXT NOT NULL,
+  case_name  TEXT NOT NULL,
+  variant    TEXT NOT NULL,
+  metric     TEXT NOT NULL,
+  kernel     TEXT NOT NULL,
+  night      TEXT NOT NULL REFERENCES nights(night),
+  verdict    INTEGER NOT NULL,          -- -1 (R), 0 none, 1 (I), NULL-free; 2 not judged
+  change_pct REAL,                      -- NULL when not judged
+  PRIMARY KEY (agent_id, plan, case_name, variant, metric, kernel)
+);
+)sql"},
 };
 
 }  // namespace

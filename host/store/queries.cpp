@@ -88,6 +88,28 @@ class SummaryDecoder {
   google::protobuf::Arena arena_;
 };
 
+// The histograms of the iterations in `out` (index_of: iteration id ->
+// place in `out`), in the agent's order. A blob that does not decode is
+// left out (the rest of the run is still worth showing).
+void load_histograms(sqlite::Db& db, const std::string& run_id, long long after_id,
+                     const std::unordered_map<long long, std::size_t>& index_of,
+                     std::vector<IterationRecord>& out) {
+  sqlite::Statement st(db, R"sql(
+      SELECT iteration_id, body FROM histograms
+      WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1 AND id > ?2)
+      ORDER BY iteration_id, ordinal)sql");
+  st.bind_text(1, run_id).bind_int(2, after_id);
+  v1::Histogram h;
+  while (st.step()) {
+    auto found = index_of.find(st.column_int(0));
+    if (found == index_of.end() || !h.ParseFromString(st.column_blob(1))) continue;
+    if (h.lower_bounds_size() != h.counts_size()) continue;
+    HistogramRecord r{h.name(), h.unit(), {h.lower_bounds().begin(), h.lower_bounds().end()},
+                      {h.counts().begin(), h.counts().end()}};
+    out[found->second].histograms.push_back(std::move(r));
+  }
+}
+
 // Iterations of `run_id` with id > `after_id`, in position order, with
 // their metrics: one query for the rows, one for all their metrics.
 std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& run_id,
@@ -150,6 +172,7 @@ std::vector<IterationRecord> load_iterations(sqlite::Db& db, const std::string& 
     m.direction = metrics.column_text(4);
     out[found->second].metrics.push_back(std::move(m));
   }
+  if (options.histograms) load_histograms(db, run_id, after_id, index_of, out);
   return out;
 }
 

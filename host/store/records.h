@@ -36,6 +36,15 @@ struct SampleSummaryRecord {
   std::vector<SampleStatRecord> stats;  // only the values that were present, agent's order
 };
 
+// A latency histogram of an iteration, stored whole (schedrig.v1.Histogram):
+// the non-empty buckets of common/latency_buckets.h, bounds in `unit`.
+struct HistogramRecord {
+  std::string name;                  // e.g. "wakeup_latency"
+  std::string unit;                  // of the bounds, e.g. "us"
+  std::vector<double> lower_bounds;  // inclusive, ascending
+  std::vector<unsigned long long> counts;  // parallel to lower_bounds
+};
+
 // One (case, variant, iteration) of a run.
 struct IterationRecord {
   long long id = 0;  // the store's row id: grows as results arrive (`watch` reads id > last)
@@ -54,6 +63,9 @@ struct IterationRecord {
   bool disturbed = false;        // other work in the window, or the quiet check gave up
   std::string disturbed_reason;  // which check, with its numbers; "" when not disturbed
   unsigned attempts = 1;         // runs of this iteration (1 = not retried)
+  // Its latency histograms, in the agent's order; empty unless loaded
+  // (RunsOptions::histograms).
+  std::vector<HistogramRecord> histograms;
 };
 
 // One sampler interval of an iteration (a Sample envelope; docs/sampling.md).
@@ -80,6 +92,9 @@ struct RunsOptions {
   // Each iteration's sample_summary (decoding it costs about as much as the
   // rest of the iteration: `compare`, which never shows it, turns it off).
   bool sample_summaries = true;
+  // Each iteration's latency histograms (for pooled percentiles: `compare`,
+  // `report`); off by default, they are the biggest part of a run.
+  bool histograms = false;
 };
 
 // One poll of a run for `schedrig watch`, read in one snapshot: what
@@ -154,6 +169,25 @@ struct QueuedRun {
   std::string instance_id;           // the agent instance it was dispatched to; "" = not yet
   std::string abort_note;            // "aborted by operator 'alice'" once aborted; "" = not
   long long disconnected_at_ns = 0;  // wall clock of the disconnect while "disconnected"
+};
+
+// One row of a night's verdicts as `schedrig nightly` reported it to serve
+// (POST /api/v1/nightly): a kernel against the night's baseline.
+struct NightlyVerdictRecord {
+  std::string agent_id, plan, case_name, variant, metric, kernel;
+  std::string night;  // the night it came from
+  // -1 (R) regression, 0 no significant change, 1 (I) improvement, 2 not judged
+  int verdict = 0;
+  double change_pct = 0;  // NaN when not judged
+};
+
+// A night reported to serve.
+struct NightRecord {
+  std::string night;  // its name: RFC 3339 UTC
+  long long received_at_ns = 0;
+  bool regression = false, detector_failed = false;
+  std::string submitted_by;  // the operator's name
+  std::vector<NightlyVerdictRecord> rows;
 };
 
 }  // namespace schedrig::store

@@ -14,6 +14,7 @@
 #include "host/store/agent_queries.h"
 #include "host/store/ingest.h"
 #include "host/store/migrations.h"
+#include "host/store/nightly_queries.h"
 #include "host/store/queries.h"
 #include "host/store/queue_outage.h"
 #include "host/store/queue_queries.h"
@@ -283,6 +284,23 @@ std::optional<QueuedRun> Store::next_queued_run(const std::string& agent_id) con
   std::vector<QueuedRun> rows = load_queue(impl_->db, QueueFilter::next_of(agent_id));
   if (rows.empty()) return std::nullopt;
   return std::move(rows.front());
+}
+
+void Store::save_night(const NightRecord& night) {
+  std::lock_guard lock(impl_->mu);
+  sqlite::Transaction tx(impl_->db);
+  store::save_night(impl_->db, night);
+  tx.commit();
+}
+
+std::vector<NightlyVerdictRecord> Store::nightly_verdicts() const {
+  std::lock_guard lock(impl_->mu);
+  return load_nightly_verdicts(impl_->db);
+}
+
+unsigned Store::detector_failed_nights() const {
+  std::lock_guard lock(impl_->mu);
+  return count_detector_failed_nights(impl_->db);
 }
 
 std::vector<QueuedRun> Store::queued_runs(const std::string& state) const {

@@ -166,6 +166,17 @@ class Store {
   // Queue rows in state `state` ("" = all), FIFO order. Throws StoreError.
   std::vector<QueuedRun> queued_runs(const std::string& state = "") const;
 
+  // --- Nights (`schedrig nightly` reports each to serve; /metrics shows them). ---
+
+  // Stores `night` in one transaction: its row in `nights` and, per agent
+  // and plan it has rows for, those rows in place of the older night's.
+  // Throws StoreError.
+  void save_night(const NightRecord& night);
+  // Each agent and plan's latest verdict rows. Throws StoreError.
+  std::vector<NightlyVerdictRecord> nightly_verdicts() const;
+  // Stored nights whose selftest missed its regression. Throws StoreError.
+  unsigned detector_failed_nights() const;
+
   // The queue row of `run_id` (exact), if any. Throws StoreError.
   std::optional<QueuedRun> queued_run(const std::string& run_id) const;
 

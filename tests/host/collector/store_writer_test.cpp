@@ -51,7 +51,10 @@ TEST(StoreWriterUnit, StoresInOrderAndTellsDuplicates) {
 TEST(StoreWriterUnit, AFullQueueRefusesThenCallsBackWithRoom) {
   store::Store store(":memory:");
   Recorder rec;
-  StoreWriter writer(store, StoreWriterOptions{.capacity = 2, .max_batch = 1});
+  StoreWriterOptions options;
+  options.capacity = 2;
+  options.max_batch = 1;
+  StoreWriter writer(store, options);
   writer.pause();
   WriteItem a = rec.item(hello("box1", 1));
   WriteItem b = rec.item(hello("box1", 2));

@@ -5,12 +5,14 @@
 // compare code sees RunRecords exactly as `schedrig compare` does.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "common/envelope_codec.h"
+#include "common/latency_buckets.h"
 #include "host/store/store.h"
 #include "tests/host/store/sample_run.h"
 
@@ -51,7 +53,27 @@ struct SyntheticRun {
   bool run_failed = false;  // RunFinished says failed, "quiet box: gave up 15 times"
   // Metric values per case: when set, metrics(case) replaces `metrics`.
   std::function<std::vector<SyntheticMetric>(const std::string&)> case_metrics;
+  // When set: each ok iteration's "wakeup_latency" histogram (unit "us"),
+  // as (latency ns, count) pairs, put in the agent's buckets.
+  std::function<std::vector<std::pair<std::uint64_t, unsigned long long>>(
+      const std::string&, const std::string&, unsigned)>
+      latency_ns;
 };
+
+// The agent's histogram of (latency ns, count) pairs: non-empty buckets
+// ascending, bounds in us.
+inline void add_latency_histogram(v1::IterationResult& it,
+                                  const std::vector<std::pair<std::uint64_t, unsigned long long>>& l) {
+  std::map<std::size_t, unsigned long long> buckets;
+  for (const auto& [ns, count] : l) buckets[latency_buckets::index_of(ns)] += count;
+  v1::Histogram* h = it.add_histograms();
+  h->set_name("wakeup_latency");
+  h->set_unit("us");
+  for (const auto& [index, count] : buckets) {
+    h->add_lower_bounds(static_cast<double>(latency_buckets::lower_bound_ns(index)) / 1000.0);
+    h->add_counts(count);
+  }
+}
 
 inline bool listed(const std::vector<std::pair<std::string, unsigned>>& list,
                    const std::string& variant, unsigned i) {
@@ -136,6 +158,7 @@ inline std::vector<v1::Envelope> synthetic_run(const SyntheticRun& s) {
                            : s.latency_direction_unset ? v1::DIRECTION_UNSPECIFIED
                                                        : v1::LOWER_IS_BETTER);
         }
+        if (s.latency_ns && !failed) add_latency_histogram(*it, s.latency_ns(c, v, i));
         out.push_back(env);
       }
     }

@@ -41,10 +41,10 @@ std::string store_error(Fn fn) {
 TEST(StoreOpen, NewFileIsSchemaVersionFiveInWalMode) {
   TempDir tmp;
   Store store(tmp.file("new.db"));
-  EXPECT_EQ(store.schema_version(), 5);
+  EXPECT_EQ(store.schema_version(), 6);
   EXPECT_EQ(store.path(), tmp.file("new.db"));
   RawDb raw(tmp.file("new.db"));
-  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "5");
+  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "6");
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "wal");
   EXPECT_TRUE(store.runs().empty());
 }
@@ -56,7 +56,7 @@ TEST(StoreOpen, ReopenedFileKeepsItsData) {
     ingest_all(store);
   }
   Store again(tmp.file("results.db"));
-  EXPECT_EQ(again.schema_version(), 5);
+  EXPECT_EQ(again.schema_version(), 6);
   auto runs = again.runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].hostname, "altra-01.lab");

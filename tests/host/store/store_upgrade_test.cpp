@@ -64,13 +64,13 @@ TEST(StoreUpgrade, SchemaOneFileIsUpgradedAndReadsBack) {
     Store reader(path, Store::Mode::kReadOnly);
     ADD_FAILURE() << "read-only open of a schema-1 file did not throw";
   } catch (const StoreError& e) {
-    EXPECT_NE(std::string(e.what()).find("schema version 1 needs upgrading to 5"),
+    EXPECT_NE(std::string(e.what()).find("schema version 1 needs upgrading to 6"),
               std::string::npos)
         << e.what();
   }
 
   Store store(path);
-  EXPECT_EQ(store.schema_version(), 5);
+  EXPECT_EQ(store.schema_version(), 6);
   const auto runs = store.runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].run_id, kRun);
@@ -95,7 +95,7 @@ TEST(StoreUpgrade, SchemaOneFileIsUpgradedAndReadsBack) {
 
   // A later read-only opening (`results`, `watch`) is happy.
   Store reader(path, Store::Mode::kReadOnly);
-  EXPECT_EQ(reader.schema_version(), 5);
+  EXPECT_EQ(reader.schema_version(), 6);
   EXPECT_EQ(reader.runs().size(), 1u);
 }
 
@@ -123,7 +123,7 @@ TEST(StoreUpgrade, SchemaTwoFileGetsTheQueueAndKeepsItsData) {
   }
 
   Store store(path);
-  EXPECT_EQ(store.schema_version(), 5);
+  EXPECT_EQ(store.schema_version(), 6);
   const auto runs = store.runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].labels.at("tag"), "v1");
@@ -171,7 +171,7 @@ TEST(StoreUpgrade, SchemaThreeFileKeepsItsAbortNotesAside) {
     )sql");
   }
   Store store(path);
-  EXPECT_EQ(store.schema_version(), 5);
+  EXPECT_EQ(store.schema_version(), 6);
   const auto running = store.queued_run("b0000000-0000-4000-8000-000000000001");
   ASSERT_TRUE(running);
   EXPECT_EQ(running->abort_note, "aborted by operator 'alice'");
@@ -189,7 +189,7 @@ TEST(StoreUpgrade, NewFileGetsEveryStep) {
   TempDir tmp;
   Store store(tmp.file("new.db"));
   EXPECT_EQ(store.schema_version(), latest_schema_version());
-  EXPECT_EQ(latest_schema_version(), 5);
+  EXPECT_EQ(latest_schema_version(), 6);
   RawDb raw(tmp.file("new.db"));
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'samples_run_id'"), "1");
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('iterations') WHERE name IN "

@@ -1,0 +1,171 @@
+#include "host/report/html/nightly_report.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "host/analysis/series.h"
+#include "host/compare/run_data.h"
+#include "host/compare/trend_table.h"
+#include "host/report/format.h"
+#include "host/report/html/page.h"
+#include "host/report/html/plots.h"
+
+namespace schedrig::report::html {
+namespace {
+
+using nlohmann::json;
+
+// A string field of a summary row, "" when absent or not a string.
+std::string text(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string change_text(const json& row) {
+  const auto it = row.find("change_pct");
+  if (it == row.end() || !it->is_number()) return "-";
+  return analysis::format_change(it->get<double>());
+}
+
+std::vector<std::string> strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& s : *it) {
+    if (s.is_string()) out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+void verdict_section(Page& page, const json& summary) {
+  page.heading(2, "Verdicts per kernel", "verdicts");
+  std::vector<std::vector<std::string>> rows;
+  const auto r = summary.find("rows");
+  if (r != summary.end() && r->is_array()) {
+    for (const auto& row : *r) {
+      const std::string mark = text(row, "verdict");
+      rows.push_back({text(row, "agent"), text(row, "plan"), text(row, "case"),
+                      text(row, "variant"), text(row, "metric"), text(row, "kernel"),
+                      text(row, "baseline"), change_text(row) + (mark.empty() ? "" : " " + mark),
+                      text(row, "level"), row.value("gate_failed", false) ? "FAILED" : "",
+                      text(row, "note")});
+    }
+  }
+  page.table({"agent", "plan", "case", "variant", "metric", "kernel", "baseline", "change",
+              "level", "gate", "note"},
+             rows, "verdicts", "verdict-table");
+}
+
+void selftest_section(Page& page, const json& summary) {
+  const auto s = summary.find("selftests");
+  if (s == summary.end() || !s->is_array() || s->empty()) return;
+  page.heading(2, "Selftest (positive control)", "selftest");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& t : *s) {
+    rows.push_back({text(t, "agent"), std::to_string(t.value("boots", 0u)),
+                    std::to_string(t.value("regressed", 0u)),
+                    t.value("ok", false) ? "found its regression" : "DETECTOR FAILED"});
+  }
+  page.table({"agent", "boots", "found (R)", "detector"}, rows, "selftest");
+}
+
+// The cases of `runs` in plan order.
+std::vector<std::string> cases_of(const NightPlanRuns& p) {
+  std::vector<std::string> out;
+  for (const auto& [kernel, run] : p.runs) {
+    for (const auto& c : compare::plan_names(run.plan, "cases")) compare::push_unique(out, c);
+  }
+  return out;
+}
+
+// Iterations per kernel in slot order: one series per kernel.
+StripPlot kernel_strip(const NightPlanRuns& p, const compare::Trend& t) {
+  StripPlot plot;
+  plot.title = fmt::format("{} / {} / {}: {}", p.agent, p.plan, t.case_name, t.metric);
+  plot.unit = t.unit;
+  std::vector<std::string> kernels;
+  for (const auto& [kernel, run] : p.runs) compare::push_unique(kernels, kernel);
+  for (const auto& k : kernels) plot.series.push_back({k, {}, {}});
+  double x = 0;
+  for (std::size_t i = 0; i < p.runs.size() && i < t.points.size(); ++i) {
+    const std::string& kernel = p.runs[i].first;
+    const auto s = static_cast<std::size_t>(
+        std::find(kernels.begin(), kernels.end(), kernel) - kernels.begin());
+    for (double v : t.points[i].values) {
+      plot.series[s].points.push_back(
+          {x++, v, false, true, fmt::format("{} ({}): {}", kernel, t.points[i].label,
+                                             format_number(v))});
+    }
+    x += 2;
+  }
+  return plot;
+}
+
+std::vector<TrendPoint> boot_trend(const NightPlanRuns& p, const compare::Trend& t) {
+  std::vector<TrendPoint> out;
+  for (std::size_t i = 0; i < t.points.size() && i < p.runs.size(); ++i) {
+    const compare::TrendPoint& q = t.points[i];
+    if (q.values.empty()) continue;
+    const std::string mark = q.has_previous ? std::string(analysis::mark(q.vs_previous.verdict)) : "";
+    out.push_back({p.runs[i].first, q.median, q.ci_lo, q.ci_hi, mark == "?" ? "" : mark,
+                   q.change_point,
+                   fmt::format("{} run {}: median {} [{} .. {}]", p.runs[i].first, q.label,
+                               format_number(q.median), format_number(q.ci_lo),
+                               format_number(q.ci_hi))});
+  }
+  return out;
+}
+
+void plan_section(Page& page, const NightPlanRuns& p) {
+  std::vector<store::RunRecord> runs;
+  for (const auto& [kernel, run] : p.runs) runs.push_back(run);
+  for (const std::string& c : cases_of(p)) {
+    compare::TrendOptions o;
+    o.case_name = c;
+    compare::Trend t;
+    try {
+      t = compare::make_trend(runs, o);
+    } catch (const compare::CompareError& e) {
+      page.paragraph(fmt::format("{} / {} / {}: {}", p.agent, p.plan, c, e.what()), "muted");
+      continue;
+    }
+    if (t.points.size() != runs.size()) continue;  // a run without the case: no slot order
+    page.heading(3, fmt::format("{} / {} / {}", p.agent, p.plan, c));
+    const StripPlot strip = kernel_strip(p, t);
+    page.figure(strip_plot_svg(strip), strip.title + " — iterations per kernel, slot order",
+                {{"case", c}, {"metric", t.metric}, {"agent", p.agent}});
+    page.figure(trend_plot_svg(strip.title, t.unit, boot_trend(p, t)),
+                strip.title + " — median and 95% interval per boot, marks against the boot "
+                              "before, dashed: a change point",
+                {{"case", c}, {"metric", t.metric}, {"trend", "boots"}});
+  }
+}
+
+}  // namespace
+
+std::string nightly_report_html(const NightReportData& d) {
+  const std::string night = text(d.summary, "night");
+  Page page("schedrig night " + night);
+  page.heading(1, "schedrig night " + night);
+  const bool regression = d.summary.value("regression", false);
+  const bool detector_failed = d.summary.value("detector_failed", false);
+  page.paragraph(fmt::format("lab file {}; exit {}: {}", text(d.summary, "lab"),
+                             d.summary.value("exit_code", -1),
+                             detector_failed ? "the detector failed (selftest)"
+                             : regression    ? "a gated regression"
+                                             : "no gated regression"));
+  verdict_section(page, d.summary);
+  selftest_section(page, d.summary);
+  page.heading(2, "Problems and notes", "notes");
+  page.list(strings(d.summary, "problems"), "notes");
+  page.list(strings(d.summary, "infrastructure"), "notes");
+  page.list(strings(d.summary, "notes"), "notes");
+  page.heading(2, "Iterations and trend", "iterations");
+  if (!d.runs_note.empty()) page.paragraph(d.runs_note, "muted");
+  for (const auto& p : d.plans) plan_section(page, p);
+  page.paragraph("Made by: " + d.command, "muted");
+  return page.str();
+}
+
+}  // namespace schedrig::report::html
