@@ -20,10 +20,10 @@
 
 #include "common/envelope_codec.h"
 #include "common/printable.h"
-#include "common/wire_names.h"
 #include "common/tls/scheme_hint.h"
 #include "common/tls/server_check.h"
 #include "common/tls/tls_context.h"
+#include "common/wire_names.h"
 
 namespace schedrig::link {
 namespace {
@@ -33,7 +33,6 @@ struct UpgradeHeaders {
   std::string token;                           // "Authorization: Bearer TOKEN"; "" = none
   std::optional<std::uint64_t> spool_backlog;  // kSpoolBacklogHeader; none = not sent
 };
-
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -372,8 +371,7 @@ std::unique_ptr<Connection> open_connection(LinkState& state, const WsUrl& url,
                                             std::optional<std::uint64_t> spool_backlog) {
   const UpgradeHeaders headers{security.token, spool_backlog};
   if (!url.tls) return dial<PlainWs>(state, nullptr, url, headers, timeout, silence_limit);
-  return dial<TlsWs>(state, client_context(security.ca_file), url, headers, timeout,
-                     silence_limit);
+  return dial<TlsWs>(state, client_context(security.ca_file), url, headers, timeout, silence_limit);
 }
 
 }  // namespace schedrig::link

@@ -16,10 +16,10 @@ namespace schedrig::analysis {
 
 // The merge of histograms of one unit: count per bucket lower bound.
 struct PooledHistogram {
-  std::string unit;                               // of the bounds, e.g. "us"
-  std::map<double, unsigned long long> buckets;   // lower bound -> count
-  unsigned long long samples = 0;                 // sum of the counts
-  unsigned histograms = 0;                        // histograms added
+  std::string unit;                              // of the bounds, e.g. "us"
+  std::map<double, unsigned long long> buckets;  // lower bound -> count
+  unsigned long long samples = 0;                // sum of the counts
+  unsigned histograms = 0;                       // histograms added
 };
 
 // Adds one histogram (non-empty buckets: ascending lower bounds and their

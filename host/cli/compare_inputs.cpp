@@ -64,7 +64,8 @@ void check_distinct(const CompareInputs& in) {
 }  // namespace
 
 void add_comparison_options(CLI::App& cmd, ComparisonCliOptions& o) {
-  cmd.add_option("run", o.runs, "run_id or a unique prefix of it; several (with --against) are pooled");
+  cmd.add_option("run", o.runs,
+                 "run_id or a unique prefix of it; several (with --against) are pooled");
   cmd.add_option("--baseline", o.baseline,
                  "variant to compare against (default: the plan's first); with --against, "
                  "compare only this variant");
@@ -121,9 +122,8 @@ bool runs_ok(const std::vector<store::RunRecord>& runs) {
 }
 
 compare::Table comparison_table(const CompareInputs& in, const compare::CompareOptions& options) {
-  compare::Table table = in.against.empty()
-                             ? compare::compare_variants(in.runs.front(), options)
-                             : compare::compare_runs(in.runs, in.against, options);
+  compare::Table table = in.against.empty() ? compare::compare_variants(in.runs.front(), options)
+                                            : compare::compare_runs(in.runs, in.against, options);
   table.pooled = compare::pooled_latency(table, in.runs, in.against);
   return table;
 }

@@ -1,7 +1,7 @@
 // `schedrig report RUN [--against RUN2] --html F` and `schedrig report
 // --nightly DIR`: self-contained HTML pages (docs/reports.md).
-#include <algorithm>
 #include <fcntl.h>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <system_error>

@@ -1,8 +1,10 @@
 // `schedrig trend --agent ID --case C`: a case's metric over an agent's
 // runs (or kernels), with verdicts against the point before and change
 // points (docs/reports.md "Trend"; host/compare/trend_table.h).
+#include <algorithm>
 #include <ctime>
 #include <iostream>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -54,7 +56,10 @@ long long parse_since(const std::string& text) {
   }
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
-  return static_cast<long long>(timegm(&tm)) * 1'000'000'000LL;
+  // ns since the epoch run out in 2262: a later date is "after every run".
+  const long long seconds = static_cast<long long>(timegm(&tm));
+  constexpr long long kMaxSeconds = std::numeric_limits<long long>::max() / 1'000'000'000LL;
+  return seconds >= kMaxSeconds ? std::numeric_limits<long long>::max() : seconds * 1'000'000'000LL;
 }
 
 std::vector<store::RunRecord> server_runs(const TrendCliOptions& o) {
@@ -66,9 +71,8 @@ std::vector<store::RunRecord> server_runs(const TrendCliOptions& o) {
   if (ids.size() > kMaxServerRuns) ids.erase(ids.begin(), ids.end() - kMaxServerRuns);
   std::vector<store::RunRecord> out;
   for (const auto& id : ids) out.push_back(client::fetch_run(*api, id));
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.started_at_ns < b.started_at_ns;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.started_at_ns < b.started_at_ns; });
   return out;
 }
 
@@ -97,11 +101,10 @@ std::string verdict_cell(const compare::TrendPoint& p) {
 }
 
 void print_text(const compare::Trend& t, bool by_kernel) {
-  std::cout << printable(fmt::format("trend of {} {} ({}, {}), {} point{} by {}:\n", t.case_name,
-                                     t.metric, report::dash_if_empty(t.unit),
-                                     t.higher_is_better ? "higher is better" : "lower is better",
-                                     t.points.size(), t.points.size() == 1 ? "" : "s",
-                                     by_kernel ? "kernel" : "run"));
+  std::cout << printable(fmt::format(
+      "trend of {} {} ({}, {}), {} point{} by {}:\n", t.case_name, t.metric,
+      report::dash_if_empty(t.unit), t.higher_is_better ? "higher is better" : "lower is better",
+      t.points.size(), t.points.size() == 1 ? "" : "s", by_kernel ? "kernel" : "run"));
   using Align = report::TextTable::Align;
   report::TextTable table({{by_kernel ? "KERNEL" : "RUN"},
                            {"STARTED"},
@@ -116,9 +119,9 @@ void print_text(const compare::Trend& t, bool by_kernel) {
                    by_kernel ? std::to_string(p.run_ids.size()) : p.kernel,
                    std::to_string(p.values.size()),
                    p.values.empty() ? "-" : report::format_number(p.median),
-                   p.values.empty() ? "-"
-                                    : report::format_number(p.ci_lo) + " .. " +
-                                          report::format_number(p.ci_hi),
+                   p.values.empty()
+                       ? "-"
+                       : report::format_number(p.ci_lo) + " .. " + report::format_number(p.ci_hi),
                    verdict_cell(p), p.change_point ? "<- change point" : ""});
   }
   table.print(std::cout);
@@ -183,9 +186,10 @@ void add_trend_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--case", o->case_name, "the case name")->required();
   cmd->add_option("--metric", o->metric, "the metric (default: the case's primary one)");
   cmd->add_option("--variant", o->variant, "the variant (default: each plan's first)");
-  cmd->add_option("--since", o->since, "only runs started at or after YYYY-MM-DD[THH:MM:SSZ] (UTC)");
+  cmd->add_option("--since", o->since,
+                  "only runs started at or after YYYY-MM-DD[THH:MM:SSZ] (UTC)");
   cmd->add_flag("--by-kernel", o->by_kernel,
-                "one point per kernel release, its runs pooled, in the order first run");
+                "one point per kernel release, its runs pooled, in the order of their first run");
   cmd->add_option("--method", o->method, "as in compare")
       ->check(CLI::IsMember({"auto", "mwu", "welch", "ci-overlap"}));
   add_disturbed_option(*cmd, o->disturbed);

@@ -34,8 +34,7 @@ store::HistogramRecord histogram_from_json(const json& j) {
   h.counts = j.at("counts").get<std::vector<unsigned long long>>();
   if (h.lower_bounds.size() != h.counts.size() ||
       h.lower_bounds.size() > latency_buckets::kBuckets) {
-    throw json::other_error::create(501, "histogram '" + h.name + "' has mismatched buckets",
-                                    &j);
+    throw json::other_error::create(501, "histogram '" + h.name + "' has mismatched buckets", &j);
   }
   return h;
 }

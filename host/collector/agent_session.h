@@ -136,7 +136,7 @@ class AgentSession : public AgentChannel,
   std::shared_ptr<SessionServices> services_;
   const std::string peer_;
   const std::string agent_id_;
-  const bool replay_;     // `?replay=1`: store and ack only (replay_target.h)
+  const bool replay_;  // `?replay=1`: store and ack only (replay_target.h)
   const std::optional<std::uint64_t> spool_backlog_;  // the upgrade's header (replay_target.h)
   SessionLedger ledger_;  // the Hello's instance and the last seq taken (session_rules.h)
   server::RateLimitedLog bad_frames_;

@@ -128,12 +128,12 @@ inline constexpr std::array<double, 4> kPooledQuantiles = {0.5, 0.9, 0.99, 0.999
 // One side of a pooled row: a variant of a run (within a run), or a side's
 // runs (across runs).
 struct PooledSide {
-  std::string label;    // the column: the variant, or the side's short run id
-  std::string run_id;   // the side's first run
+  std::string label;   // the column: the variant, or the side's short run id
+  std::string run_id;  // the side's first run
   std::string variant;
-  unsigned iterations = 0;                // histograms merged (one per kept iteration)
-  unsigned long long samples = 0;         // latencies in the merge
-  std::array<double, 4> quantiles{};      // kPooledQuantiles, in `unit`; NaN when empty
+  unsigned iterations = 0;            // histograms merged (one per kept iteration)
+  unsigned long long samples = 0;     // latencies in the merge
+  std::array<double, 4> quantiles{};  // kPooledQuantiles, in `unit`; NaN when empty
 };
 
 // One (case, variant across runs, histogram): its sides, the baseline first.

@@ -58,8 +58,8 @@ std::vector<const store::RunRecord*> pointers(const std::vector<store::RunRecord
 }  // namespace
 
 std::vector<PooledLatency> pool_latency(const std::vector<std::string>& cases,
-                                        const std::vector<PoolSpec>& specs,
-                                        DisturbedPolicy policy, const std::string& variant) {
+                                        const std::vector<PoolSpec>& specs, DisturbedPolicy policy,
+                                        const std::string& variant) {
   std::vector<PooledLatency> out;
   for (const std::string& case_name : cases) {
     std::vector<std::string> names;

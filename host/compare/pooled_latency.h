@@ -24,8 +24,8 @@ struct PoolSpec {
 // percentiles of each spec's kept iterations of that case. A histogram that
 // no spec has is left out; a side without it has iterations 0 and NaN.
 std::vector<PooledLatency> pool_latency(const std::vector<std::string>& cases,
-                                        const std::vector<PoolSpec>& specs,
-                                        DisturbedPolicy policy, const std::string& variant = "");
+                                        const std::vector<PoolSpec>& specs, DisturbedPolicy policy,
+                                        const std::string& variant = "");
 
 // The pooled rows of `table` from the runs it was built of: within one run
 // (against empty) the baseline variant then each column; across runs, per

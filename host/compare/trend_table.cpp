@@ -68,8 +68,8 @@ bool has_case(const store::RunRecord& run, const std::string& case_name) {
   return false;
 }
 
-std::vector<TrendPoint> points_of(const std::vector<store::RunRecord>& runs,
-                                  const TrendOptions& o, const std::string& metric) {
+std::vector<TrendPoint> points_of(const std::vector<store::RunRecord>& runs, const TrendOptions& o,
+                                  const std::string& metric) {
   std::vector<TrendPoint> out;
   for (const auto& run : runs) {
     if (!has_case(run, o.case_name)) continue;
@@ -93,7 +93,8 @@ std::vector<TrendPoint> points_of(const std::vector<store::RunRecord>& runs,
 }
 
 bool significant(const analysis::Comparison& c) {
-  return c.verdict == analysis::Verdict::kImprovement || c.verdict == analysis::Verdict::kRegression;
+  return c.verdict == analysis::Verdict::kImprovement ||
+         c.verdict == analysis::Verdict::kRegression;
 }
 
 }  // namespace
@@ -121,13 +122,17 @@ Trend make_trend(const std::vector<store::RunRecord>& runs, const TrendOptions& 
     }
     previous = &p;
   }
-  // Change points: a significant move that the next point confirms.
+  // Change points: a significant move between two steady levels.
   for (std::size_t i = 1; i < t.points.size(); ++i) {
     TrendPoint& p = t.points[i];
     if (!p.has_previous || !significant(p.vs_previous)) continue;
     if (i + 1 == t.points.size() || t.points[i + 1].values.empty()) continue;
     const TrendPoint& before = t.points[i - 1];
     const TrendPoint& next = t.points[i + 1];
+    if (i >= 2 && !t.points[i - 2].values.empty() &&
+        significant(analysis::compare_series(t.points[i - 2].values, before.values, copt))) {
+      continue;  // the level before was not steady: a return after an odd point
+    }
     const analysis::Comparison next_vs_p = analysis::compare_series(p.values, next.values, copt);
     const analysis::Comparison next_vs_before =
         analysis::compare_series(before.values, next.values, copt);

@@ -3,12 +3,12 @@
 // each point's median and 95% interval, its verdict against the point
 // before, and the change points across runs.
 //
-// A change point is where the level moves and stays: point i is one when
-// its comparison with point i-1 is significant ((I) or (R)) and, when a
-// point i+1 exists, i+1 agrees with i (no significant change between them)
-// and differs from i-1 the same way; one odd run is therefore no change
-// point, and neither is a lone outlier at the end (it is marked but not a
-// change point until the next run confirms it).
+// A change point is a move between two steady levels: point i is one when
+// its comparison with point i-1 is significant ((I) or (R)), point i+1
+// agrees with i (no significant change between them) and differs from i-1
+// the same way, and i-1 agrees with i-2 when there is one. One odd run is
+// therefore no change point, nor is the return after it, and the newest
+// point is marked but not a change point until the next run confirms it.
 #pragma once
 
 #include <string>
@@ -22,8 +22,8 @@ namespace schedrig::compare {
 
 struct TrendOptions {
   std::string case_name;
-  std::string metric;   // "" = the case's primary (first) metric
-  std::string variant;  // "" = each run's plan's first variant
+  std::string metric;      // "" = the case's primary (first) metric
+  std::string variant;     // "" = each run's plan's first variant
   bool by_kernel = false;  // one point per kernel release (runs pooled), in order first seen
   DisturbedPolicy disturbed = DisturbedPolicy::kExclude;
   analysis::Method method = analysis::Method::kAuto;
@@ -31,14 +31,14 @@ struct TrendOptions {
 };
 
 struct TrendPoint {
-  std::string label;                 // the run's short id, or the kernel release
-  std::vector<std::string> run_ids;  // behind the point
-  std::string kernel;                // the (first) run's kernel release
-  long long started_at_ns = 0;       // the (first) run's start
-  std::vector<double> values;        // kept iterations' values, run by run
+  std::string label;                        // the run's short id, or the kernel release
+  std::vector<std::string> run_ids;         // behind the point
+  std::string kernel;                       // the (first) run's kernel release
+  long long started_at_ns = 0;              // the (first) run's start
+  std::vector<double> values;               // kept iterations' values, run by run
   double median = 0, ci_lo = 0, ci_hi = 0;  // NaN without values
   bool has_previous = false;                // a point before with values
-  analysis::Comparison vs_previous;         // against the point before (meaningful with has_previous)
+  analysis::Comparison vs_previous;  // against the point before (meaningful with has_previous)
   bool change_point = false;
 };
 

@@ -132,7 +132,8 @@ ApiResponse Control::get_runs(const std::string& state) const {
 
 ApiResponse Control::get_run(const std::string& id, bool histograms) const {
   const std::string run_id = resolve_run_id(id);
-  std::vector<store::RunRecord> runs = store_.runs(run_id, {.sample_summaries = true, .histograms = histograms});
+  std::vector<store::RunRecord> runs =
+      store_.runs(run_id, {.sample_summaries = true, .histograms = histograms});
   std::erase_if(runs, [&](const store::RunRecord& run) { return run.run_id != run_id; });
   if (runs.empty()) {
     std::optional<store::RunRecord> queued = store_.queued_run_record(run_id);
@@ -196,7 +197,8 @@ void Control::get_events(const std::string& id, long long after, std::chrono::se
     // (a minute of margin for the clock).
     after = std::max(after, reader_.last_envelope_before(row->submitted_at_ns - 60'000'000'000LL));
   } else {
-    std::vector<store::RunRecord> runs = store_.runs(q.run_id, {.sample_summaries = false, .histograms = false});
+    std::vector<store::RunRecord> runs =
+        store_.runs(q.run_id, {.sample_summaries = false, .histograms = false});
     if (runs.empty()) throw ApiError(404, fmt::format("no run matches '{}'", printable(id)));
     q.agent_id = runs.front().agent_id;
   }

@@ -13,10 +13,10 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "host/metrics/server_metrics.h"
 #include "host/collector/events.h"
 #include "host/control/dispatcher.h"
 #include "host/control/runs_request.h"
+#include "host/metrics/server_metrics.h"
 #include "host/server/api_handler.h"
 #include "host/store/agent_state_queries.h"
 #include "host/store/store.h"

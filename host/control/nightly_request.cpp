@@ -42,8 +42,8 @@ int verdict_of(const json& row, std::size_t index) {
   if (mark.empty()) return 0;
   if (mark == "(I)") return 1;
   if (mark == "?") return 2;
-  throw ApiError(400, fmt::format("rows[{}]: 'verdict' must be \"(R)\", \"(I)\", \"\" or \"?\"",
-                                  index));
+  throw ApiError(400,
+                 fmt::format("rows[{}]: 'verdict' must be \"(R)\", \"(I)\", \"\" or \"?\"", index));
 }
 
 double change_of(const json& row, std::size_t index) {

@@ -39,9 +39,10 @@ void add_scrape_gauges(prometheus::Registry& r, const ScrapeState& now) {
   }
   auto& verdict = prometheus::BuildGauge()
                       .Name("schedrig_nightly_verdict")
-                      .Help("Latest nightly verdict of a kernel against the baseline: -1 "
-                            "regression (R), 0 no significant change, 1 improvement (I), 2 not "
-                            "judged")
+                      .Help(
+                          "Latest nightly verdict of a kernel against the baseline: -1 "
+                          "regression (R), 0 no significant change, 1 improvement (I), 2 not "
+                          "judged")
                       .Register(r);
   auto& change = prometheus::BuildGauge()
                      .Name("schedrig_nightly_change_percent")
@@ -77,8 +78,9 @@ ServerMetrics::ServerMetrics() : registry_(std::make_shared<prometheus::Registry
                          .Add({}, latency_buckets());
   spool_backlog_ = &prometheus::BuildGauge()
                         .Name("schedrig_agent_spool_backlog_envelopes")
-                        .Help("Unacknowledged envelopes in the agent's spool when it last "
-                              "connected (what its replay sends)")
+                        .Help(
+                            "Unacknowledged envelopes in the agent's spool when it last "
+                            "connected (what its replay sends)")
                         .Register(*registry_);
 }
 

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -19,6 +21,7 @@
 #include "host/nightly/night_driver.h"
 #include "host/nightly/night_files.h"
 #include "host/nightly/night_history.h"
+#include "host/nightly/night_report.h"
 #include "host/nightly/night_state.h"
 #include "host/nightly/night_verdicts.h"
 #include "host/report/format.h"
@@ -213,6 +216,35 @@ std::vector<HistoryEntry> history_of(const std::string& night, const NightRuns& 
 // The night's agents. A resumed night may find a box still booting (the
 // host stopped after asking for the boot): it waits for agents to be back,
 // up to the boot timeout.
+// OUT/report.html (docs/reports.md "A night"): the runs the verdicts read,
+// any other from the server. A page that cannot be made is a warning on
+// stderr: the night's verdict stands.
+void write_report(const std::string& out_dir, const NightState& state,
+                  const nlohmann::json& summary, const NightRuns& runs, client::ApiClient& api) {
+  std::map<std::string, const store::RunRecord*> by_id;
+  for (const auto& [agent, plans] : runs.plans) {
+    for (const auto& [plan, kernels] : plans) {
+      for (const KernelRuns& k : kernels) {
+        for (const store::RunRecord& r : k.runs) by_id[r.run_id] = &r;
+      }
+    }
+  }
+  const RunFetch fetch = [&](const std::string& id) {
+    const auto found = by_id.find(id);
+    return found != by_id.end() ? *found->second : client::fetch_run(api, id);
+  };
+  try {
+    const std::string html = report::html::nightly_report_html(night_report_data(
+        state, summary, fetch,
+        "schedrig nightly (OUT/report.html; again: schedrig report --nightly OUT)"));
+    replace_file((fs::path(out_dir) / "report.html").string(), html);
+  } catch (const std::exception& e) {
+    std::cerr << printable(
+                     fmt::format("warning: {}/report.html was not written: {}", out_dir, e.what()))
+              << "\n";
+  }
+}
+
 std::vector<NightAgent> night_agents(client::ApiClient& api, const LabFile& lab,
                                      const NightOptions& o) {
   const auto deadline = std::chrono::steady_clock::now() + o.boot_timeout;
@@ -269,7 +301,8 @@ NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
                           out.exit_code == 0   ? "clean"
                           : out.exit_code == 1 ? "a gated regression"
                                                : "infrastructure or detector failed");
-  const nlohmann::json summary = summary_json(state->night(), lab, v, infrastructure, out.exit_code);
+  const nlohmann::json summary =
+      summary_json(state->night(), lab, v, infrastructure, out.exit_code);
   out.json = summary.dump(2) + "\n";
   try {
     api.post(client::nightly_path(), summary.dump());  // serve keeps the verdicts for /metrics
@@ -288,6 +321,7 @@ NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
   }
   replace_file((fs::path(o.out_dir) / "summary.txt").string(), out.text);
   replace_file((fs::path(o.out_dir) / "summary.json").string(), out.json);
+  write_report(o.out_dir, *state, summary, runs, api);
   return out;
 }
 

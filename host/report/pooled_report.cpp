@@ -22,7 +22,8 @@ nlohmann::json side_json(const compare::PooledSide& s) {
                      {"variant", s.variant},
                      {"iterations", s.iterations},
                      {"samples", s.samples}};
-  for (std::size_t i = 0; i < kJsonKeys.size(); ++i) out[kJsonKeys[i]] = json_number(s.quantiles[i]);
+  for (std::size_t i = 0; i < kJsonKeys.size(); ++i)
+    out[kJsonKeys[i]] = json_number(s.quantiles[i]);
   return out;
 }
 
@@ -35,13 +36,13 @@ nlohmann::json pooled_json(const std::vector<compare::PooledLatency>& pooled) {
   for (const auto& row : pooled) {
     nlohmann::json sides = nlohmann::json::array();
     for (const auto& s : row.sides) sides.push_back(side_json(s));
-    out.push_back({{"case", row.case_name},
-                   {"variant", row.variant.empty() ? nlohmann::json(nullptr)
-                                                   : nlohmann::json(row.variant)},
-                   {"histogram", row.histogram},
-                   {"unit", row.unit},
-                   {"pooled", true},
-                   {"sides", std::move(sides)}});
+    out.push_back(
+        {{"case", row.case_name},
+         {"variant", row.variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.variant)},
+         {"histogram", row.histogram},
+         {"unit", row.unit},
+         {"pooled", true},
+         {"sides", std::move(sides)}});
   }
   return out;
 }

@@ -18,10 +18,8 @@ nlohmann::json summary_json(const store::SampleSummaryRecord& summary) {
 }
 
 nlohmann::json histogram_json(const store::HistogramRecord& h) {
-  return {{"name", h.name},
-          {"unit", h.unit},
-          {"lower_bounds", h.lower_bounds},
-          {"counts", h.counts}};
+  return {
+      {"name", h.name}, {"unit", h.unit}, {"lower_bounds", h.lower_bounds}, {"counts", h.counts}};
 }
 
 }  // namespace
@@ -30,21 +28,21 @@ nlohmann::json iteration_json(const store::IterationRecord& it) {
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : it.metrics) metrics.push_back(metric_json(m));
   nlohmann::json out{{"case", it.case_name},
-          {"variant", it.variant},
-          {"iteration", it.iteration},
-          {"status", it.status},
-          {"reason", it.reason},
-          {"cpus", it.cpus},
-          {"started_at_ns", it.started_at_ns},
-          {"finished_at_ns", it.finished_at_ns},
-          {"metrics", std::move(metrics)},
-          {"knobs", nlohmann::json(it.knobs)},
-          {"samples", summary_json(it.sample_summary)},
-          {"quiet_wait_s", it.quiet_wait_s},
-          {"quiet_gave_up", it.quiet_gave_up},
-          {"disturbed", it.disturbed},
-          {"disturbed_reason", it.disturbed_reason},
-          {"attempts", it.attempts}};
+                     {"variant", it.variant},
+                     {"iteration", it.iteration},
+                     {"status", it.status},
+                     {"reason", it.reason},
+                     {"cpus", it.cpus},
+                     {"started_at_ns", it.started_at_ns},
+                     {"finished_at_ns", it.finished_at_ns},
+                     {"metrics", std::move(metrics)},
+                     {"knobs", nlohmann::json(it.knobs)},
+                     {"samples", summary_json(it.sample_summary)},
+                     {"quiet_wait_s", it.quiet_wait_s},
+                     {"quiet_gave_up", it.quiet_gave_up},
+                     {"disturbed", it.disturbed},
+                     {"disturbed_reason", it.disturbed_reason},
+                     {"attempts", it.attempts}};
   if (!it.histograms.empty()) {
     nlohmann::json histograms = nlohmann::json::array();
     for (const auto& h : it.histograms) histograms.push_back(histogram_json(h));

@@ -1,8 +1,8 @@
 // Which endpoint an HTTP request is for, whether its bearer token may use
 // it, and the error answers the server gives itself (docs/architecture.md
 // "Server"): /agent (WebSocket, agent tokens), /api/v1/... and /metrics
-// (operator tokens, both to the ApiHandler), else 404; 401 with WWW-Authenticate: Bearer for a missing or
-// unknown token, 403 for a token of the other role.
+// (operator tokens, both to the ApiHandler), else 404; 401 with WWW-Authenticate: Bearer for a
+// missing or unknown token, 403 for a token of the other role.
 #pragma once
 
 #include <optional>

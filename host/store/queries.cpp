@@ -104,7 +104,9 @@ void load_histograms(sqlite::Db& db, const std::string& run_id, long long after_
     auto found = index_of.find(st.column_int(0));
     if (found == index_of.end() || !h.ParseFromString(st.column_blob(1))) continue;
     if (h.lower_bounds_size() != h.counts_size()) continue;
-    HistogramRecord r{h.name(), h.unit(), {h.lower_bounds().begin(), h.lower_bounds().end()},
+    HistogramRecord r{h.name(),
+                      h.unit(),
+                      {h.lower_bounds().begin(), h.lower_bounds().end()},
                       {h.counts().begin(), h.counts().end()}};
     out[found->second].histograms.push_back(std::move(r));
   }

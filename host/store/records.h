@@ -39,9 +39,9 @@ struct SampleSummaryRecord {
 // A latency histogram of an iteration, stored whole (schedrig.v1.Histogram):
 // the non-empty buckets of common/latency_buckets.h, bounds in `unit`.
 struct HistogramRecord {
-  std::string name;                  // e.g. "wakeup_latency"
-  std::string unit;                  // of the bounds, e.g. "us"
-  std::vector<double> lower_bounds;  // inclusive, ascending
+  std::string name;                        // e.g. "wakeup_latency"
+  std::string unit;                        // of the bounds, e.g. "us"
+  std::vector<double> lower_bounds;        // inclusive, ascending
   std::vector<unsigned long long> counts;  // parallel to lower_bounds
 };
 

@@ -4,6 +4,8 @@
 // processes (each with a fake knob root, so no real knob is touched), driven
 // by the CLI as a user runs it; and every attack of the issue, each refused
 // with nothing stored (checked in the store's envelopes table).
+#include <sstream>
+
 #include "tests/e2e/control_plane_fixture.h"
 
 namespace schedrig {
@@ -296,6 +298,33 @@ TEST_F(ControlPlaneE2E, NoTokenIsRefusedWith401) {
   EXPECT_NE(cli.output.find("401"), std::string::npos) << cli.output;
   EXPECT_EQ(envelopes(), 0);
   EXPECT_EQ(count("SELECT count(*) FROM queue"), 0);
+}
+
+// GET /metrics over TLS on serve's port: an operator's token only; the
+// exposition parses, counts the live agents and the envelopes they sent, and
+// carries each agent's spool backlog from its upgrade header.
+TEST_F(ControlPlaneE2E, MetricsAreScrapedWithAnOperatorTokenOnly) {
+  start_agent("box1");
+  EXPECT_EQ(api(http::verb::get, "/metrics", "").status, 401u);
+  EXPECT_EQ(api(http::verb::get, "/metrics", "box1").status, 403u);
+  const auto scrape = api(http::verb::get, "/metrics", "alice");
+  ASSERT_EQ(scrape.status, 200u) << scrape.body;
+  std::map<std::string, double> series;
+  std::istringstream in(scrape.body);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto space = line.rfind(' ');
+    ASSERT_NE(space, std::string::npos) << line;
+    series[line.substr(0, space)] = std::stod(line.substr(space + 1));
+  }
+  EXPECT_EQ(series.at("schedrig_agents_connected"), 1);
+  EXPECT_GE(series.at("schedrig_envelopes_stored_total"), 2);  // its Hello and Topology
+  EXPECT_EQ(series.at("schedrig_ingest_latency_seconds_count"),
+            series.at("schedrig_envelopes_stored_total"));
+  EXPECT_EQ(series.count("schedrig_agent_spool_backlog_envelopes{agent=\"box1\"}"), 1u)
+      << scrape.body;
+  EXPECT_NE(scrape.body.find("# TYPE schedrig_ingest_latency_seconds histogram"),
+            std::string::npos);
 }
 
 // Attack: the wrong role: an agent token on the API, an operator's on /agent: 403.

@@ -205,6 +205,29 @@ TEST_F(NightlyE2E, TwoAgentsTwoKernelsThreeBootsFindBox1sSlowKernel) {
     EXPECT_EQ(boots.size(), 6u) << box;  // every slot its own boot
   }
   EXPECT_NE(r.output.find("exit 1: a gated regression"), std::string::npos);
+
+  // The night's page (OUT/report.html): its verdicts, and per box the
+  // iterations per kernel and the trend over the six boots.
+  const std::string page = read_file(dir_.file("night/report.html"));
+  EXPECT_NE(page.find("id=\"verdict-table\""), std::string::npos);
+  EXPECT_NE(page.find("FAILED"), std::string::npos);  // box1's gate
+  std::size_t strips = 0, trends = 0;
+  for (auto at = page.find("<svg class=\"strip\""); at != std::string::npos;
+       at = page.find("<svg class=\"strip\"", at + 1)) {
+    ++strips;
+  }
+  for (auto at = page.find("<svg class=\"trend\""); at != std::string::npos;
+       at = page.find("<svg class=\"trend\"", at + 1)) {
+    ++trends;
+  }
+  EXPECT_EQ(strips, 2u);  // box1 and box2, one case each
+  EXPECT_EQ(trends, 2u);
+  // Made again from OUT and the server: the same plots.
+  const CommandResult again =
+      run_command(fmt::format("{} report --nightly {} --html {}{}", bin("schedrig"),
+                              dir_.file("night"), dir_.file("again.html"), server_flags()));
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(read_file(dir_.file("again.html")).find("<svg class=\"trend\""), std::string::npos);
 }
 
 // A box that does not come back from its boot (nobody restarts it) fails

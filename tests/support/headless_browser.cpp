@@ -19,6 +19,11 @@ std::string quiet_flags(const std::string& work_dir) {
          work_dir + "/chromium-profile";
 }
 
+// Hash codes of Chromium's traffic annotations (tools/traffic_annotation):
+// what the renderer loads for a page, and a frame's navigation.
+constexpr const char* kBlinkResourceLoader = "101845102";
+constexpr const char* kNavigationUrlLoader = "63171670";
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -41,22 +46,30 @@ BrowserView open_in_chromium(const std::string& html_path, const std::string& wo
   const std::string netlog = work_dir + "/netlog.json";
   const std::string url = "file://" + html_path;
   const auto dom = run_command("timeout 120 " + chromium_binary() + quiet_flags(work_dir) +
-                               " --log-net-log=" + netlog + " --dump-dom '" + url +
-                               "' 2>" + work_dir + "/chromium.log");
+                               " --log-net-log=" + netlog + " --dump-dom '" + url + "' 2>" +
+                               work_dir + "/chromium.log");
   v.exit_code = dom.exit_code;
   v.dom = dom.output;
   v.log = read_file(work_dir + "/chromium.log");
   const std::string log = read_file(netlog);
-  static const std::regex kUrl("\"url\":\"([^\"]*)\"");
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), kUrl); it != std::sregex_iterator();
-       ++it) {
-    v.urls.push_back((*it)[1]);
+  // Chromium labels each request with its purpose (a network traffic
+  // annotation); the page's own are blink_resource_loader (subresources:
+  // images, styles, fonts, fetches) and navigation_url_loader (frames).
+  // The browser's background requests (updates, time, dictionaries) carry
+  // other annotations and are not the page's.
+  static const std::regex kRequest("\"traffic_annotation\":(\\d+),\"url\":\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), kRequest);
+       it != std::sregex_iterator(); ++it) {
+    const std::string annotation = (*it)[1];
+    if (annotation == kBlinkResourceLoader || annotation == kNavigationUrlLoader) {
+      v.urls.push_back((*it)[2]);
+    }
   }
   if (!png_path.empty()) {
-    const auto shot = run_command("timeout 120 " + chromium_binary() + quiet_flags(work_dir) +
-                                  " --hide-scrollbars --window-size=" + std::to_string(width) +
-                                  "," + std::to_string(height) + " --screenshot=" + png_path +
-                                  " '" + url + "' 2>&1");
+    const auto shot =
+        run_command("timeout 120 " + chromium_binary() + quiet_flags(work_dir) +
+                    " --hide-scrollbars --window-size=" + std::to_string(width) + "," +
+                    std::to_string(height) + " --screenshot=" + png_path + " '" + url + "' 2>&1");
     if (shot.exit_code != 0) v.log += shot.output;
   }
   return v;

@@ -1,5 +1,6 @@
 #include "host/report/html/nightly_report.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -52,8 +53,8 @@ void verdict_section(Page& page, const json& summary) {
                       text(row, "note")});
     }
   }
-  page.table({"agent", "plan", "case", "variant", "metric", "kernel", "baseline", "change",
-              "level", "gate", "note"},
+  page.table({"agent", "plan", "case", "variant", "metric", "kernel", "baseline", "change", "level",
+              "gate", "note"},
              rows, "verdicts", "verdict-table");
 }
 
@@ -90,12 +91,12 @@ StripPlot kernel_strip(const NightPlanRuns& p, const compare::Trend& t) {
   double x = 0;
   for (std::size_t i = 0; i < p.runs.size() && i < t.points.size(); ++i) {
     const std::string& kernel = p.runs[i].first;
-    const auto s = static_cast<std::size_t>(
-        std::find(kernels.begin(), kernels.end(), kernel) - kernels.begin());
+    const auto s = static_cast<std::size_t>(std::find(kernels.begin(), kernels.end(), kernel) -
+                                            kernels.begin());
     for (double v : t.points[i].values) {
       plot.series[s].points.push_back(
-          {x++, v, false, true, fmt::format("{} ({}): {}", kernel, t.points[i].label,
-                                             format_number(v))});
+          {x++, v, false, true,
+           fmt::format("{} ({}): {}", kernel, t.points[i].label, format_number(v))});
     }
     x += 2;
   }
@@ -107,12 +108,12 @@ std::vector<TrendPoint> boot_trend(const NightPlanRuns& p, const compare::Trend&
   for (std::size_t i = 0; i < t.points.size() && i < p.runs.size(); ++i) {
     const compare::TrendPoint& q = t.points[i];
     if (q.values.empty()) continue;
-    const std::string mark = q.has_previous ? std::string(analysis::mark(q.vs_previous.verdict)) : "";
-    out.push_back({p.runs[i].first, q.median, q.ci_lo, q.ci_hi, mark == "?" ? "" : mark,
-                   q.change_point,
-                   fmt::format("{} run {}: median {} [{} .. {}]", p.runs[i].first, q.label,
-                               format_number(q.median), format_number(q.ci_lo),
-                               format_number(q.ci_hi))});
+    const std::string mark =
+        q.has_previous ? std::string(analysis::mark(q.vs_previous.verdict)) : "";
+    out.push_back(
+        {p.runs[i].first, q.median, q.ci_lo, q.ci_hi, mark == "?" ? "" : mark, q.change_point,
+         fmt::format("{} run {}: median {} [{} .. {}]", p.runs[i].first, q.label,
+                     format_number(q.median), format_number(q.ci_lo), format_number(q.ci_hi))});
   }
   return out;
 }
@@ -136,8 +137,9 @@ void plan_section(Page& page, const NightPlanRuns& p) {
     page.figure(strip_plot_svg(strip), strip.title + " — iterations per kernel, slot order",
                 {{"case", c}, {"metric", t.metric}, {"agent", p.agent}});
     page.figure(trend_plot_svg(strip.title, t.unit, boot_trend(p, t)),
-                strip.title + " — median and 95% interval per boot, marks against the boot "
-                              "before, dashed: a change point",
+                strip.title +
+                    " — median and 95% interval per boot, marks against the boot "
+                    "before, dashed: a change point",
                 {{"case", c}, {"metric", t.metric}, {"trend", "boots"}});
   }
 }

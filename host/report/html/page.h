@@ -13,8 +13,8 @@ class Page {
  public:
   explicit Page(std::string title);
 
-  void heading(int level, const std::string& text, const std::string& id = "");  // escaped
-  void paragraph(const std::string& text, const std::string& css_class = "");   // escaped
+  void heading(int level, const std::string& text, const std::string& id = "");   // escaped
+  void paragraph(const std::string& text, const std::string& css_class = "");     // escaped
   void preformatted(const std::string& text, const std::string& css_class = "");  // escaped
   // Trusted markup (plots, tables built here).
   void raw(const std::string& html);

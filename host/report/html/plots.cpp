@@ -41,6 +41,14 @@ void y_axis(Svg& svg, const Scale& y, double x0, double x1) {
   svg.line(x0, y.r0, x0, y.r1, "#888");
 }
 
+// The x axis' tick labels (format_compact) under the plot area at `y`.
+void x_ticks(Svg& svg, const Scale& x, double y) {
+  for (double t : nice_ticks(x.d0, x.d1, 8)) {
+    svg.line(x(t), y, x(t), y + 4, "#888");
+    svg.text(x(t), y + 14, analysis::format_compact(t), "middle", R"(class="tick")");
+  }
+}
+
 // Legend entries left to right along the top.
 void legend(Svg& svg, const std::vector<std::string>& names, double x) {
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -65,11 +73,11 @@ void box(Svg& svg, const Scale& y, std::vector<double> values, double x, double 
   std::sort(values.begin(), values.end());
   const double q1 = quantile(values, 0.25), med = quantile(values, 0.5),
                q3 = quantile(values, 0.75);
-  const std::string tip = fmt::format("{}: median {}, quartiles {} .. {}, range {} .. {}, n={}",
-                                      name, analysis::format_compact(med),
-                                      analysis::format_compact(q1), analysis::format_compact(q3),
-                                      analysis::format_compact(values.front()),
-                                      analysis::format_compact(values.back()), values.size());
+  const std::string tip =
+      fmt::format("{}: median {}, quartiles {} .. {}, range {} .. {}, n={}", name,
+                  analysis::format_compact(med), analysis::format_compact(q1),
+                  analysis::format_compact(q3), analysis::format_compact(values.front()),
+                  analysis::format_compact(values.back()), values.size());
   svg.line(x + w / 2, y(values.front()), x + w / 2, y(values.back()), color);
   svg.rect(x, y(q3), w, y(q1) - y(q3), "white", fmt::format(R"(stroke="{}")", color), tip);
   svg.line(x, y(med), x + w, y(med), color, R"(stroke-width="2")");
@@ -138,24 +146,29 @@ std::string strip_plot_svg(const StripPlot& plot) {
 }
 
 std::string time_plot_svg(const TimePlot& plot) {
-  constexpr double kWidth = 860, kHeight = 200;
+  constexpr double kWidth = 860, kHeight = 210;
+  constexpr std::size_t kMaxDots = 3000;  // beyond this, lines only
   Range xr, yr;
+  std::size_t points = 0;
   for (const auto& seg : plot.segments) {
     for (const auto& [t, v] : seg.points) {
       xr.add(t);
       yr.add(v);
     }
+    points += seg.points.size();
   }
   yr.add(0);
   const Range ypad = yr.padded();
-  const Scale y{std::max(ypad.lo, yr.lo >= 0 ? 0.0 : ypad.lo), ypad.hi, kHeight - kBottom, kTop};
+  const Scale y{std::max(ypad.lo, yr.lo >= 0 ? 0.0 : ypad.lo), ypad.hi, kHeight - kBottom - 10,
+                kTop};
   const Scale x{xr.empty() ? 0 : xr.lo, xr.empty() ? 1 : xr.hi, kLeft, kWidth - 10};
   Svg svg(kWidth, kHeight, plot.title);
   for (const Shade& s : plot.starved) {
-    svg.rect(x(s.t0), kTop, std::max(x(s.t1) - x(s.t0), 2.0), kHeight - kBottom - kTop,
-             "#f4b6b6", R"(class="starved")", s.tip);
+    svg.rect(x(s.t0), kTop, std::max(x(s.t1) - x(s.t0), 2.0), y.r0 - kTop, "#f4b6b6",
+             R"(class="starved")", s.tip);
   }
   y_axis(svg, y, kLeft, kWidth - 10);
+  x_ticks(svg, x, y.r0);
   svg.text(kLeft - 60, kTop - 8, plot.unit, "start", R"(class="axis")");
   svg.text((kLeft + kWidth) / 2, kHeight - 6, "seconds since the run started", "middle",
            R"(class="axis")");
@@ -165,6 +178,8 @@ std::string time_plot_svg(const TimePlot& plot) {
     std::vector<std::pair<double, double>> pts;
     for (const auto& [t, v] : seg.points) pts.emplace_back(x(t), y(v));
     svg.polyline(pts, series_color(index));
+    if (points > kMaxDots) continue;
+    for (const auto& [px, py] : pts) svg.circle(px, py, 1.8, series_color(index), "none");
   }
   legend(svg, plot.series, kLeft);
   std::string out = svg.str();

@@ -47,7 +47,7 @@ std::string strip_plot_svg(const StripPlot& plot);
 
 // One iteration's sampled intervals of one value.
 struct TimeSegment {
-  std::string series;                           // its variant: one colour per name
+  std::string series;                             // its variant: one colour per name
   std::vector<std::pair<double, double>> points;  // (seconds from the run's start, value)
 };
 
@@ -72,7 +72,7 @@ std::string time_plot_svg(const TimePlot& plot);
 struct TrendPoint {
   std::string label;  // x axis: the run's short id and date, or the kernel
   double median = 0, lo = 0, hi = 0;
-  std::string mark;      // "(R)", "(I)" or "" against the previous point
+  std::string mark;           // "(R)", "(I)" or "" against the previous point
   bool change_point = false;  // a change point across runs starts here
   std::string tip;
 };

@@ -1,6 +1,7 @@
 #include "host/report/html/run_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -72,8 +73,8 @@ StripPlot strip_plot(const RunReportData& d, const Row& row) {
   const Table& t = d.table;
   const bool across = !t.against_run_id.empty();
   StripPlot plot;
-  plot.title = fmt::format("{}{}: {}", row.case_name, across ? " / " + row.variant : "",
-                           row.metric);
+  plot.title =
+      fmt::format("{}{}: {}", row.case_name, across ? " / " + row.variant : "", row.metric);
   plot.unit = row.unit;
   double x = 0;
   if (across) {
@@ -93,10 +94,10 @@ StripPlot strip_plot(const RunReportData& d, const Row& row) {
   }
   const analysis::Summary& b = row.baseline.analysis.summary;
   if (b.n > 0) {
-    plot.baseline = Band{b.min, b.max, b.median,
-                         fmt::format("baseline {}: range {} .. {}, median {}", t.baseline_label,
-                                     format_number(b.min), format_number(b.max),
-                                     format_number(b.median))};
+    plot.baseline =
+        Band{b.min, b.max, b.median,
+             fmt::format("baseline {}: range {} .. {}, median {}", t.baseline_label,
+                         format_number(b.min), format_number(b.max), format_number(b.median))};
   }
   return plot;
 }
@@ -135,8 +136,8 @@ void pooled_section(Page& page, const Table& t) {
       rows.push_back(std::move(r));
     }
   }
-  page.table({"case", "histogram", "side", "pooled p50", "pooled p90", "pooled p99",
-              "pooled p99.9", "unit", "iterations", "samples"},
+  page.table({"case", "histogram", "side", "pooled p50", "pooled p90", "pooled p99", "pooled p99.9",
+              "unit", "iterations", "samples"},
              rows, "pooled");
 }
 
@@ -153,10 +154,10 @@ void plot_section(Page& page, const RunReportData& d) {
     const bool main = shown_by_default(row);
     if (!main) page.details_open(fmt::format("{}: {}", row.case_name, row.metric));
     const StripPlot plot = strip_plot(d, row);
-    page.figure(strip_plot_svg(plot),
-                fmt::format("{} ({}, {})", plot.title, dash_if_empty(row.unit),
-                            direction_words(row)),
-                {{"case", row.case_name}, {"metric", row.metric}, {"variant", row.variant}});
+    page.figure(
+        strip_plot_svg(plot),
+        fmt::format("{} ({}, {})", plot.title, dash_if_empty(row.unit), direction_words(row)),
+        {{"case", row.case_name}, {"metric", row.metric}, {"variant", row.variant}});
     if (!main) page.details_close();
   }
 }
@@ -181,15 +182,13 @@ std::map<std::string, long long> run_starts(const RunReportData& d) {
 
 std::string series_name(const RunReportData& d, const store::SampleRecord& s) {
   if (d.against.empty()) return s.variant;
-  const bool reference = std::any_of(d.against.begin(), d.against.end(), [&](const auto& r) {
-    return r.run_id == s.run_id;
-  });
+  const bool reference = std::any_of(d.against.begin(), d.against.end(),
+                                     [&](const auto& r) { return r.run_id == s.run_id; });
   return (reference ? d.table.baseline_label : d.table.columns.front()) + "/" + s.variant;
 }
 
-TimePlot time_plot(const RunReportData& d, const std::string& case_name,
-                   const std::string& value, const std::string& unit,
-                   const std::map<std::string, long long>& starts) {
+TimePlot time_plot(const RunReportData& d, const std::string& case_name, const std::string& value,
+                   const std::string& unit, const std::map<std::string, long long>& starts) {
   TimePlot plot;
   plot.title = fmt::format("{}: {}", case_name, value);
   plot.unit = unit;
@@ -200,7 +199,8 @@ TimePlot time_plot(const RunReportData& d, const std::string& case_name,
                                 [&](const auto& kv) { return kv.first == value; });
     if (v == s.values.end() || !std::isfinite(v->second)) continue;
     const auto start = starts.find(s.run_id);
-    const double t = static_cast<double>(s.t_ns - (start == starts.end() ? 0 : start->second)) / 1e9;
+    const double t =
+        static_cast<double>(s.t_ns - (start == starts.end() ? 0 : start->second)) / 1e9;
     const std::string name = series_name(d, s);
     if (std::find(plot.series.begin(), plot.series.end(), name) == plot.series.end()) {
       plot.series.push_back(name);
@@ -263,9 +263,8 @@ void fingerprint_section(Page& page, const RunReportData& d) {
 
 const std::vector<std::pair<std::string, std::string>>& plotted_sample_values() {
   static const std::vector<std::pair<std::string, std::string>> kValues = {
-      {"idle_pct", "%"},          {"runnable", "tasks"},
-      {"ctxt_per_s", "/s"},       {"wait_share_pct", "%"},
-      {"newidle_lb_per_s", "/s"}, {"run_delay_ms_per_s", "ms/s"},
+      {"idle_pct", "%"},       {"runnable", "tasks"},      {"ctxt_per_s", "/s"},
+      {"wait_share_pct", "%"}, {"newidle_lb_per_s", "/s"}, {"run_delay_ms_per_s", "ms/s"},
       {"psi_some_pct", "%"}};
   return kValues;
 }
@@ -285,8 +284,8 @@ std::string run_report_html(const RunReportData& d) {
   for (const auto* side : {&d.runs, &d.against}) {
     for (const auto& r : *side) {
       runs.push_back({compare::short_id(r.run_id), side == &d.runs ? "run" : "against",
-                      r.hostname.empty() ? r.agent_id : r.hostname, r.kernel_release,
-                      r.status, format_utc(r.started_at_ns), format_labels(r.labels)});
+                      r.hostname.empty() ? r.agent_id : r.hostname, r.kernel_release, r.status,
+                      format_utc(r.started_at_ns), format_labels(r.labels)});
     }
   }
   page.table({"run", "side", "agent", "kernel", "status", "started", "labels"}, runs, "runs",

@@ -18,10 +18,10 @@ namespace schedrig::report::html {
 
 struct RunReportData {
   compare::Table table;  // compare_variants / compare_runs of the runs below, pooled filled
-  std::vector<store::RunRecord> runs;     // RUN (several: pooled)
-  std::vector<store::RunRecord> against;  // reference runs; empty within a run
+  std::vector<store::RunRecord> runs;        // RUN (several: pooled)
+  std::vector<store::RunRecord> against;     // reference runs; empty within a run
   std::vector<store::SampleRecord> samples;  // of every run above (SampleRecord::run_id)
-  std::string command;  // the command that made the report, shown at its foot
+  std::string command;                       // the command that made the report, shown at its foot
 };
 
 // The page. Every remote string is escaped; nothing is fetched when opened.

@@ -64,9 +64,9 @@ void Svg::rect(double x, double y, double w, double h, std::string_view fill,
 
 void Svg::circle(double cx, double cy, double r, std::string_view fill, std::string_view stroke,
                  std::string_view tip) {
-  body_ += fmt::format(R"(<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}">{}</circle>)",
-                       svg_number(cx), svg_number(cy), svg_number(r), fill, stroke,
-                       title_element(tip));
+  body_ +=
+      fmt::format(R"(<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}">{}</circle>)",
+                  svg_number(cx), svg_number(cy), svg_number(r), fill, stroke, title_element(tip));
 }
 
 void Svg::cross(double cx, double cy, double r, std::string_view stroke, std::string_view tip) {
@@ -82,8 +82,8 @@ void Svg::polyline(const std::vector<std::pair<double, double>>& points, std::st
   std::string pts;
   for (const auto& [x, y] : points) pts += svg_number(x) + "," + svg_number(y) + " ";
   pts.pop_back();
-  body_ += fmt::format(R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="1.2"/>)",
-                       pts, stroke);
+  body_ += fmt::format(R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="1.2"/>)", pts,
+                       stroke);
 }
 
 void Svg::text(double x, double y, std::string_view content, std::string_view anchor,

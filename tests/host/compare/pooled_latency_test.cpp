@@ -37,8 +37,8 @@ SyntheticRun latency_run(const std::string& run_id) {
   s.iterations = 5;
   s.variants = {"baseline", "tail"};
   s.ops = [](const std::string&, const std::string&, unsigned) { return 1000.0; };
-  s.latency_ns = [](const std::string&, const std::string& v, unsigned i)
-      -> std::vector<std::pair<std::uint64_t, unsigned long long>> {
+  s.latency_ns = [](const std::string&, const std::string& v,
+                    unsigned i) -> std::vector<std::pair<std::uint64_t, unsigned long long>> {
     if (v == "tail" && i == 4) return {{10'000, 80}, {1'000'000, 20}};
     return {{10'000, 99}, {1'000'000, 1}};
   };
@@ -109,8 +109,8 @@ TEST_F(PooledLatency, AcrossRunsTheReferenceSideComesFirst) {
   auto a = stored(latency_run(kRunA));
   SyntheticRun b = latency_run(kRunB);
   b.instance = "0b5e8f2a-1c2d-4e3f-8a9b-0c1d2e3f4a5c";
-  b.latency_ns = [](const std::string&, const std::string&, unsigned)
-      -> std::vector<std::pair<std::uint64_t, unsigned long long>> {
+  b.latency_ns = [](const std::string&, const std::string&,
+                    unsigned) -> std::vector<std::pair<std::uint64_t, unsigned long long>> {
     return {{20'000, 100}};
   };
   auto bruns = stored(b);

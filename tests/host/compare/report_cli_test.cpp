@@ -63,15 +63,18 @@ TEST(ResultsFingerprint, PrintsTheStoredFingerprint) {
 TEST(TrendCli, OneRowPerRunWithTheChangeAgainstThePreviousOne) {
   TempDir dir;
   const std::string db = history_store(dir);
-  const auto t = run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all --db " + db);
+  const auto t =
+      run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all --db " + db);
   ASSERT_EQ(t.exit_code, 0) << t.output;
   EXPECT_NE(t.output.find("trend of fork-all ops_per_s (ops/s, higher is better), 3 points by run"),
             std::string::npos)
       << t.output;
   EXPECT_NE(t.output.find("cccccccc"), std::string::npos);
   EXPECT_NE(t.output.find("(R)"), std::string::npos) << t.output;
-  const auto j = run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all --by-kernel "
-                                               "--json --db " + db);
+  const auto j = run_command(bin("schedrig") +
+                             " trend --agent altra-01 --case fork-all --by-kernel "
+                             "--json --db " +
+                             db);
   ASSERT_EQ(j.exit_code, 0) << j.output;
   const auto trend = nlohmann::json::parse(j.output);
   ASSERT_EQ(trend["points"].size(), 2u);
@@ -90,17 +93,23 @@ TEST(TrendCli, BadInputExits2NamingIt) {
   EXPECT_EQ(no_agent.exit_code, 2);
   EXPECT_NE(no_agent.output.find("agent 'nobody' has no runs"), std::string::npos)
       << no_agent.output;
-  const auto metric = run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all "
-                                                    "--metric nope --db " + db);
+  const auto metric = run_command(bin("schedrig") +
+                                  " trend --agent altra-01 --case fork-all "
+                                  "--metric nope --db " +
+                                  db);
   EXPECT_EQ(metric.exit_code, 2);
   EXPECT_NE(metric.output.find("metrics: ops_per_s, wakeup_p99_us"), std::string::npos)
       << metric.output;
-  const auto since = run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all "
-                                                   "--since yesterday --db " + db);
+  const auto since = run_command(bin("schedrig") +
+                                 " trend --agent altra-01 --case fork-all "
+                                 "--since yesterday --db " +
+                                 db);
   EXPECT_EQ(since.exit_code, 2);
   EXPECT_NE(since.output.find("--since 'yesterday'"), std::string::npos) << since.output;
-  const auto future = run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all "
-                                                    "--since 2999-01-01 --db " + db);
+  const auto future = run_command(bin("schedrig") +
+                                  " trend --agent altra-01 --case fork-all "
+                                  "--since 2999-01-01 --db " +
+                                  db);
   EXPECT_EQ(future.exit_code, 2) << future.output;
 }
 
@@ -108,8 +117,10 @@ TEST(ReportCli, WritesOnePageAndRefusesBadInput) {
   TempDir dir;
   const std::string db = history_store(dir);
   const std::string html = dir.file("r.html");
-  const auto ok = run_command(bin("schedrig") + " report cccc --against aaaa --against bbbb "
-                                                "--html " + html + " --db " + db);
+  const auto ok = run_command(bin("schedrig") +
+                              " report cccc --against aaaa --against bbbb "
+                              "--html " +
+                              html + " --db " + db);
   ASSERT_EQ(ok.exit_code, 0) << ok.output;
   std::ifstream in(html);
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -122,8 +133,7 @@ TEST(ReportCli, WritesOnePageAndRefusesBadInput) {
   EXPECT_NE(no_html.output.find("--html F is required"), std::string::npos) << no_html.output;
   const auto none = run_command(bin("schedrig") + " report --html " + html + " --db " + db);
   EXPECT_EQ(none.exit_code, 2);
-  const auto unknown =
-      run_command(bin("schedrig") + " report zzzz --html " + html + " --db " + db);
+  const auto unknown = run_command(bin("schedrig") + " report zzzz --html " + html + " --db " + db);
   EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
   const auto not_a_night =
       run_command(bin("schedrig") + " report --nightly " + dir.path() + " --db " + db);

@@ -62,8 +62,8 @@ struct SyntheticRun {
 
 // The agent's histogram of (latency ns, count) pairs: non-empty buckets
 // ascending, bounds in us.
-inline void add_latency_histogram(v1::IterationResult& it,
-                                  const std::vector<std::pair<std::uint64_t, unsigned long long>>& l) {
+inline void add_latency_histogram(
+    v1::IterationResult& it, const std::vector<std::pair<std::uint64_t, unsigned long long>>& l) {
   std::map<std::size_t, unsigned long long> buckets;
   for (const auto& [ns, count] : l) buckets[latency_buckets::index_of(ns)] += count;
   v1::Histogram* h = it.add_histograms();

@@ -37,8 +37,8 @@ class Trend_ : public ::testing::Test {
   std::vector<store::RunRecord> history(const std::vector<double>& levels) {
     store::Store db(dir_.file("schedrig.db"));
     for (unsigned n = 0; n < levels.size(); ++n) {
-      testing::ingest(db, testing::synthetic_run(
-                              history_run(n, levels[n], fmt::format("k{}", levels[n]))));
+      testing::ingest(
+          db, testing::synthetic_run(history_run(n, levels[n], fmt::format("k{}", levels[n]))));
     }
     auto runs = db.runs("", {.sample_summaries = false, .histograms = false});
     std::sort(runs.begin(), runs.end(),

@@ -111,8 +111,8 @@ TEST_F(MetricsApi, SpoolBacklogIsTheOneTheAgentLastReported) {
 }
 
 TEST_F(MetricsApi, NightlyVerdictsAreKeptPerAgentAndPlanAndShown) {
-  const json stored =
-      call_json("POST", "/api/v1/nightly", 201, night_summary("2026-12-01T02:00:00Z", "(R)", false).dump());
+  const json stored = call_json("POST", "/api/v1/nightly", 201,
+                                night_summary("2026-12-01T02:00:00Z", "(R)", false).dump());
   EXPECT_EQ(stored["rows"], 1);
   const std::string series =
       "{agent=\"box1\",case=\"fork-all\",kernel=\"6.19-rc4\",metric=\"bogo_ops_per_s\","
@@ -133,10 +133,10 @@ TEST_F(MetricsApi, BadNightSummariesAreRefusedAndNothingIsKept) {
   call_json("POST", "/api/v1/nightly", 400, "{not json");
   call_json("POST", "/api/v1/nightly", 400, json{{"rows", json::array()}}.dump());
   json bad_mark = night_summary("n1", "(X)", false);
-  EXPECT_NE(call_json("POST", "/api/v1/nightly", 400, bad_mark.dump())["error"]
-                .get<std::string>()
-                .find("verdict"),
-            std::string::npos);
+  EXPECT_NE(
+      call_json("POST", "/api/v1/nightly", 400, bad_mark.dump())["error"].get<std::string>().find(
+          "verdict"),
+      std::string::npos);
   json control_char = night_summary("n1", "(R)", false);
   control_char["rows"][0]["case"] = "fork\x1b[2J";
   call_json("POST", "/api/v1/nightly", 400, control_char.dump());

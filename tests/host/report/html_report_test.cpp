@@ -34,8 +34,7 @@ TEST(HtmlText, EscapesMarkupQuotesAndControlCharacters) {
 
 TEST(Svg, NiceTicksAreRoundAndCoverTheRange) {
   EXPECT_EQ(nice_ticks(0, 100), (std::vector<double>{0, 20, 40, 60, 80, 100}));
-  EXPECT_EQ(nice_ticks(37000, 128000),
-            (std::vector<double>{40000, 60000, 80000, 100000, 120000}));
+  EXPECT_EQ(nice_ticks(37000, 128000), (std::vector<double>{40000, 60000, 80000, 100000, 120000}));
   EXPECT_EQ(nice_ticks(5, 5), (std::vector<double>{5}));
   const Scale s{0, 10, 100, 0};
   EXPECT_EQ(s(0), 100);
@@ -57,8 +56,8 @@ SyntheticRun bimodal_run(const std::string& case_name) {
     return (low ? 38100 : 126000) * (1 + 0.003 * testing::jitter(i));
   };
   s.disturbed = {{"no-ni-random", 3}};
-  s.latency_ns = [](const std::string&, const std::string&, unsigned i)
-      -> std::vector<std::pair<std::uint64_t, unsigned long long>> {
+  s.latency_ns = [](const std::string&, const std::string&,
+                    unsigned i) -> std::vector<std::pair<std::uint64_t, unsigned long long>> {
     return {{10'000 + i * 100, 90}, {200'000, 10}};
   };
   return s;
@@ -93,7 +92,8 @@ TEST(RunReport, HasTheVerdictTableAFigurePerRowAndNothingThatLeavesTheFile) {
   EXPECT_NE(html.find("pooled p99"), std::string::npos);
   EXPECT_NE(html.find("PLACE_LAG RUN_TO_PARITY NI_RANDOM"), std::string::npos);  // fingerprint
   // Nothing is fetched: no script, no link, no source but inline SVG's namespace.
-  std::string stripped = std::regex_replace(html, std::regex("xmlns=\"http://www.w3.org/2000/svg\""), "");
+  std::string stripped =
+      std::regex_replace(html, std::regex("xmlns=\"http://www.w3.org/2000/svg\""), "");
   for (const char* outside : {"http:", "https:", "src=", "href=", "<script", "<link", "url("}) {
     EXPECT_EQ(stripped.find(outside), std::string::npos) << outside;
   }

@@ -174,7 +174,8 @@ TEST(StoreSamples, LeanRunsSkipTheSummariesOnly) {
   TempDir tmp;
   Store store(tmp.file("results.db"));
   ingest_envelopes(store, sampled_run());
-  const RunRecord run = store.runs(kRun, RunsOptions{.sample_summaries = false, .histograms = false}).at(0);
+  const RunRecord run =
+      store.runs(kRun, RunsOptions{.sample_summaries = false, .histograms = false}).at(0);
   ASSERT_EQ(run.iterations.size(), 3u);
   EXPECT_EQ(run.iterations[1].sample_summary.samples, 0u);
   EXPECT_TRUE(run.iterations[1].sample_summary.stats.empty());
