@@ -146,7 +146,10 @@ class ServerCli : public ::testing::Test {
     }
     for (const auto& [id, run] : runs_) {
       const std::string path = runs + "/" + id;
-      if (r.target == path) return json(200, report::results_json({run}));
+      // compare asks for the histograms too (the pooled percentiles).
+      if (r.target == path || r.target == path + "?histograms=1") {
+        return json(200, report::results_json({run}));
+      }
       if (r.target == path + "/abort") return json(200, {{"run_id", id}, {"state", "aborting"}});
       if (r.target.rfind(path + "/events?after=", 0) == 0) return events(run, r.target);
     }
@@ -450,7 +453,8 @@ class FailedRunCli : public ::testing::Test {
       return {201, R"({"runs":[{"run_id":")" + std::string(kRunA) +
                        R"(","agent_id":"box1","queue_position":0}]})"};
     }
-    if (r.target == std::string("/api/v1/runs/") + kRunA) {
+    const std::string path = std::string("/api/v1/runs/") + kRunA;
+    if (r.target == path || r.target == path + "?histograms=1") {  // compare asks for histograms
       return {200, report::results_json({run_}).dump()};
     }
     if (r.target == "/api/v1/runs") {

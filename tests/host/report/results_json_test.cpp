@@ -26,7 +26,9 @@ TEST(ReportJson, HasExactlyTheDesignedKeysAndTypes) {
   EXPECT_EQ(keys(run),
             (std::set<std::string>{"run_id", "agent_id", "hostname", "kernel_release", "boot_id",
                                    "pus", "labels", "plan", "status", "iterations", "reason",
-                                   "started_at_ns", "finished_at_ns"}));
+                                   "started_at_ns", "finished_at_ns", "fingerprint"}));
+  // The RunStarted's fingerprint, flattened (what `results --fingerprint` prints).
+  EXPECT_TRUE(run["fingerprint"].is_object());
   EXPECT_EQ(run["run_id"], schedrig::testing::kRun);
   EXPECT_EQ(run["agent_id"], "altra-01");
   EXPECT_EQ(run["hostname"], "altra-01.lab");

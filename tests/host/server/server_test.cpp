@@ -85,14 +85,23 @@ TEST(ServerRouting, OtherPathsAre404AndNoHandlerMeans404) {
   TestServer without_api;
   EXPECT_EQ(http_request(without_api.port(), http::verb::get, "/api/v1/agents", kAliceToken).status,
             404u);
+  EXPECT_EQ(http_request(without_api.port(), http::verb::get, "/metrics", kAliceToken).status,
+            404u);
   EchoApi api;
   TestServer server({.api = &api});
-  for (const char* target : {"/", "/metrics", "/agent/x", "/api", "/api/v2/agents", "/api/v1x"}) {
+  for (const char* target :
+       {"/", "/metrics/x", "/metricsx", "/agent/x", "/api", "/api/v2/agents", "/api/v1x"}) {
     HttpResult r = http_request(server.port(), http::verb::get, target, kAliceToken);
     EXPECT_EQ(r.status, 404u) << target;
   }
   EXPECT_EQ(http_request(server.port(), http::verb::get, "/agent", kBox1Token).status, 426u)
       << "an agent token without an upgrade";
+  // /metrics goes to the API handler, for operator tokens only.
+  const HttpResult metrics = http_request(server.port(), http::verb::get, "/metrics", kAliceToken);
+  EXPECT_EQ(metrics.status, 200u);
+  EXPECT_EQ(metrics.body, "GET /metrics  alice");
+  EXPECT_EQ(http_request(server.port(), http::verb::get, "/metrics", kBox1Token).status, 403u);
+  EXPECT_EQ(http_request(server.port(), http::verb::get, "/metrics", "").status, 401u);
 }
 
 TEST(ServerApi, TheHandlerGetsTheRequestAndKeepAliveServesTheNext) {

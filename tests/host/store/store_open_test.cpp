@@ -93,7 +93,7 @@ TEST(StoreOpen, NewerSchemaIsRefusedAndLeftUntouched) {
   std::string what = store_error([&] { Store store(path); });
   EXPECT_NE(what.find(path), std::string::npos) << what;
   EXPECT_NE(what.find("99"), std::string::npos) << what;
-  EXPECT_NE(what.find("(5)"), std::string::npos) << what;
+  EXPECT_NE(what.find("(6)"), std::string::npos) << what;
   RawDb raw(path);
   EXPECT_EQ(raw.scalar("PRAGMA user_version"), "99");
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "delete");
