@@ -15,6 +15,7 @@
 #include "common/printable.h"
 #include "common/stop_signal.h"
 #include "host/compare/compare_table.h"
+#include "host/compare/pooled_latency.h"
 #include "host/control/api_error.h"
 #include "host/lab/agent_process.h"
 #include "host/lab/default_plan.h"
@@ -45,18 +46,21 @@ std::chrono::steady_clock::time_point run_deadline(const v1::Plan& plan, std::si
 // the gate (--fail-on regression) fails.
 bool print_summary(store::Store& store, const std::string& run_id, const LabOptions& o,
                    std::ostream& out) {
-  auto runs = store.runs(run_id);
+  auto runs = store.runs(run_id, {.sample_summaries = true, .histograms = true});
   if (runs.empty()) return !o.fail_on_regression;
   out << "\n";
   report::print_run_detail(runs.front(), out);
   out << fmt::format("\nstored in {}\nsee: schedrig results {} --db {}\n", store.path(),
                      run_id.substr(0, 8), store.path());
   // The run's own comparison: every variant against the baseline variant.
-  out << fmt::format("     schedrig compare {} --db {}\n\n", run_id.substr(0, 8), store.path());
+  out << fmt::format("     schedrig compare {} --db {}\n", run_id.substr(0, 8), store.path());
+  out << fmt::format("     schedrig report {} --html run.html --db {}\n\n", run_id.substr(0, 8),
+                     store.path());
   std::vector<compare::GateFailure> failures;
   bool judged = true;  // a comparison the gate could judge
   try {
-    const compare::Table table = compare::compare_variants(runs.front(), o.compare);
+    compare::Table table = compare::compare_variants(runs.front(), o.compare);
+    table.pooled = compare::pooled_latency(table, runs, {});
     report::print_compare_table(table, out, {o.all_metrics});
     if (o.fail_on_regression) failures = compare::gate_failures(table, o.gate);
   } catch (const compare::CompareError& e) {

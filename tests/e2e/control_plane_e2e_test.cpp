@@ -145,6 +145,15 @@ TEST_F(ControlPlaneE2E, RunWaitOnOneAgentPrintsTheComparison) {
   const json j = json::parse(js.output);
   ASSERT_EQ(j["runs"].size(), 1u);
   EXPECT_EQ(j["runs"][0]["status"], "ok");
+  // The fingerprint comes over the API, and so does a whole page.
+  EXPECT_FALSE(j["runs"][0]["fingerprint"]["kernel_release"].get<std::string>().empty());
+  auto page =
+      schedrig("report " + run.substr(0, 8) + " --html " + dir_.file("r.html") + server_flags());
+  ASSERT_EQ(page.exit_code, 0) << page.output;
+  const std::string html = read_file(dir_.file("r.html"));
+  EXPECT_NE(html.find("id=\"verdict-table\""), std::string::npos);
+  EXPECT_NE(html.find("data-metric=\"bogo_ops_per_s\""), std::string::npos);
+  EXPECT_NE(html.find("<td>kernel_release</td>"), std::string::npos);
   EXPECT_EQ(j["runs"][0]["iterations"].size(), 4u);
   // The off variant ran with the fake knob at 0, the baseline as found.
   for (const auto& it : j["runs"][0]["iterations"])
