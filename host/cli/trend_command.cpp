@@ -101,10 +101,12 @@ std::string verdict_cell(const compare::TrendPoint& p) {
 }
 
 void print_text(const compare::Trend& t, bool by_kernel) {
-  std::cout << printable(fmt::format(
-      "trend of {} {} ({}, {}), {} point{} by {}:\n", t.case_name, t.metric,
-      report::dash_if_empty(t.unit), t.higher_is_better ? "higher is better" : "lower is better",
-      t.points.size(), t.points.size() == 1 ? "" : "s", by_kernel ? "kernel" : "run"));
+  std::cout << printable(fmt::format("trend of {} {} ({}, {}), {} point{} by {}:", t.case_name,
+                                     t.metric, report::dash_if_empty(t.unit),
+                                     t.higher_is_better ? "higher is better" : "lower is better",
+                                     t.points.size(), t.points.size() == 1 ? "" : "s",
+                                     by_kernel ? "kernel" : "run"))
+            << "\n";
   using Align = report::TextTable::Align;
   report::TextTable table({{by_kernel ? "KERNEL" : "RUN"},
                            {"STARTED"},

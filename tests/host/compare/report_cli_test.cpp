@@ -66,7 +66,8 @@ TEST(TrendCli, OneRowPerRunWithTheChangeAgainstThePreviousOne) {
   const auto t =
       run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all --db " + db);
   ASSERT_EQ(t.exit_code, 0) << t.output;
-  EXPECT_NE(t.output.find("trend of fork-all ops_per_s (ops/s, higher is better), 3 points by run"),
+  EXPECT_NE(t.output.find(
+                "trend of fork-all ops_per_s (ops/s, higher is better), 3 points by run:\nRUN "),
             std::string::npos)
       << t.output;
   EXPECT_NE(t.output.find("cccccccc"), std::string::npos);
