@@ -12,7 +12,8 @@ namespace schedrig {
 
 // Writes `text` as the whole of `name` under the directory `dirfd`
 // (AT_FDCWD: `name` is a path), mode 0644. Throws std::system_error whose
-// what() names the file (NAME or NAME.new) and the errno.
+// what() names the file (NAME or NAME.new) and the errno; a NAME.new it made
+// is removed again when the write or the rename fails.
 void replace_file_at(int dirfd, const std::string& name, const std::string& text);
 
 }  // namespace schedrig

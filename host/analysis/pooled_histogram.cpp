@@ -27,10 +27,13 @@ double bucket_midpoint(double lower, double scale) {
 void add_histogram(PooledHistogram& pooled, std::span<const double> lower_bounds,
                    std::span<const unsigned long long> counts) {
   const std::size_t n = std::min(lower_bounds.size(), counts.size());
+  constexpr unsigned long long kMax = std::numeric_limits<unsigned long long>::max();
   for (std::size_t i = 0; i < n; ++i) {
     if (counts[i] == 0 || !std::isfinite(lower_bounds[i])) continue;
-    pooled.buckets[lower_bounds[i]] += counts[i];
-    pooled.samples += counts[i];
+    // Saturating: no count a remote agent stores may wrap the merge.
+    unsigned long long& bucket = pooled.buckets[lower_bounds[i]];
+    bucket = counts[i] > kMax - bucket ? kMax : bucket + counts[i];
+    pooled.samples = counts[i] > kMax - pooled.samples ? kMax : pooled.samples + counts[i];
   }
   ++pooled.histograms;
 }

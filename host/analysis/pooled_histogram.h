@@ -23,7 +23,8 @@ struct PooledHistogram {
 };
 
 // Adds one histogram (non-empty buckets: ascending lower bounds and their
-// counts, parallel; a shorter side's extra entries are ignored).
+// counts, parallel; a shorter side's extra entries are ignored). Counts
+// saturate at the largest unsigned long long instead of wrapping.
 void add_histogram(PooledHistogram& pooled, std::span<const double> lower_bounds,
                    std::span<const unsigned long long> counts);
 

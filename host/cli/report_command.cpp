@@ -80,13 +80,20 @@ std::string command_line() {
   return raw;
 }
 
+// The page to `path` (replaced whole), or to stdout for "-".
 void write_html(const std::string& path, const std::string& html) {
+  if (path == "-") {
+    std::cout << html << std::flush;
+    return;
+  }
   try {
     replace_file_at(AT_FDCWD, path, html);
   } catch (const std::system_error& e) {
-    throw CliError(ErrorKind::kUsage, fmt::format("report: cannot write {}", e.what()));
+    throw CliError(ErrorKind::kUsage,
+                   printable(fmt::format("report: cannot write {} ({})", path, e.what())));
   }
-  std::cerr << fmt::format("report: wrote {} ({} KiB)\n", printable(path), html.size() / 1024);
+  std::cerr << printable(fmt::format("report: wrote {} ({} KiB)", path, html.size() / 1024))
+            << "\n";
 }
 
 int run_report(const ReportCliOptions& o) {
@@ -125,14 +132,14 @@ void add_report_command(CLI::App& app, int& exit_code) {
       "latency percentiles, per case and metric every iteration in run order with each "
       "variant's distribution, the sampled time series with starved intervals, and the "
       "fingerprint and topology differences; with --nightly DIR, a night's verdicts per "
-      "kernel, its iterations per kernel and the trend across nights");
+      "kernel, its iterations per kernel and their trend over the night's boots");
   add_comparison_options(*cmd, o->c);
   cmd->add_option("--threshold", o->threshold_pct,
                   "changes below this percentage are never marked (as in compare)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--html", o->html,
-                  "the HTML file to write (replaced whole); with --nightly the default is "
-                  "DIR/report.html");
+                  "the HTML file to write (replaced whole; - for stdout); with --nightly the "
+                  "default is DIR/report.html");
   cmd->add_option("--nightly", o->nightly,
                   "a night's OUT directory (schedrig nightly --out): its summary.json and "
                   "night.json; with --server, its runs too")

@@ -108,16 +108,19 @@ void add_results_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--samples", o->samples,
                 "one line per sampler interval of RUN: time, case, variant, iteration, ops so "
                 "far, idle %, runnable, ctxt/s, wait share, newidle/s, PSI, STARVED flag");
-  cmd->add_flag("--fingerprint", o->fingerprint,
-                "the system fingerprint RUN stored at its start: kernel release and command "
-                "line, sched features, governor, SMT, THP, tunables and sysctls, one per line")
-      ->excludes("--samples");
+  auto* fingerprint = cmd->add_flag(
+      "--fingerprint", o->fingerprint,
+      "the system fingerprint RUN stored at its start, one field per line: kernel release and "
+      "command line, sched features, and every other field its agent recorded (cpufreq "
+      "governor, SMT, THP, autogroup, ...); with --json {run_id, fingerprint}");
+  fingerprint->excludes("--samples");
   auto* json =
       cmd->add_flag("--json", o->json,
                     "JSON in the shape of docs/architecture.md's results model (with --samples: "
                     "{\"samples\":[...]})");
   cmd->add_flag("--csv", o->csv, "CSV, one row per metric (with --samples: per sample)")
-      ->excludes(json);
+      ->excludes(json)
+      ->excludes(fingerprint);
   add_server_options(*cmd, o->server);
   cmd->callback([o, &exit_code] {
     run_results(*o);

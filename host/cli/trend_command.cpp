@@ -5,6 +5,7 @@
 #include <ctime>
 #include <iostream>
 #include <limits>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -40,6 +41,12 @@ struct TrendCliOptions {
 
 // --since: YYYY-MM-DD (UTC midnight) or YYYY-MM-DDTHH:MM:SSZ, in ns.
 long long parse_since(const std::string& text) {
+  static const std::regex kShape(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?)");
+  if (!std::regex_match(text, kShape)) {
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("trend: --since '{}': not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ",
+                               printable(text)));
+  }
   std::tm tm{};
   int consumed = 0;
   const bool date_only = text.size() == 10;
@@ -56,10 +63,19 @@ long long parse_since(const std::string& text) {
   }
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
-  // ns since the epoch run out in 2262: a later date is "after every run".
+  const std::tm asked = tm;
+  // ns since the epoch run out in 2262 (and before 1677): a later date is
+  // "after every run", an earlier one "before every run".
   const long long seconds = static_cast<long long>(timegm(&tm));
+  if (tm.tm_mday != asked.tm_mday || tm.tm_mon != asked.tm_mon || tm.tm_hour != asked.tm_hour ||
+      tm.tm_min != asked.tm_min || tm.tm_sec != asked.tm_sec) {
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("trend: --since '{}': no such date or time", printable(text)));
+  }
   constexpr long long kMaxSeconds = std::numeric_limits<long long>::max() / 1'000'000'000LL;
-  return seconds >= kMaxSeconds ? std::numeric_limits<long long>::max() : seconds * 1'000'000'000LL;
+  if (seconds >= kMaxSeconds) return std::numeric_limits<long long>::max();
+  if (seconds <= -kMaxSeconds) return std::numeric_limits<long long>::min();
+  return seconds * 1'000'000'000LL;
 }
 
 std::vector<store::RunRecord> server_runs(const TrendCliOptions& o) {
@@ -100,6 +116,32 @@ std::string verdict_cell(const compare::TrendPoint& p) {
   return mark.empty() ? text : text + " " + std::string(mark);
 }
 
+// "lo .. hi", with "*" when it covers less than 95% (fewer than 6 values).
+std::string interval_cell(const compare::TrendPoint& p) {
+  if (p.values.empty()) return "-";
+  return report::format_number(p.ci_lo) + " .. " + report::format_number(p.ci_hi) +
+         (p.ci_coverage < 0.95 ? "*" : "");
+}
+
+// What the table leaves unsaid: short intervals, iterations left out.
+void print_footnotes(const compare::Trend& t) {
+  unsigned left_out = 0;
+  bool short_interval = false;
+  for (const auto& p : t.points) {
+    left_out += p.left_out;
+    short_interval |= !p.values.empty() && p.ci_coverage < 0.95;
+  }
+  if (short_interval) {
+    std::cout << "* fewer than 6 values: the interval is their range and covers the median "
+                 "with less than 95% (e.g. 50% at n=2, 94% at n=5)\n";
+  }
+  if (left_out > 0) {
+    std::cout << fmt::format(
+        "{} ok iteration{} left out by the disturbed policy (--disturbed include counts them)\n",
+        left_out, left_out == 1 ? "" : "s");
+  }
+}
+
 void print_text(const compare::Trend& t, bool by_kernel) {
   std::cout << printable(fmt::format("trend of {} {} ({}, {}), {} point{} by {}:", t.case_name,
                                      t.metric, report::dash_if_empty(t.unit),
@@ -120,16 +162,14 @@ void print_text(const compare::Trend& t, bool by_kernel) {
     table.add_row({p.label, report::format_utc(p.started_at_ns),
                    by_kernel ? std::to_string(p.run_ids.size()) : p.kernel,
                    std::to_string(p.values.size()),
-                   p.values.empty() ? "-" : report::format_number(p.median),
-                   p.values.empty()
-                       ? "-"
-                       : report::format_number(p.ci_lo) + " .. " + report::format_number(p.ci_hi),
+                   p.values.empty() ? "-" : report::format_number(p.median), interval_cell(p),
                    verdict_cell(p), p.change_point ? "<- change point" : ""});
   }
   table.print(std::cout);
+  print_footnotes(t);
 }
 
-nlohmann::json trend_json(const compare::Trend& t) {
+nlohmann::json trend_json(const compare::Trend& t, const compare::TrendOptions& o) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : t.points) {
     points.push_back(
@@ -140,6 +180,8 @@ nlohmann::json trend_json(const compare::Trend& t) {
          {"n", p.values.size()},
          {"median", report::json_number(p.median)},
          {"ci95", {report::json_number(p.ci_lo), report::json_number(p.ci_hi)}},
+         {"ci95_coverage", p.values.empty() ? nullptr : report::json_number(p.ci_coverage)},
+         {"left_out", p.left_out},
          {"vs_previous", p.has_previous ? report::comparison_json("", p.vs_previous) : nullptr},
          {"change_point", p.change_point}});
   }
@@ -147,6 +189,9 @@ nlohmann::json trend_json(const compare::Trend& t) {
           {"metric", t.metric},
           {"unit", t.unit},
           {"direction", t.higher_is_better ? "higher_is_better" : "lower_is_better"},
+          {"variant", o.variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.variant)},
+          {"by", o.by_kernel ? "kernel" : "run"},
+          {"disturbed", std::string(compare::to_string(o.disturbed))},
           {"points", std::move(points)}};
 }
 
@@ -167,7 +212,7 @@ int run_trend(const TrendCliOptions& o) {
     throw CliError(ErrorKind::kUsage, "trend: " + printable(e.what()));
   }
   if (o.json) {
-    std::cout << trend_json(trend).dump(2) << "\n";
+    std::cout << trend_json(trend, options).dump(2) << "\n";
   } else {
     print_text(trend, o.by_kernel);
   }
@@ -191,12 +236,14 @@ void add_trend_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--since", o->since,
                   "only runs started at or after YYYY-MM-DD[THH:MM:SSZ] (UTC)");
   cmd->add_flag("--by-kernel", o->by_kernel,
-                "one point per kernel release, its runs pooled, in the order of their first run");
+                "one point per kernel, its runs pooled, in the order of their first run: a run's "
+                "`kernel` label (nightly sets it to the lab file's kernel name), else its "
+                "release");
   cmd->add_option("--method", o->method, "as in compare")
       ->check(CLI::IsMember({"auto", "mwu", "welch", "ci-overlap"}));
   add_disturbed_option(*cmd, o->disturbed);
   cmd->add_option("--threshold", o->threshold_pct, "changes below this percentage are not marked")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--json", o->json, "JSON: the points with their comparisons");
   cmd->add_option("--db", o->db, "SQLite file (default: the lab's schedrig.db)");
   add_server_options(*cmd, o->server);

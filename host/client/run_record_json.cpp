@@ -31,6 +31,15 @@ store::HistogramRecord histogram_from_json(const json& j) {
   h.name = j.at("name").get<std::string>();
   h.unit = j.at("unit").get<std::string>();
   h.lower_bounds = j.at("lower_bounds").get<std::vector<double>>();
+  for (const json& c : j.at("counts")) {
+    if (!c.is_number_unsigned()) {
+      throw json::other_error::create(501,
+                                      "histogram '" + h.name +
+                                          "' has a count that is not "
+                                          "a whole number >= 0",
+                                      &j);
+    }
+  }
   h.counts = j.at("counts").get<std::vector<unsigned long long>>();
   if (h.lower_bounds.size() != h.counts.size() ||
       h.lower_bounds.size() > latency_buckets::kBuckets) {

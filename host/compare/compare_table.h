@@ -128,8 +128,9 @@ inline constexpr std::array<double, 4> kPooledQuantiles = {0.5, 0.9, 0.99, 0.999
 // One side of a pooled row: a variant of a run (within a run), or a side's
 // runs (across runs).
 struct PooledSide {
-  std::string label;   // the column: the variant, or the side's short run id
-  std::string run_id;  // the side's first run
+  std::string label;                 // the column: the variant, or the side's short run id
+  std::string run_id;                // the side's first run
+  std::vector<std::string> run_ids;  // every run of the side
   std::string variant;
   unsigned iterations = 0;            // histograms merged (one per kept iteration)
   unsigned long long samples = 0;     // latencies in the merge

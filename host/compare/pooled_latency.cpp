@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <unordered_set>
 #include <utility>
 
 #include "host/analysis/pooled_histogram.h"
@@ -13,17 +14,35 @@ namespace {
 
 using Pools = std::map<std::string, analysis::PooledHistogram>;  // histogram name -> merge
 
-// The merges of one spec's kept iterations of `case_name`, and the
-// histogram names in the order first seen (appended to `names`).
+// Histogram names pooled per case at most (an agent's workloads send 1..3
+// an iteration): a hostile run of 100k names costs no more than this.
+constexpr std::size_t kMaxHistogramNames = 64;
+
+// Names in the order first seen, with a set beside the list.
+struct Names {
+  std::vector<std::string> order;
+  std::unordered_set<std::string> seen;
+  // True when `name` is (or now is) one of the pooled names.
+  bool take(const std::string& name) {
+    if (seen.count(name) > 0) return true;
+    if (order.size() >= kMaxHistogramNames) return false;
+    seen.insert(name);
+    order.push_back(name);
+    return true;
+  }
+};
+
+// The merges of one spec's kept iterations of `case_name`; the histogram
+// names go to `names` in the order first seen.
 Pools pool_side(const PoolSpec& spec, const std::string& case_name, DisturbedPolicy policy,
-                std::vector<std::string>& names) {
+                Names& names) {
   Pools pools;
   for (const store::RunRecord* run : spec.runs) {
     for (const store::IterationRecord& it : run->iterations) {
       if (it.case_name != case_name || it.variant != spec.variant) continue;
       if (it.status != "ok" || !kept(it, policy)) continue;
       for (const store::HistogramRecord& h : it.histograms) {
-        push_unique(names, h.name);
+        if (!names.take(h.name)) continue;
         analysis::PooledHistogram& p = pools[h.name];
         if (p.unit.empty()) p.unit = h.unit;
         if (h.unit != p.unit) continue;  // a merge of one unit only
@@ -39,6 +58,7 @@ PooledSide side_of(const PoolSpec& spec, const analysis::PooledHistogram* p) {
   s.label = spec.label;
   s.variant = spec.variant;
   s.run_id = spec.runs.empty() ? "" : spec.runs.front()->run_id;
+  for (const store::RunRecord* r : spec.runs) s.run_ids.push_back(r->run_id);
   s.quantiles.fill(std::numeric_limits<double>::quiet_NaN());
   if (p == nullptr) return s;
   s.iterations = p->histograms;
@@ -62,10 +82,10 @@ std::vector<PooledLatency> pool_latency(const std::vector<std::string>& cases,
                                         const std::string& variant) {
   std::vector<PooledLatency> out;
   for (const std::string& case_name : cases) {
-    std::vector<std::string> names;
+    Names names;
     std::vector<Pools> pools;
     for (const PoolSpec& spec : specs) pools.push_back(pool_side(spec, case_name, policy, names));
-    for (const std::string& name : names) {
+    for (const std::string& name : names.order) {
       PooledLatency row{case_name, variant, name, "", {}};
       for (std::size_t i = 0; i < specs.size(); ++i) {
         auto found = pools[i].find(name);

@@ -20,8 +20,9 @@ struct PoolSpec {
   std::vector<const store::RunRecord*> runs;  // not empty; each outlives the call
 };
 
-// Per case (the order of `cases`) and histogram (first seen), the pooled
-// percentiles of each spec's kept iterations of that case. A histogram that
+// Per case (the order of `cases`) and histogram (first seen; at most 64
+// names a case, more are left out), the pooled percentiles of each spec's
+// kept iterations of that case. A histogram that
 // no spec has is left out; a side without it has iterations 0 and NaN.
 std::vector<PooledLatency> pool_latency(const std::vector<std::string>& cases,
                                         const std::vector<PoolSpec>& specs, DisturbedPolicy policy,

@@ -54,7 +54,10 @@ void add_values(TrendPoint& p, const store::RunRecord& run, const TrendOptions& 
   const std::string variant = variant_of(run, o);
   for (const auto& it : run.iterations) {
     if (it.case_name != o.case_name || it.variant != variant || it.status != "ok") continue;
-    if (!kept(it, o.disturbed)) continue;
+    if (!kept(it, o.disturbed)) {
+      ++p.left_out;
+      continue;
+    }
     for (const auto& m : it.metrics) {
       if (m.name == metric && std::isfinite(m.value)) p.values.push_back(m.value);
     }
@@ -76,20 +79,37 @@ std::vector<TrendPoint> points_of(const std::vector<store::RunRecord>& runs, con
     TrendPoint* p = nullptr;
     if (o.by_kernel) {
       for (auto& q : out) {
-        if (q.kernel == run.kernel_release) p = &q;
+        if (q.label == kernel_of(run)) p = &q;
       }
     }
     if (p == nullptr) {
       out.emplace_back();
       p = &out.back();
       p->kernel = run.kernel_release;
-      p->label = o.by_kernel ? run.kernel_release : short_id(run.run_id);
+      p->label = o.by_kernel ? kernel_of(run) : short_id(run.run_id);
       p->started_at_ns = run.started_at_ns;
     }
     p->run_ids.push_back(run.run_id);
     add_values(*p, run, o, metric);
   }
   return out;
+}
+
+// Throws CompareError when `o.variant` is set and no run has it for the case.
+void check_variant(const std::vector<store::RunRecord>& runs, const TrendOptions& o) {
+  if (o.variant.empty()) return;
+  std::vector<std::string> seen;
+  for (const auto& run : runs) {
+    for (const auto& it : run.iterations) {
+      if (it.case_name != o.case_name) continue;
+      if (it.variant == o.variant) return;
+      push_unique(seen, it.variant);
+    }
+  }
+  std::string names;
+  for (const auto& s : seen) names += (names.empty() ? "" : ", ") + s;
+  throw CompareError(fmt::format("case '{}' has no variant '{}' in these runs (variants: {})",
+                                 o.case_name, o.variant, names));
 }
 
 bool significant(const analysis::Comparison& c) {
@@ -99,10 +119,16 @@ bool significant(const analysis::Comparison& c) {
 
 }  // namespace
 
+std::string kernel_of(const store::RunRecord& run) {
+  const auto label = run.labels.find("kernel");
+  return label != run.labels.end() && !label->second.empty() ? label->second : run.kernel_release;
+}
+
 Trend make_trend(const std::vector<store::RunRecord>& runs, const TrendOptions& o) {
   Trend t;
   t.case_name = o.case_name;
   find_metric(runs, o, t);
+  check_variant(runs, o);
   t.points = points_of(runs, o, t.metric);
   analysis::CompareOptions copt;
   copt.method = o.method;
@@ -116,6 +142,7 @@ Trend make_trend(const std::vector<store::RunRecord>& runs, const TrendOptions& 
     p.median = analysis::summarize(p.values).median;
     p.ci_lo = ci.lo;
     p.ci_hi = ci.hi;
+    p.ci_coverage = ci.coverage;
     if (previous != nullptr) {
       p.has_previous = true;
       p.vs_previous = analysis::compare_series(previous->values, p.values, copt);

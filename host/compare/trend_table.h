@@ -22,9 +22,11 @@ namespace schedrig::compare {
 
 struct TrendOptions {
   std::string case_name;
-  std::string metric;      // "" = the case's primary (first) metric
-  std::string variant;     // "" = each run's plan's first variant
-  bool by_kernel = false;  // one point per kernel release (runs pooled), in order first seen
+  std::string metric;   // "" = the case's primary (first) metric
+  std::string variant;  // "" = each run's plan's first variant
+  // One point per kernel, runs pooled, in the order first seen: the run's
+  // `kernel` label when it has one (nightly's name for it), else its release.
+  bool by_kernel = false;
   DisturbedPolicy disturbed = DisturbedPolicy::kExclude;
   analysis::Method method = analysis::Method::kAuto;
   double threshold_pct = 0;
@@ -36,8 +38,10 @@ struct TrendPoint {
   std::string kernel;                       // the (first) run's kernel release
   long long started_at_ns = 0;              // the (first) run's start
   std::vector<double> values;               // kept iterations' values, run by run
+  unsigned left_out = 0;                    // ok iterations the disturbed policy left out
   double median = 0, ci_lo = 0, ci_hi = 0;  // NaN without values
-  bool has_previous = false;                // a point before with values
+  double ci_coverage = 0;            // the interval's coverage (< 0.95 below 6 values: the range)
+  bool has_previous = false;         // a point before with values
   analysis::Comparison vs_previous;  // against the point before (meaningful with has_previous)
   bool change_point = false;
 };
@@ -48,9 +52,14 @@ struct Trend {
   std::vector<TrendPoint> points;  // time order
 };
 
+// The kernel a run counts under with by_kernel: its `kernel` label, else
+// its kernel release.
+std::string kernel_of(const store::RunRecord& run);
+
 // The trend of `runs` (oldest first; runs without the case are left out).
-// Throws CompareError when no run has the case, or the metric is unknown
-// to it (naming the metrics it has).
+// Throws CompareError when no run has the case, the metric is unknown to it
+// (naming the metrics it has), or no run has the variant asked for (naming
+// the variants there are).
 Trend make_trend(const std::vector<store::RunRecord>& runs, const TrendOptions& options);
 
 }  // namespace schedrig::compare

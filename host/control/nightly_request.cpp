@@ -55,6 +55,14 @@ double change_of(const json& row, std::size_t index) {
   return it->get<double>();
 }
 
+// A boolean key, false when absent; ApiError(400) when not a boolean.
+bool flag(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) return false;
+  if (!it->is_boolean()) throw ApiError(400, fmt::format("'{}' must be true or false", key));
+  return it->get<bool>();
+}
+
 }  // namespace
 
 store::NightRecord parse_night_summary(const std::string& body) {
@@ -70,8 +78,8 @@ store::NightRecord parse_night_summary(const std::string& body) {
   if (night.night.empty() || night.night.size() > 64 || has_control_character(night.night)) {
     throw ApiError(400, "'night' must be 1 to 64 bytes without control characters");
   }
-  night.regression = j.value("regression", false);
-  night.detector_failed = j.value("detector_failed", false);
+  night.regression = flag(j, "regression");
+  night.detector_failed = flag(j, "detector_failed");
   const auto rows = j.find("rows");
   if (rows == j.end() || !rows->is_array()) throw ApiError(400, "'rows' must be an array");
   if (rows->size() > kMaxNightRows) {

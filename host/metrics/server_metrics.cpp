@@ -89,9 +89,13 @@ ServerMetrics::~ServerMetrics() = default;
 void ServerMetrics::on_hello(const std::shared_ptr<collector::AgentChannel>& channel,
                              const schedrig::v1::Envelope& env) {
   (void)env;
+  const prometheus::Labels labels{{"agent", channel->agent_id()}};
   const auto backlog = channel->spool_backlog();
-  if (!backlog) return;
-  spool_backlog_->Add({{"agent", channel->agent_id()}}).Set(static_cast<double>(*backlog));
+  if (backlog) {
+    spool_backlog_->Add(labels).Set(static_cast<double>(*backlog));
+  } else if (spool_backlog_->Has(labels)) {
+    spool_backlog_->Remove(&spool_backlog_->Add(labels));  // unknown now: no stale value
+  }
 }
 
 void ServerMetrics::envelope_committed(std::chrono::nanoseconds latency) {

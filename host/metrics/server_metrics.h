@@ -54,7 +54,8 @@ class ServerMetrics : public collector::CollectorEvents {
   ServerMetrics(const ServerMetrics&) = delete;
   ServerMetrics& operator=(const ServerMetrics&) = delete;
 
-  // An accepted Hello: the spool backlog its connection reported.
+  // An accepted Hello: the spool backlog its connection reported (a
+  // connection without one drops the agent's series).
   void on_hello(const std::shared_ptr<collector::AgentChannel>& channel,
                 const schedrig::v1::Envelope& env) override;
   // One envelope stored for the first time, `latency` after it was queued

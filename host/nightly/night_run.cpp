@@ -218,8 +218,8 @@ std::vector<HistoryEntry> history_of(const std::string& night, const NightRuns& 
 // up to the boot timeout.
 // OUT/report.html (docs/reports.md "A night"): the runs the verdicts read,
 // any other from the server. A page that cannot be made is a warning on
-// stderr: the night's verdict stands.
-void write_report(const std::string& out_dir, const NightState& state,
+// stderr (false): the night's verdict stands.
+bool write_report(const std::string& out_dir, const NightState& state,
                   const nlohmann::json& summary, const NightRuns& runs, client::ApiClient& api) {
   std::map<std::string, const store::RunRecord*> by_id;
   for (const auto& [agent, plans] : runs.plans) {
@@ -238,10 +238,12 @@ void write_report(const std::string& out_dir, const NightState& state,
         state, summary, fetch,
         "schedrig nightly (OUT/report.html; again: schedrig report --nightly OUT)"));
     replace_file((fs::path(out_dir) / "report.html").string(), html);
+    return true;
   } catch (const std::exception& e) {
     std::cerr << printable(
                      fmt::format("warning: {}/report.html was not written: {}", out_dir, e.what()))
               << "\n";
+    return false;
   }
 }
 
@@ -321,7 +323,9 @@ NightOutcome run_night(const LabFile& lab, const NightOptions& o) {
   }
   replace_file((fs::path(o.out_dir) / "summary.txt").string(), out.text);
   replace_file((fs::path(o.out_dir) / "summary.json").string(), out.json);
-  write_report(o.out_dir, *state, summary, runs, api);
+  if (write_report(o.out_dir, *state, summary, runs, api)) {
+    out.text += printable(fmt::format("page: {}/report.html\n", o.out_dir));
+  }
   return out;
 }
 

@@ -17,11 +17,9 @@ constexpr std::array<const char*, 4> kJsonKeys = {"p50", "p90", "p99", "p99_9"};
 constexpr std::array<const char*, 4> kTextHeaders = {"p50", "p90", "p99", "p99.9"};
 
 nlohmann::json side_json(const compare::PooledSide& s) {
-  nlohmann::json out{{"label", s.label},
-                     {"run", s.run_id},
-                     {"variant", s.variant},
-                     {"iterations", s.iterations},
-                     {"samples", s.samples}};
+  nlohmann::json out{{"label", s.label},           {"run", s.run_id},
+                     {"runs", s.run_ids},          {"variant", s.variant},
+                     {"iterations", s.iterations}, {"samples", s.samples}};
   for (std::size_t i = 0; i < kJsonKeys.size(); ++i)
     out[kJsonKeys[i]] = json_number(s.quantiles[i]);
   return out;

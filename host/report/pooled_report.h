@@ -13,7 +13,8 @@
 namespace schedrig::report {
 
 // [{"case","variant" (null within a run),"histogram","unit","pooled":true,
-//   "sides":[{"label","run","variant","iterations","samples",
+//   "sides":[{"label","run" (the side's first),"runs" (all of
+//   them),"variant","iterations","samples",
 //             "p50","p90","p99","p99_9"}]}]  (NaN as null)
 nlohmann::json pooled_json(const std::vector<compare::PooledLatency>& pooled);
 

@@ -40,9 +40,13 @@ void print_runs_table(const std::vector<store::RunRecord>& runs, std::ostream& o
   table.print(out);
 }
 
+std::string agent_name(const store::RunRecord& run) {
+  if (run.hostname.empty() || run.hostname == run.agent_id) return run.agent_id;
+  return fmt::format("{} ({})", run.agent_id, run.hostname);
+}
+
 void print_run_detail(const store::RunRecord& run, std::ostream& out) {
-  std::string agent = run.agent_id;
-  if (!run.hostname.empty() && run.hostname != run.agent_id) agent += " (" + run.hostname + ")";
+  const std::string agent = agent_name(run);
   out << fmt::format("run       {}\n", run.run_id);
   out << fmt::format("agent     {}\n", printable(agent));
   out << fmt::format("kernel    {}\n", printable(dash_if_empty(run.kernel_release)));
@@ -104,8 +108,7 @@ std::string primary_metric_text(const store::IterationRecord& it) {
 
 void print_fingerprint(const store::RunRecord& run, std::ostream& out) {
   out << printable(fmt::format("fingerprint of run {} (agent {}, kernel {}):", run.run_id,
-                               run.hostname.empty() ? run.agent_id : run.hostname,
-                               dash_if_empty(run.kernel_release)))
+                               agent_name(run), dash_if_empty(run.kernel_release)))
       << '\n';
   if (run.fingerprint.empty()) {
     out << "  (none stored)\n";

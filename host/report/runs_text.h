@@ -22,7 +22,11 @@ void print_runs_table(const std::vector<store::RunRecord>& runs, std::ostream& o
 // iteration has one. Columns are aligned.
 void print_run_detail(const store::RunRecord& run, std::ostream& out);
 
-// "fingerprint of run RUN (agent HOST, kernel K):" then "  FIELD  VALUE"
+// "box1 (vm.lab)": the agent id and, when it differs, its hostname; the id
+// alone when the hostname is unknown.
+std::string agent_name(const store::RunRecord& run);
+
+// "fingerprint of run RUN (agent ID (HOST), kernel K):" then "  FIELD  VALUE"
 // per stored fingerprint field in name order (columns aligned, values
 // escaped), or "  (none stored)" for a run without one.
 void print_fingerprint(const store::RunRecord& run, std::ostream& out);

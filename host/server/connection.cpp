@@ -236,8 +236,7 @@ void Connection<Stream>::refuse(const Authorization& denied) {
       printable(to_std(header.target())), static_cast<unsigned>(denied.status), denied.reason));
   answer(denied.status,
          denied.status == http::status::forbidden
-             ? std::string("this token's role may not use ") +
-                   (route_of(to_std(header.target())) == Route::kAgent ? "/agent" : "/api/v1/")
+             ? std::string("this token's role may not use ") + route_name(to_std(header.target()))
              : "a valid Bearer token is required",
          true);
 }

@@ -37,6 +37,13 @@ Route route_of(std::string_view target) {
   return Route::kNotFound;
 }
 
+std::string route_name(std::string_view target) {
+  const std::string_view path = path_of(target);
+  if (path == kAgentPath) return std::string(kAgentPath);
+  if (path == kMetricsPath) return std::string(kMetricsPath);
+  return std::string(kApiPrefix);
+}
+
 auth::Role role_for(Route route) {
   return route == Route::kAgent ? auth::Role::kAgent : auth::Role::kOperator;
 }

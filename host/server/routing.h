@@ -34,6 +34,9 @@ enum class Route { kAgent, kApi, kNotFound };
 // "/api/v1x" and "/api" are kNotFound).
 Route route_of(std::string_view target);
 
+// What a refusal names for `target`'s route: "/agent", "/metrics" or "/api/v1/".
+std::string route_name(std::string_view target);
+
 // The role a route needs (kAgent for kAgent, kOperator for kApi).
 auth::Role role_for(Route route);
 

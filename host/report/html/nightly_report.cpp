@@ -29,6 +29,23 @@ std::string change_text(const json& row) {
   return analysis::format_change(it->get<double>());
 }
 
+// A boolean field, false when absent or not a boolean (the summary is a
+// file anyone may have edited).
+bool flag(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
+// A count field as text, "?" when absent or not a whole number >= 0.
+std::string count_text(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number_unsigned() ? std::to_string(it->get<std::uint64_t>()) : "?";
+}
+
+// Rows shown at most per table (the summary file is bounded at 16 MiB, but
+// a page of millions of rows helps no one).
+constexpr std::size_t kMaxRows = 10000;
+
 std::vector<std::string> strings(const json& j, const char* key) {
   std::vector<std::string> out;
   const auto it = j.find(key);
@@ -43,15 +60,25 @@ void verdict_section(Page& page, const json& summary) {
   page.heading(2, "Verdicts per kernel", "verdicts");
   std::vector<std::vector<std::string>> rows;
   const auto r = summary.find("rows");
-  if (r != summary.end() && r->is_array()) {
-    for (const auto& row : *r) {
-      const std::string mark = text(row, "verdict");
-      rows.push_back({text(row, "agent"), text(row, "plan"), text(row, "case"),
-                      text(row, "variant"), text(row, "metric"), text(row, "kernel"),
-                      text(row, "baseline"), change_text(row) + (mark.empty() ? "" : " " + mark),
-                      text(row, "level"), row.value("gate_failed", false) ? "FAILED" : "",
-                      text(row, "note")});
-    }
+  const std::size_t total = r != summary.end() && r->is_array() ? r->size() : 0;
+  if (total == 0) {
+    page.paragraph(
+        "No kernel was judged against a baseline (one kernel, or no run ended ok: see the "
+        "problems below).");
+    return;
+  }
+  for (const auto& row : *r) {
+    if (rows.size() == kMaxRows) break;
+    if (!row.is_object()) continue;
+    const std::string mark = text(row, "verdict");
+    rows.push_back({text(row, "agent"), text(row, "plan"), text(row, "case"), text(row, "variant"),
+                    text(row, "metric"), text(row, "kernel"), text(row, "baseline"),
+                    change_text(row) + (mark.empty() ? "" : " " + mark), text(row, "level"),
+                    flag(row, "gate_failed") ? "FAILED" : "", text(row, "note")});
+  }
+  if (total > rows.size()) {
+    page.paragraph(fmt::format("{} more rows in summary.json are not shown.", total - rows.size()),
+                   "muted");
   }
   page.table({"agent", "plan", "case", "variant", "metric", "kernel", "baseline", "change", "level",
               "gate", "note"},
@@ -64,11 +91,14 @@ void selftest_section(Page& page, const json& summary) {
   page.heading(2, "Selftest (positive control)", "selftest");
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : *s) {
-    rows.push_back({text(t, "agent"), std::to_string(t.value("boots", 0u)),
-                    std::to_string(t.value("regressed", 0u)),
-                    t.value("ok", false) ? "found its regression" : "DETECTOR FAILED"});
+    if (rows.size() == kMaxRows) break;
+    if (!t.is_object()) continue;
+    std::string why;
+    for (const auto& note : strings(t, "notes")) why += (why.empty() ? "" : "; ") + note;
+    rows.push_back({text(t, "agent"), count_text(t, "boots"), count_text(t, "regressed"),
+                    flag(t, "ok") ? "found its regression" : "DETECTOR FAILED", why});
   }
-  page.table({"agent", "boots", "found (R)", "detector"}, rows, "selftest");
+  page.table({"agent", "boots", "found (R)", "detector", "why"}, rows, "selftest");
 }
 
 // The cases of `runs` in plan order.
@@ -80,8 +110,30 @@ std::vector<std::string> cases_of(const NightPlanRuns& p) {
   return out;
 }
 
+// One run's ok iterations of the trend's case, metric and variant as strip
+// points from `x` on: disturbed ones crossed, those the policy leaves out hollow.
+void add_run_points(StripSeries& s, const store::RunRecord& run, const compare::Trend& t,
+                    compare::DisturbedPolicy policy, const std::string& kernel, double& x) {
+  const std::vector<std::string> variants = compare::plan_names(run.plan, "variants");
+  const std::string variant = variants.empty() ? "" : variants.front();
+  for (const store::IterationRecord& it : run.iterations) {
+    if (it.case_name != t.case_name || it.variant != variant || it.status != "ok") continue;
+    for (const store::MetricRecord& m : it.metrics) {
+      if (m.name != t.metric || !std::isfinite(m.value)) continue;
+      const bool counted = compare::kept(it, policy);
+      s.points.push_back(
+          {x++, m.value, it.disturbed, counted,
+           fmt::format("{} (run {}) #{}: {}{}{}", kernel, compare::short_id(run.run_id),
+                       it.iteration, format_number(m.value),
+                       it.disturbed ? " — disturbed: " + it.disturbed_reason : "",
+                       counted ? "" : " (left out)")});
+    }
+  }
+}
+
 // Iterations per kernel in slot order: one series per kernel.
-StripPlot kernel_strip(const NightPlanRuns& p, const compare::Trend& t) {
+StripPlot kernel_strip(const NightPlanRuns& p, const compare::Trend& t,
+                       compare::DisturbedPolicy policy) {
   StripPlot plot;
   plot.title = fmt::format("{} / {} / {}: {}", p.agent, p.plan, t.case_name, t.metric);
   plot.unit = t.unit;
@@ -89,18 +141,24 @@ StripPlot kernel_strip(const NightPlanRuns& p, const compare::Trend& t) {
   for (const auto& [kernel, run] : p.runs) compare::push_unique(kernels, kernel);
   for (const auto& k : kernels) plot.series.push_back({k, {}, {}});
   double x = 0;
-  for (std::size_t i = 0; i < p.runs.size() && i < t.points.size(); ++i) {
-    const std::string& kernel = p.runs[i].first;
+  for (const auto& [kernel, run] : p.runs) {
     const auto s = static_cast<std::size_t>(std::find(kernels.begin(), kernels.end(), kernel) -
                                             kernels.begin());
-    for (double v : t.points[i].values) {
-      plot.series[s].points.push_back(
-          {x++, v, false, true,
-           fmt::format("{} ({}): {}", kernel, t.points[i].label, format_number(v))});
-    }
+    add_run_points(plot.series[s], run, t, policy, kernel, x);
     x += 2;
   }
   return plot;
+}
+
+// " (N disturbed iterations left out: --disturbed include counts them)", or "".
+std::string left_out_words(const compare::Trend& t) {
+  unsigned n = 0;
+  for (const auto& q : t.points) n += q.left_out;
+  if (n == 0) return "";
+  return fmt::format(
+      " ({} disturbed iteration{} left out, drawn hollow: --disturbed include "
+      "counts them)",
+      n, n == 1 ? "" : "s");
 }
 
 std::vector<TrendPoint> boot_trend(const NightPlanRuns& p, const compare::Trend& t) {
@@ -118,12 +176,13 @@ std::vector<TrendPoint> boot_trend(const NightPlanRuns& p, const compare::Trend&
   return out;
 }
 
-void plan_section(Page& page, const NightPlanRuns& p) {
+void plan_section(Page& page, const NightPlanRuns& p, compare::DisturbedPolicy policy) {
   std::vector<store::RunRecord> runs;
   for (const auto& [kernel, run] : p.runs) runs.push_back(run);
   for (const std::string& c : cases_of(p)) {
     compare::TrendOptions o;
     o.case_name = c;
+    o.disturbed = policy;
     compare::Trend t;
     try {
       t = compare::make_trend(runs, o);
@@ -133,14 +192,18 @@ void plan_section(Page& page, const NightPlanRuns& p) {
     }
     if (t.points.size() != runs.size()) continue;  // a run without the case: no slot order
     page.heading(3, fmt::format("{} / {} / {}", p.agent, p.plan, c));
-    const StripPlot strip = kernel_strip(p, t);
-    page.figure(strip_plot_svg(strip), strip.title + " — iterations per kernel, slot order",
+    const StripPlot strip = kernel_strip(p, t, policy);
+    const std::string left_out = left_out_words(t);
+    page.figure(strip_plot_svg(strip),
+                strip.title + " — iterations per kernel, slot order" + left_out,
                 {{"case", c}, {"metric", t.metric}, {"agent", p.agent}});
-    page.figure(trend_plot_svg(strip.title, t.unit, boot_trend(p, t)),
-                strip.title +
-                    " — median and 95% interval per boot, marks against the boot "
-                    "before, dashed: a change point",
-                {{"case", c}, {"metric", t.metric}, {"trend", "boots"}});
+    const std::vector<TrendPoint> boots = boot_trend(p, t);
+    page.figure(
+        trend_plot_svg(strip.title, t.unit, boots),
+        strip.title + (boots.empty() ? " — no boot has a kept iteration" + left_out
+                                     : " — median and 95% interval per boot, marks against the "
+                                       "boot before, dashed: a change point"),
+        {{"case", c}, {"metric", t.metric}, {"trend", "boots"}});
   }
 }
 
@@ -150,10 +213,10 @@ std::string nightly_report_html(const NightReportData& d) {
   const std::string night = text(d.summary, "night");
   Page page("schedrig night " + night);
   page.heading(1, "schedrig night " + night);
-  const bool regression = d.summary.value("regression", false);
-  const bool detector_failed = d.summary.value("detector_failed", false);
+  const bool regression = flag(d.summary, "regression");
+  const bool detector_failed = flag(d.summary, "detector_failed");
   page.paragraph(fmt::format("lab file {}; exit {}: {}", text(d.summary, "lab"),
-                             d.summary.value("exit_code", -1),
+                             count_text(d.summary, "exit_code"),
                              detector_failed ? "the detector failed (selftest)"
                              : regression    ? "a gated regression"
                                              : "no gated regression"));
@@ -165,7 +228,7 @@ std::string nightly_report_html(const NightReportData& d) {
   page.list(strings(d.summary, "notes"), "notes");
   page.heading(2, "Iterations and trend", "iterations");
   if (!d.runs_note.empty()) page.paragraph(d.runs_note, "muted");
-  for (const auto& p : d.plans) plan_section(page, p);
+  for (const auto& p : d.plans) plan_section(page, p, d.disturbed);
   page.paragraph("Made by: " + d.command, "muted");
   return page.str();
 }

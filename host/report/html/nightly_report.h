@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/compare/compare_table.h"
 #include "host/store/records.h"
 
 namespace schedrig::report::html {
@@ -26,6 +27,8 @@ struct NightReportData {
   nlohmann::json summary;  // OUT/summary.json (nightly::summary_json's shape)
   std::vector<NightPlanRuns> plans;
   std::string runs_note;  // why the runs are missing ("" when they are here)
+  // Which iterations the trend counts (report --disturbed); all are drawn.
+  compare::DisturbedPolicy disturbed = compare::DisturbedPolicy::kExclude;
   std::string command;
 };
 

@@ -16,7 +16,7 @@ table{border-collapse:collapse;margin:.5em 0;font-size:13px}
 th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
 th{background:#f4f4f4}td.reg{background:#fbe3e3;font-weight:600}td.imp{background:#e2f3e6}
 pre{background:#f8f8f8;padding:.6em;overflow-x:auto;font-size:12px}
-figure{margin:.6em 0 1.2em}figcaption{font-size:12px;color:#555}
+figure{margin:.6em 0 1.2em}figcaption{font-size:13px;font-weight:600;color:#333}
 svg{max-width:100%;height:auto;font:11px system-ui,sans-serif}
 svg .legend{font-size:12px}ul.notes li{margin:.2em 0}
 .muted{color:#666;font-size:12px}
@@ -81,8 +81,8 @@ void Page::figure(const std::string& svg, const std::string& caption,
   for (const auto& [name, value] : data) {
     attrs += fmt::format(R"( data-{}="{}")", name, html_escaped(value));
   }
-  body_ += fmt::format("<figure{}>{}<figcaption>{}</figcaption></figure>\n", attrs, svg,
-                       html_escaped(caption));
+  body_ += fmt::format("<figure{}><figcaption>{}</figcaption>{}</figure>\n", attrs,
+                       html_escaped(caption), svg);
 }
 
 void Page::details_open(const std::string& summary) {

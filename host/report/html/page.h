@@ -25,7 +25,8 @@ class Page {
              const std::string& id = "");
   // <ul class=css_class>, items escaped; nothing when empty.
   void list(const std::vector<std::string>& items, const std::string& css_class);
-  // A <figure> holding `svg` with a caption (escaped) and data-* attributes
+  // A <figure> holding its caption (escaped; above the plot, so a folded
+  // section's summary never reads as the next plot's title), then `svg`, and data-* attributes
   // (names fixed here, values escaped) for tests and tools.
   void figure(const std::string& svg, const std::string& caption,
               const std::vector<std::pair<std::string, std::string>>& data = {});

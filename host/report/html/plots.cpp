@@ -23,29 +23,46 @@ struct Range {
     hi = std::max(hi, v);
   }
   bool empty() const { return lo > hi; }
-  // Padded by 5% a side (or +-1 around a single value), for the y axis.
+  // Padded by 5% a side (or +-5% around a single value, +-1 around 0), for
+  // the y axis; never below 0 when no value is.
   Range padded() const {
     if (empty()) return {0, 1};
-    const double pad = hi > lo ? (hi - lo) * 0.05 : std::max(std::abs(lo) * 0.05, 1.0);
-    return {lo - pad, hi + pad};
+    const double pad = hi > lo ? (hi - lo) * 0.05 : std::max(std::abs(lo) * 0.05, 1e-9);
+    const double low = lo - (lo == 0 && hi == 0 ? 1 : pad);
+    return {lo >= 0 ? std::max(0.0, low) : low, hi + (lo == 0 && hi == 0 ? 1 : pad)};
   }
 };
 
-// The y axis: grid lines and tick labels (format_compact) over [x0, x1].
+// A tick's label: compact (38.1k) unless the ticks are closer than its
+// three significant digits tell apart, then as many decimals as the step needs.
+std::string tick_label(double t, const std::vector<double>& ticks) {
+  if (ticks.size() < 2) return analysis::format_compact(t);
+  const double step = ticks[1] - ticks[0];
+  const double magnitude = std::max(std::abs(ticks.front()), std::abs(ticks.back()));
+  if (magnitude < 1000 && step > 0 && step < magnitude / 100) {
+    const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(step))), 0, 9);
+    return fmt::format("{:.{}f}", t, decimals);
+  }
+  return analysis::format_compact(t);
+}
+
+// The y axis: grid lines and tick labels over [x0, x1].
 void y_axis(Svg& svg, const Scale& y, double x0, double x1) {
-  for (double t : nice_ticks(y.d0, y.d1)) {
+  const std::vector<double> ticks = nice_ticks(y.d0, y.d1);
+  for (double t : ticks) {
     const double py = y(t);
     svg.line(x0, py, x1, py, "#ddd");
-    svg.text(x0 - 6, py + 4, analysis::format_compact(t), "end", R"(class="tick")");
+    svg.text(x0 - 6, py + 4, tick_label(t, ticks), "end", R"(class="tick")");
   }
   svg.line(x0, y.r0, x0, y.r1, "#888");
 }
 
 // The x axis' tick labels (format_compact) under the plot area at `y`.
 void x_ticks(Svg& svg, const Scale& x, double y) {
-  for (double t : nice_ticks(x.d0, x.d1, 8)) {
+  const std::vector<double> ticks = nice_ticks(x.d0, x.d1, 8);
+  for (double t : ticks) {
     svg.line(x(t), y, x(t), y + 4, "#888");
-    svg.text(x(t), y + 14, analysis::format_compact(t), "middle", R"(class="tick")");
+    svg.text(x(t), y + 14, tick_label(t, ticks), "middle", R"(class="tick")");
   }
 }
 

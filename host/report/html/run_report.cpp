@@ -17,6 +17,7 @@
 #include "host/report/html/page.h"
 #include "host/report/html/plots.h"
 #include "host/report/pooled_report.h"
+#include "host/report/runs_text.h"
 
 namespace schedrig::report::html {
 namespace {
@@ -56,9 +57,10 @@ StripSeries strip_series(const Table& t, const Row& row, const SideRuns& side,
       p.y = m->value;
       p.disturbed = it.disturbed;
       p.counted = compare::kept(it, t.disturbed);
-      p.tip = fmt::format("{} #{} (run {}): {} {}{}", side.label, it.iteration,
+      p.tip = fmt::format("{} #{} (run {}): {} {}{}{}", it.variant, it.iteration,
                           compare::short_id(run.run_id), format_number(m->value), row.unit,
-                          it.disturbed ? " — disturbed: " + it.disturbed_reason : "");
+                          it.disturbed ? " — disturbed: " + it.disturbed_reason : "",
+                          p.counted ? "" : " (left out)");
       s.points.push_back(std::move(p));
     }
     x_offset += last + 2;  // a gap between runs
@@ -96,7 +98,7 @@ StripPlot strip_plot(const RunReportData& d, const Row& row) {
   if (b.n > 0) {
     plot.baseline =
         Band{b.min, b.max, b.median,
-             fmt::format("baseline {}: range {} .. {}, median {}", t.baseline_label,
+             fmt::format("{} (baseline): range {} .. {}, median {}", t.baseline_label,
                          format_number(b.min), format_number(b.max), format_number(b.median))};
   }
   return plot;
@@ -132,7 +134,7 @@ void pooled_section(Page& page, const Table& t) {
       for (double q : s.quantiles) r.push_back(std::isfinite(q) ? format_number(q) : "-");
       r.push_back(p.unit);
       r.push_back(std::to_string(s.iterations));
-      r.push_back(std::to_string(s.samples));
+      r.push_back(format_number(static_cast<double>(s.samples)));
       rows.push_back(std::move(r));
     }
   }
@@ -199,8 +201,11 @@ TimePlot time_plot(const RunReportData& d, const std::string& case_name, const s
                                 [&](const auto& kv) { return kv.first == value; });
     if (v == s.values.end() || !std::isfinite(v->second)) continue;
     const auto start = starts.find(s.run_id);
-    const double t =
-        static_cast<double>(s.t_ns - (start == starts.end() ? 0 : start->second)) / 1e9;
+    // In double: an agent's clock may say anything, and ns differences of
+    // extreme values overflow a long long.
+    const double t = (static_cast<double>(s.t_ns) -
+                      static_cast<double>(start == starts.end() ? 0 : start->second)) /
+                     1e9;
     const std::string name = series_name(d, s);
     if (std::find(plot.series.begin(), plot.series.end(), name) == plot.series.end()) {
       plot.series.push_back(name);
@@ -210,6 +215,11 @@ TimePlot time_plot(const RunReportData& d, const std::string& case_name, const s
     plot.segments[seg->second].points.emplace_back(t, v->second);
     if (s.starved) plot.starved.push_back({t - s.interval_s, t, s.starved_reason});
   }
+  // Colours as in the strip plots: the reference side (across runs) first.
+  const std::string reference = d.table.baseline_label + "/";
+  std::stable_partition(plot.series.begin(), plot.series.end(), [&](const std::string& name) {
+    return !d.against.empty() && name.starts_with(reference);
+  });
   return plot;
 }
 
@@ -247,16 +257,25 @@ void fingerprint_section(Page& page, const RunReportData& d) {
   if (t.against_run_id.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& [field, value] : d.runs.front().fingerprint) rows.push_back({field, value});
-    if (rows.empty()) page.paragraph("This run stored no fingerprint.");
-    page.table({"field", "value"}, rows, "fingerprint");
+    if (rows.empty()) {
+      page.paragraph("This run stored no fingerprint.");
+    } else {
+      page.table({"field", "value"}, rows, "fingerprint");
+    }
     return;
   }
   const std::string a = t.baseline_label, b = t.columns.front();
-  if (t.fingerprint_differences.empty()) page.paragraph("No fingerprint field differs.");
-  page.table({"fingerprint field", a, b}, difference_rows(t.fingerprint_differences),
-             "fingerprint");
-  if (t.topology_differences.empty()) page.paragraph("No topology field differs.");
-  page.table({"topology field", a, b}, difference_rows(t.topology_differences), "topology");
+  if (t.fingerprint_differences.empty()) {
+    page.paragraph("No fingerprint field differs.");
+  } else {
+    page.table({"fingerprint field", a, b}, difference_rows(t.fingerprint_differences),
+               "fingerprint");
+  }
+  if (t.topology_differences.empty()) {
+    page.paragraph("No topology field differs.");
+  } else {
+    page.table({"topology field", a, b}, difference_rows(t.topology_differences), "topology");
+  }
 }
 
 }  // namespace
@@ -284,8 +303,8 @@ std::string run_report_html(const RunReportData& d) {
   for (const auto* side : {&d.runs, &d.against}) {
     for (const auto& r : *side) {
       runs.push_back({compare::short_id(r.run_id), side == &d.runs ? "run" : "against",
-                      r.hostname.empty() ? r.agent_id : r.hostname, r.kernel_release, r.status,
-                      format_utc(r.started_at_ns), format_labels(r.labels)});
+                      agent_name(r), r.kernel_release, r.status, format_utc(r.started_at_ns),
+                      format_labels(r.labels)});
     }
   }
   page.table({"run", "side", "agent", "kernel", "status", "started", "labels"}, runs, "runs",

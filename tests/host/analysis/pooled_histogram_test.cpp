@@ -3,6 +3,7 @@
 #include "host/analysis/pooled_histogram.h"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -87,6 +88,19 @@ TEST(PooledHistogram, UnknownUnitsAndForeignBoundsReportTheLowerBound) {
   const std::vector<unsigned long long> one{1};
   add_histogram(q, odd, one);
   EXPECT_DOUBLE_EQ(pooled_quantile(q, 0.5), 20.0);
+}
+
+TEST(PooledHistogram, HugeCountsSaturateInsteadOfWrapping) {
+  PooledHistogram p;
+  p.unit = "us";
+  const unsigned long long max = std::numeric_limits<unsigned long long>::max();
+  const std::vector<double> b{bound_us(10'000), bound_us(20'000)};
+  const std::vector<unsigned long long> c{max, max};
+  add_histogram(p, b, c);
+  add_histogram(p, b, c);
+  EXPECT_EQ(p.samples, max);
+  EXPECT_EQ(p.buckets.at(bound_us(10'000)), max);
+  EXPECT_FALSE(std::isnan(pooled_quantile(p, 0.99)));
 }
 
 TEST(PooledHistogram, EmptyIsNaNAndZeroCountsAreIgnored) {

@@ -107,6 +107,24 @@ TEST(TrendCli, BadInputExits2NamingIt) {
                                  db);
   EXPECT_EQ(since.exit_code, 2);
   EXPECT_NE(since.output.find("--since 'yesterday'"), std::string::npos) << since.output;
+  for (const char* bad : {"2026-02-30", "2026- 1- 1", "2026-12-03T99:99:99Z", "+202-01-01"}) {
+    const auto r =
+        run_command(bin("schedrig") + " trend --agent altra-01 --case fork-all --since '" + bad +
+                    "' --db " + db);
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.output;
+  }
+  const auto past = run_command(bin("schedrig") +
+                                " trend --agent altra-01 --case fork-all "
+                                "--since 1000-01-01 --json --db " +
+                                db);
+  ASSERT_EQ(past.exit_code, 0) << past.output;
+  EXPECT_EQ(nlohmann::json::parse(past.output)["points"].size(), 3u);
+  const auto variant = run_command(bin("schedrig") +
+                                   " trend --agent altra-01 --case fork-all "
+                                   "--variant nope --db " +
+                                   db);
+  EXPECT_EQ(variant.exit_code, 2);
+  EXPECT_NE(variant.output.find("no variant 'nope'"), std::string::npos) << variant.output;
   const auto future = run_command(bin("schedrig") +
                                   " trend --agent altra-01 --case fork-all "
                                   "--since 2999-01-01 --db " +
@@ -139,7 +157,12 @@ TEST(ReportCli, WritesOnePageAndRefusesBadInput) {
   const auto not_a_night =
       run_command(bin("schedrig") + " report --nightly " + dir.path() + " --db " + db);
   EXPECT_EQ(not_a_night.exit_code, 2);
+  EXPECT_NE(not_a_night.output.find("is not a finished night's OUT"), std::string::npos)
+      << not_a_night.output;
   EXPECT_NE(not_a_night.output.find("summary.json"), std::string::npos) << not_a_night.output;
+  const auto to_stdout = run_command(bin("schedrig") + " report aaaa --html - --db " + db);
+  EXPECT_EQ(to_stdout.exit_code, 0) << to_stdout.output;
+  EXPECT_EQ(to_stdout.output.rfind("<!DOCTYPE html>", 0), 0u);
   const auto unwritable = run_command(bin("schedrig") + " report aaaa --html " + dir.path() +
                                       "/no/such/dir/r.html --db " + db);
   EXPECT_EQ(unwritable.exit_code, 2);

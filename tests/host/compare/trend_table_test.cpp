@@ -92,6 +92,44 @@ TEST_F(Trend_, ByKernelPoolsTheRunsOfAKernel) {
   EXPECT_EQ(t.points[1].vs_previous.verdict, Verdict::kRegression);
 }
 
+TEST_F(Trend_, ByKernelGroupsByTheKernelLabelWhenRunsHaveOne) {
+  auto runs = history({10000, 10000, 8000});
+  runs[0].labels["kernel"] = "fake-a";
+  runs[1].labels["kernel"] = "fake-b";
+  runs[2].labels["kernel"] = "fake-a";
+  TrendOptions o;
+  o.case_name = "fork-all";
+  o.by_kernel = true;
+  const Trend t = make_trend(runs, o);
+  ASSERT_EQ(t.points.size(), 2u);
+  EXPECT_EQ(t.points[0].label, "fake-a");
+  EXPECT_EQ(t.points[0].run_ids.size(), 2u);
+  EXPECT_EQ(t.points[1].label, "fake-b");
+  EXPECT_EQ(kernel_of(runs[1]), "fake-b");
+  runs[1].labels.erase("kernel");
+  EXPECT_EQ(kernel_of(runs[1]), "k10000");  // the release, without the label
+}
+
+TEST_F(Trend_, DisturbedIterationsLeftOutAreCountedAndShortIntervalsSaySo) {
+  store::Store db(dir_.file("schedrig.db"));
+  SyntheticRun s = history_run(0, 10000, "k");
+  s.iterations = 4;
+  s.disturbed = {{"baseline", 1}, {"baseline", 3}};
+  testing::ingest(db, testing::synthetic_run(s));
+  const auto runs = db.runs("", {.sample_summaries = false, .histograms = false});
+  TrendOptions o;
+  o.case_name = "fork-all";
+  Trend t = make_trend(runs, o);
+  ASSERT_EQ(t.points.size(), 1u);
+  EXPECT_EQ(t.points[0].values.size(), 2u);
+  EXPECT_EQ(t.points[0].left_out, 2u);
+  EXPECT_NEAR(t.points[0].ci_coverage, 0.5, 1e-12);  // the range of 2 values
+  o.disturbed = DisturbedPolicy::kInclude;
+  t = make_trend(runs, o);
+  EXPECT_EQ(t.points[0].values.size(), 4u);
+  EXPECT_EQ(t.points[0].left_out, 0u);
+}
+
 TEST_F(Trend_, UnknownCaseOrMetricIsRefusedNamingWhatThereIs) {
   const auto runs = history({10000});
   TrendOptions o;
@@ -104,6 +142,16 @@ TEST_F(Trend_, UnknownCaseOrMetricIsRefusedNamingWhatThereIs) {
     ADD_FAILURE() << "no throw";
   } catch (const CompareError& e) {
     EXPECT_NE(std::string(e.what()).find("metrics: ops_per_s, wakeup_p99_us"), std::string::npos)
+        << e.what();
+  }
+  o.metric = "";
+  o.variant = "nope";
+  try {
+    make_trend(runs, o);
+    ADD_FAILURE() << "no throw";
+  } catch (const CompareError& e) {
+    EXPECT_NE(std::string(e.what()).find("no variant 'nope' in these runs (variants: baseline)"),
+              std::string::npos)
         << e.what();
   }
 }

@@ -105,9 +105,11 @@ TEST_F(MetricsApi, SpoolBacklogIsTheOneTheAgentLastReported) {
   EXPECT_EQ(scrape().at("schedrig_agent_spool_backlog_envelopes{agent=\"box7\"}"), 1234);
   metrics_.on_hello(std::make_shared<BackloggedChannel>("box7", "i2", 0), v1::Envelope());
   EXPECT_EQ(scrape().at("schedrig_agent_spool_backlog_envelopes{agent=\"box7\"}"), 0);
-  // A channel without the header changes nothing.
+  // A connection without the header (or a bad one) leaves no stale value.
   metrics_.on_hello(std::make_shared<FakeChannel>("box8", "i3"), v1::Envelope());
   EXPECT_EQ(scrape().count("schedrig_agent_spool_backlog_envelopes{agent=\"box8\"}"), 0u);
+  metrics_.on_hello(std::make_shared<FakeChannel>("box7", "i4"), v1::Envelope());
+  EXPECT_EQ(scrape().count("schedrig_agent_spool_backlog_envelopes{agent=\"box7\"}"), 0u);
 }
 
 TEST_F(MetricsApi, NightlyVerdictsAreKeptPerAgentAndPlanAndShown) {
@@ -143,7 +145,11 @@ TEST_F(MetricsApi, BadNightSummariesAreRefusedAndNothingIsKept) {
   json many = night_summary("n1", "(R)", false);
   for (int i = 0; i < 10001; ++i) many["rows"].push_back(many["rows"][0]);
   call_json("POST", "/api/v1/nightly", 400, many.dump());
-  call("GET", "/api/v1/nightly");  // 405
+  json not_bool = night_summary("n1", "(R)", false);
+  not_bool["regression"] = "yes";
+  EXPECT_EQ(call_json("POST", "/api/v1/nightly", 400, not_bool.dump())["error"],
+            "'regression' must be true or false");
+  EXPECT_EQ(call("GET", "/api/v1/nightly").status, 405u);
   EXPECT_TRUE(store_.nightly_verdicts().empty());
 }
 

@@ -7,6 +7,7 @@
 
 #include "host/compare/pooled_latency.h"
 #include "host/report/html/html_text.h"
+#include "host/report/html/nightly_report.h"
 #include "host/report/html/run_report.h"
 #include "host/report/html/svg.h"
 #include "tests/host/compare/synthetic_run.h"
@@ -105,6 +106,32 @@ TEST(RunReport, RemoteStringsAreEscaped) {
   const std::string html = run_report_html(report_of(bimodal_run(evil), dir));
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_NE(html.find("x&lt;img src=y onerror=alert(1)&gt;"), std::string::npos);
+}
+
+// A summary.json anyone may have edited: wrong types and out-of-range
+// numbers render as "?" or are left out, never throw or wrap.
+TEST(NightReport, AHostileSummaryRendersWithoutThrowing) {
+  NightReportData d;
+  d.summary = nlohmann::json::parse(R"({
+    "night": "n<1>", "exit_code": 1e300, "regression": "yes", "detector_failed": 1,
+    "rows": [{"agent": "box1", "gate_failed": "no", "change_pct": "x", "verdict": 7}, "str", 5],
+    "selftests": ["str", {"agent": "box1", "boots": -1, "regressed": 1e300, "ok": "yes",
+                          "notes": ["boot 2: fewer than 2 iterations", 3]}],
+    "problems": [1, "a <b> problem"]})");
+  std::string html;
+  ASSERT_NO_THROW(html = nightly_report_html(d));
+  EXPECT_NE(html.find("schedrig night n&lt;1&gt;"), std::string::npos);
+  EXPECT_NE(html.find("exit ?"), std::string::npos);
+  EXPECT_EQ(html.find("4294967295"), std::string::npos);
+  EXPECT_EQ(html.find("-2147483648"), std::string::npos);
+  EXPECT_NE(html.find("<td>box1</td><td>?</td><td>?</td><td>DETECTOR FAILED</td>"
+                      "<td>boot 2: fewer than 2 iterations</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("a &lt;b&gt; problem"), std::string::npos);
+  d.summary["rows"] = nlohmann::json::array();
+  html = nightly_report_html(d);
+  EXPECT_NE(html.find("No kernel was judged against a baseline"), std::string::npos);
 }
 
 }  // namespace
