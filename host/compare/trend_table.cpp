@@ -4,6 +4,7 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "host/analysis/median_ci.h"
 #include "host/compare/run_data.h"
@@ -42,10 +43,8 @@ bool find_metric(const std::vector<store::RunRecord>& runs, const TrendOptions& 
   if (seen.empty()) {
     throw CompareError(fmt::format("no run of these has case '{}' with results", o.case_name));
   }
-  std::string names;
-  for (const auto& s : seen) names += (names.empty() ? "" : ", ") + s;
-  throw CompareError(
-      fmt::format("case '{}' has no metric '{}' (metrics: {})", o.case_name, o.metric, names));
+  throw CompareError(fmt::format("case '{}' has no metric '{}' (metrics: {})", o.case_name,
+                                 o.metric, fmt::join(seen, ", ")));
 }
 
 // Appends `run`'s kept values of the case, metric and variant to `p`.
@@ -106,10 +105,8 @@ void check_variant(const std::vector<store::RunRecord>& runs, const TrendOptions
       push_unique(seen, it.variant);
     }
   }
-  std::string names;
-  for (const auto& s : seen) names += (names.empty() ? "" : ", ") + s;
   throw CompareError(fmt::format("case '{}' has no variant '{}' in these runs (variants: {})",
-                                 o.case_name, o.variant, names));
+                                 o.case_name, o.variant, fmt::join(seen, ", ")));
 }
 
 bool significant(const analysis::Comparison& c) {
