@@ -13,7 +13,6 @@
 #include "agent/knobs/features.h"
 #include "agent/session/agent_state.h"
 #include "common/cli_error.h"
-#include "common/state_dir.h"
 
 namespace schedrig::agent {
 namespace {
@@ -24,9 +23,10 @@ struct KnobsOptions {
   bool json = false;
 };
 
+// The state dir is checked as every agent command checks it (state_dir_of:
+// owner, mode, and the journal's).
 knobs::KnobController controller(const KnobsOptions& o) {
-  return knobs::KnobController(procfs::Root::from_flag(o.state.root),
-                               o.state.state_dir.empty() ? default_state_dir() : o.state.state_dir);
+  return knobs::KnobController(procfs::Root::from_flag(o.state.root), state_dir_of(o.state));
 }
 
 // Runs `f`, mapping knob errors to exit codes: unavailable 3, bad input 2.

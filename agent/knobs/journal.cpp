@@ -1,6 +1,7 @@
 #include "agent/knobs/journal.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/file_owner.h"
 #include "common/procfs/read_file.h"
 
 namespace schedrig::knobs {
@@ -97,7 +99,30 @@ void write_journal(const std::string& file, const Journal& journal) {
   fsync_path(dir.string(), O_RDONLY | O_DIRECTORY);
 }
 
+std::optional<std::string> journal_trust_problem(const std::string& file) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) != 0) {
+    if (errno == ENOENT) return std::nullopt;
+    return fmt::format("journal {}: cannot stat it: {}", file, std::strerror(errno));
+  }
+  std::string why;
+  if (!S_ISREG(st.st_mode)) {
+    why = "not a regular file";
+  } else if (const auto owner = untrusted_owner(st.st_uid)) {
+    why = *owner;
+  } else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    why = fmt::format("mode {:04o}: writable by group or other", st.st_mode & 07777);
+  } else {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "journal {}: {}, so another user could have chosen the values a restore writes; chown root "
+      "and chmod 0600 it, or remove it once the knobs it lists are checked",
+      file, why);
+}
+
 std::optional<Journal> read_journal(const std::string& file) {
+  if (auto why = journal_trust_problem(file)) throw KnobError(*why);
   int err = 0;
   auto text = procfs::try_read_small_file(file, &err, kJournalMaxBytes);
   if (!text) {

@@ -35,9 +35,17 @@ std::string journal_path(const std::string& state_dir);
 // the file and errno.
 void write_journal(const std::string& file, const Journal& journal);
 
+// Why the journal at `file` may not be believed, or nullopt when it may (or
+// does not exist): it must be a regular file owned by this user or root and
+// writable by neither group nor other, since a root agent writes what it
+// lists into kernel knobs ("journal F: mode 0666: writable by group or
+// other; chown root and chmod 0600 it, or remove it").
+std::optional<std::string> journal_trust_problem(const std::string& file);
+
 // The journal in `file`, or nullopt when there is none. Throws KnobError
-// naming the file when it exists but cannot be read (a symlink: ELOOP; over
-// 1 MiB: EFBIG) or parsed.
+// naming the file when it exists but may not be believed
+// (journal_trust_problem), cannot be read (a symlink: ELOOP; over 1 MiB:
+// EFBIG) or parsed.
 std::optional<Journal> read_journal(const std::string& file);
 
 // Removes the journal (and fsyncs the directory). Missing is fine.

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/knobs/persisted_knobs.h"
 #include "common/ids.h"
 #include "common/procfs/read_file.h"
 
@@ -104,6 +105,7 @@ v1::Fingerprint take_fingerprint(const procfs::Root& root) {
   add_field(fp, "autogroup", root.path("proc/sys/kernel/sched_autogroup_enabled"));
   f["microcode"] = microcode(root);
   if (fp.sched_features().empty()) f["sched_features"] = kUnknown;
+  f["persisted_knobs"] = knobs::persisted_knobs_text(knobs::persisted_knobs(root));
   add_mitigations(fp, root);
   return fp;
 }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "agent/knobs/journal.h"
 #include "agent/spool/dir_trust.h"
 
 #include "common/cli_error.h"
@@ -18,7 +19,8 @@
 namespace schedrig::agent {
 
 // The state dir holds the knob journal, the spool and current-run, all
-// believed by a root agent: refuse one another user may write (dir_trust.h).
+// believed by a root agent: refuse one another user may write (dir_trust.h),
+// and a journal that is not this user's or root's, or that others may write.
 void check_state_dir(const std::string& dir) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0)
@@ -26,6 +28,8 @@ void check_state_dir(const std::string& dir) {
                    fmt::format("state dir {}: cannot stat it: {}", dir, std::strerror(errno)));
   if (const auto why = spool::untrusted_dir(st))
     throw CliError(ErrorKind::kUsage, fmt::format("state dir {}: {}", dir, *why));
+  if (const auto why = knobs::journal_trust_problem(knobs::journal_path(dir)))
+    throw CliError(ErrorKind::kUsage, *why);
 }
 
 std::string state_dir_of(const StateOptions& o) {

@@ -27,7 +27,9 @@ struct StateOptions {
 // missing (common/state_dir.h). Throws CliError (exit 2) when it cannot be,
 // or when it is owned by another user than the euid and root or writable by
 // group or other (naming the path, owner, mode and "chown root and chmod
-// 0700": agent/spool/dir_trust.h).
+// 0700": agent/spool/dir_trust.h), or when its knob journal is not a
+// regular file of the euid or root, or is writable by group or other
+// (knobs::journal_trust_problem).
 std::string state_dir_of(const StateOptions& o);
 
 // A controller for `o`, after recover(): a journal of this boot is restored

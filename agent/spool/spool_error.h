@@ -20,8 +20,9 @@ class SpoolNoSpace : public SpoolError {
   using SpoolError::SpoolError;
 };
 
-// A file in the spool that is not a regular file (a FIFO, a link) or is
-// owned by another user (spool_fs.h open_trusted): recovery sets it aside.
+// A file in the spool that is not a regular file (a FIFO, a link), is
+// owned by another user or is writable by group or other (spool_fs.h
+// open_trusted): recovery sets it aside, never replays it.
 class SpoolUnsafeFile : public SpoolError {
  public:
   SpoolUnsafeFile(const std::string& message, bool foreign)

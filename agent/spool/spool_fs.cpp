@@ -32,7 +32,13 @@ std::string refusal(const struct stat& st, bool& foreign) {
   if (!S_ISREG(st.st_mode)) return fmt::format("{}, not a regular file", type_name(st.st_mode));
   const auto owner = untrusted_owner(st.st_uid);
   foreign = owner.has_value();
-  return owner.value_or("");
+  if (foreign) return *owner;
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    return fmt::format(
+        "mode {:04o}: writable by group or other, so another user could have "
+        "rewritten it",
+        st.st_mode & 07777);
+  return "";
 }
 
 [[noreturn]] void fail(const std::string& what, int err, ErrorKind kind = ErrorKind::kFailed) {

@@ -38,9 +38,9 @@ struct TrustedOpen {
 
 // Opens `name` in `dirfd` for reading without following a link and
 // without blocking (O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC), when it is a
-// regular file owned by this user or root (a FIFO would hang open(), a
-// planted file would be replayed under this agent's token). A link is
-// refused like a FIFO (ELOOP).
+// regular file owned by this user or root and writable by neither group nor
+// other (a FIFO would hang open(), a planted or rewritten file would be
+// replayed under this agent's token). A link is refused like a FIFO (ELOOP).
 TrustedOpen open_trusted(int dirfd, const std::string& name);
 
 // fdatasync(2); throws SpoolError "cannot sync WHAT: reason".

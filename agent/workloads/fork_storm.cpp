@@ -372,7 +372,12 @@ std::string find_fork_creator() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   std::vector<fs::path> candidates;
-  if (!ec) candidates.push_back(self.parent_path() / "schedrig-fork-creator");
+  if (!ec) {
+    candidates.push_back(self.parent_path() / "schedrig-fork-creator");  // a build's bin/
+    // The packages' layout: /usr/bin/schedrig-agent, /usr/libexec/schedrig/.
+    candidates.push_back(self.parent_path().parent_path() /
+                         "libexec/schedrig/schedrig-fork-creator");
+  }
 #ifdef SCHEDRIG_BUILD_BIN_DIR
   candidates.push_back(fs::path(SCHEDRIG_BUILD_BIN_DIR) / "schedrig-fork-creator");
 #endif

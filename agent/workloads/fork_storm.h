@@ -126,8 +126,9 @@ struct ForkStormResult {
 };
 
 // The schedrig-fork-creator helper: $SCHEDRIG_FORK_CREATOR if set (empty =
-// none), else beside this executable, else in the build's bin directory;
-// "" when none is executable.
+// none), else beside this executable, else in ../libexec/schedrig/ from it
+// (the packages install /usr/libexec/schedrig/schedrig-fork-creator), else
+// in the build's bin directory; "" when none is executable.
 std::string find_fork_creator();
 
 // Runs the storm for params.duration, or until *stop becomes true (checked

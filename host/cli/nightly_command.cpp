@@ -5,8 +5,12 @@
 // parallel the interleaved boots, every plan and the selftest in each boot,
 // and the verdicts against the baseline kernel. --dry-run prints the
 // schedule only.
+#include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
+
+#include <fmt/chrono.h>
 
 #include "common/cli_error.h"
 #include "common/exit_codes.h"
@@ -28,6 +32,7 @@ struct NightlyOptions {
   std::string lab;
   std::string out;
   std::string resume;
+  std::string nights;
   std::string history;
   std::string selftest_plan;
   double boot_timeout_s = 900;
@@ -51,18 +56,36 @@ int dry_run(const NightlyOptions& o, const nightly::LabFile& lab) {
   return kExitOk;
 }
 
+// --nights DIR: tonight's OUT, DIR/YYYY-MM-DDTHHMMZ (UTC, the start), with
+// -2, -3, ... when a night already started in that minute; DIR is created
+// (0700 when new) if missing.
+std::string night_dir_in(const std::string& nights) {
+  create_state_dir(nights);
+  const std::string stamp = fmt::format("{:%Y-%m-%dT%H%MZ}", fmt::gmtime(std::time(nullptr)));
+  std::string dir = nights + "/" + stamp;
+  for (int n = 2; std::filesystem::exists(dir) && n < 100; ++n)
+    dir = fmt::format("{}/{}-{}", nights, stamp, n);
+  return dir;
+}
+
+// The night's OUT: exactly one of --out, --resume, --nights.
+std::string night_out(const NightlyOptions& o) {
+  const int given = !o.out.empty() + !o.resume.empty() + !o.nights.empty();
+  if (given != 1)
+    throw CliError(ErrorKind::kUsage,
+                   given == 0 ? "nightly: give --out DIR (a new night), --nights DIR (a new night "
+                                "in DIR, as the timer does), --resume DIR or --dry-run"
+                              : "nightly: give one of --out DIR, --nights DIR and --resume DIR");
+  if (!o.nights.empty()) return night_dir_in(o.nights);
+  return o.resume.empty() ? o.out : o.resume;
+}
+
 int run_nightly(const NightlyOptions& o) {
   const nightly::LabFile lab = nightly::load_lab_file(o.lab);
   if (o.dry_run) return dry_run(o, lab);
-  if (o.out.empty() == o.resume.empty())
-    throw CliError(ErrorKind::kUsage,
-                   o.out.empty()
-                       ? "nightly: give --out DIR (a new night), --resume DIR or --dry-run"
-                       : "nightly: give either --out DIR (a new night) or --resume DIR, "
-                         "not both");
   nightly::NightOptions n;
   n.target = client::server_target(o.server.server, o.server.token_file, o.server.ca);
-  n.out_dir = o.resume.empty() ? o.out : o.resume;
+  n.out_dir = night_out(o);
   n.resume = !o.resume.empty();
   n.history = o.history.empty() ? default_state_dir() + "/nightly-history.jsonl" : o.history;
   n.selftest_plan = o.selftest_plan;
@@ -91,6 +114,9 @@ void add_nightly_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--lab", o->lab, "the lab file (YAML: agents, kernels, plans, ...)")->required();
   cmd->add_option("--out", o->out, "a new directory for the night: night.json, summary.txt/json");
   cmd->add_option("--resume", o->resume, "carry on the night in this directory (night.json)");
+  cmd->add_option("--nights", o->nights,
+                  "a new night in DIR/YYYY-MM-DDTHHMMZ (UTC start; DIR created 0700 if missing): "
+                  "what schedrig-nightly.service runs");
   cmd->add_option("--history", o->history,
                   "the history of kernels that passed (baseline: last_good); default "
                   "STATE_DIR/nightly-history.jsonl");

@@ -112,6 +112,9 @@ struct ComparedRun {
   bool started = true;     // a RunStarted or a result was stored
   unsigned disturbed = 0;  // ok iterations marked disturbed
   unsigned left_out = 0;   // ok iterations the policy left out
+  // Knob settings the box applied at boot (its fingerprint's
+  // persisted_knobs, agent/knobs/persisted_knobs.h); "" when none.
+  std::string persisted_knobs;
 };
 
 // What `--fail-on regression` judges for a case when the command line does

@@ -38,6 +38,9 @@ ComparedRun compared_run(const store::RunRecord& run, bool reference) {
   c.boot_id = run.boot_id;
   c.planned_iterations = run.planned_iterations;
   c.started = run.started_at_ns != 0 || !run.iterations.empty();
+  if (const auto p = run.fingerprint.find("persisted_knobs");
+      p != run.fingerprint.end() && p->second != "none")
+    c.persisted_knobs = p->second;
   return c;
 }
 

@@ -142,6 +142,14 @@ std::string disturbed_line(const ComparedRun& run, DisturbedPolicy policy) {
       run.disturbed, iterations(run.disturbed), run.left_out);
 }
 
+std::string persisted_knobs_line(const ComparedRun& run) {
+  if (run.persisted_knobs.empty()) return "";
+  return fmt::format(
+      "run {}: its box sets knobs at every boot (the box as found is not the "
+      "kernel's default): {}",
+      short_id(run.run_id), run.persisted_knobs);
+}
+
 void print_compare_header(const Table& t, std::ostream& out) {
   out << printable(header_line(t)) << '\n';
   for (const auto& r : t.runs) {
@@ -151,6 +159,10 @@ void print_compare_header(const Table& t, std::ostream& out) {
   }
   for (const auto& r : t.runs) {
     const std::string line = disturbed_line(r, t.disturbed);
+    if (!line.empty()) out << printable(line) << '\n';
+  }
+  for (const auto& r : t.runs) {
+    const std::string line = persisted_knobs_line(r);
     if (!line.empty()) out << printable(line) << '\n';
   }
   if (!t.against_run_id.empty()) print_across(t, out);

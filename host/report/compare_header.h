@@ -20,4 +20,9 @@ void print_compare_header(const compare::Table& table, std::ostream& out);
 // others left out)"; "" when there is nothing to say.
 std::string disturbed_line(const compare::ComparedRun& run, compare::DisturbedPolicy policy);
 
+// "run X: its box sets knobs at every boot (the box as found is not the
+// kernel's default): sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/x.conf:1)";
+// "" for a run whose fingerprint records no persisted setting.
+std::string persisted_knobs_line(const compare::ComparedRun& run);
+
 }  // namespace schedrig::report

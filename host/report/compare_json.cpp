@@ -107,15 +107,18 @@ nlohmann::json differences_json(const std::vector<compare::FingerprintDifference
 nlohmann::json runs_json(const Table& t) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : t.runs) {
-    out.push_back({{"run", r.run_id},
-                   {"side", r.reference ? "against" : "run"},
-                   {"status", r.status},
-                   {"reason", r.reason},
-                   {"boot_id", r.boot_id},
-                   {"ok_iterations", r.ok_iterations},
-                   {"planned_iterations", r.planned_iterations},
-                   {"disturbed", r.disturbed},
-                   {"left_out", r.left_out}});
+    out.push_back(
+        {{"run", r.run_id},
+         {"side", r.reference ? "against" : "run"},
+         {"status", r.status},
+         {"reason", r.reason},
+         {"boot_id", r.boot_id},
+         {"ok_iterations", r.ok_iterations},
+         {"planned_iterations", r.planned_iterations},
+         {"disturbed", r.disturbed},
+         {"left_out", r.left_out},
+         {"persisted_knobs", r.persisted_knobs.empty() ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(r.persisted_knobs)}});
   }
   return out;
 }

@@ -97,6 +97,21 @@ TEST(KnobHardening, KnobsRestoreCommandRefusesATamperedJournal) {
   EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
 }
 
+TEST(KnobHardening, AJournalOthersMayWriteIsNeverApplied) {
+  FakeRoot root;
+  root.put("proc/sys/kernel/numa_balancing", "1\n");
+  plant_journal(root, {{KnobKind::kSysctl, "kernel.numa_balancing", "0"}});
+  const std::string file = journal_path(root.state_dir());
+  ASSERT_EQ(::chmod(file.c_str(), 0666), 0);
+  EXPECT_THROW(read_journal(file), KnobError);
+  auto r =
+      run_command(agent("knobs restore --root " + root.dir() + " --state-dir " + root.state_dir()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("mode 0666: writable by group or other"), std::string::npos) << r.output;
+  EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");  // not written from it
+  EXPECT_TRUE(fs::exists(file));                               // left for a person
+}
+
 TEST(KnobHardening, JournalOfAnotherRootIsLeftInPlaceNotApplied) {
   FakeRoot r1, other;
   const std::string state = r1.state_dir();

@@ -38,6 +38,20 @@ TEST(Fingerprint, ReadsAFakeRoot) {
   EXPECT_EQ(f.at("vulnerability.spectre_v2"), "Mitigation: Retpolines");
   EXPECT_EQ(f.at("kernel_config").rfind("fnv1a64:", 0), 0u);
   EXPECT_EQ(f.at("cpufreq_driver"), "unknown");  // missing source: unknown, not fatal
+  EXPECT_EQ(f.at("persisted_knobs"), "none");
+}
+
+// A sched feature the box sets at every boot changes what "the box as
+// found" means: the fingerprint names it and where it comes from.
+TEST(Fingerprint, RecordsKnobSettingsPersistedAcrossReboots) {
+  schedrig::testing::TempDir root;
+  put(root, "etc/tmpfiles.d/schedrig-sched-features.conf",
+      "w- /sys/kernel/debug/sched/features - - - - NO_NI_RANDOM\n");
+  put(root, "etc/sysctl.d/60-schedrig.conf", "kernel.numa_balancing = 0\n");
+  const auto fp = take_fingerprint(procfs::Root::under(root.path()));
+  EXPECT_EQ(fp.fields().at("persisted_knobs"),
+            "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/schedrig-sched-features.conf:1); "
+            "kernel.numa_balancing=0 (/etc/sysctl.d/60-schedrig.conf:1)");
 }
 
 TEST(Fingerprint, TwoConfigsHashApart) {

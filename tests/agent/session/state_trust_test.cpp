@@ -13,6 +13,7 @@
 #include "agent/session/agent_state.h"
 #include "agent/session/current_run.h"
 #include "common/cli_error.h"
+#include "tests/common/auth/private_files.h"
 #include "tests/support/run_command.h"
 
 namespace schedrig::agent {
@@ -56,6 +57,45 @@ TEST(StateDirTrust, AStateDirOfAnotherUserIsRefused) {
   const auto e = state_dir_error(dir);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->exit_code(), 2);
+  EXPECT_NE(std::string(e->what()).find("owned by uid 4242"), std::string::npos) << e->what();
+}
+
+// The knob journal holds the values a root agent writes back into the
+// kernel: one that others may write, or that another user owns, is refused
+// before anything reads it (issue #19).
+TEST(StateDirTrust, AJournalWritableByOthersIsRefused) {
+  const TempDir tmp;
+  const std::string dir = tmp.file("state");
+  ASSERT_EQ(state_dir_of(StateOptions{"", dir}), dir);
+  const std::string journal = dir + "/knobs-journal.json";
+  testing::write_file(journal, "{}\n", 0600);
+  EXPECT_FALSE(state_dir_error(dir));  // 0600: believed
+  ASSERT_EQ(::chmod(journal.c_str(), 0620), 0);
+  const auto e = state_dir_error(dir);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->exit_code(), 2);
+  EXPECT_EQ(std::string(e->what()),
+            "journal " + journal +
+                ": mode 0620: writable by group or other, so another user could have chosen the "
+                "values a restore writes; chown root and chmod 0600 it, or remove it once the "
+                "knobs it lists are checked");
+}
+
+TEST(StateDirTrust, AJournalOfAnotherUserOrNotAFileIsRefused) {
+  const TempDir tmp;
+  const std::string dir = tmp.file("state");
+  ASSERT_EQ(state_dir_of(StateOptions{"", dir}), dir);
+  const std::string journal = dir + "/knobs-journal.json";
+  fs::create_symlink(tmp.file("elsewhere"), journal);
+  auto e = state_dir_error(dir);
+  ASSERT_TRUE(e);
+  EXPECT_NE(std::string(e->what()).find("not a regular file"), std::string::npos) << e->what();
+  fs::remove(journal);
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to chown";
+  testing::write_file(journal, "{}\n", 0600);
+  ASSERT_EQ(::chown(journal.c_str(), 4242, 4242), 0);
+  e = state_dir_error(dir);
+  ASSERT_TRUE(e);
   EXPECT_NE(std::string(e->what()).find("owned by uid 4242"), std::string::npos) << e->what();
 }
 

@@ -105,6 +105,26 @@ TEST(SpoolTrust, ASegmentOfAnotherUserIsSkipped) {
   EXPECT_EQ(spool.append(hello(kInstanceB, 1)).outcome, AppendOutcome::kStored);
 }
 
+TEST(SpoolTrust, ASegmentWritableByOthersIsSetAsideNotReplayed) {
+  schedrig::testing::TempDir tmp;
+  const std::string dir = tmp.file("spool");
+  {
+    Spool spool(dir);
+    spool.append(hello(kInstanceA, 1));
+    spool.append(result(kInstanceA, 2));
+  }
+  const std::string name = segment_files(dir)[0];
+  ASSERT_EQ(::chmod((dir + "/" + name).c_str(), 0666), 0);
+  Spool spool(dir);
+  EXPECT_TRUE(spool.pending().empty());  // another user could have rewritten what it says
+  ASSERT_EQ(spool.recovery_notes().size(), 1u);
+  EXPECT_NE(spool.recovery_notes()[0].what.find("mode 0666: writable by group or other"),
+            std::string::npos)
+      << spool.recovery_notes()[0].what;
+  EXPECT_TRUE(fs::exists(dir + "/" + name + ".bad"));
+  EXPECT_EQ(spool.append(hello(kInstanceB, 1)).outcome, AppendOutcome::kStored);
+}
+
 // `env` as agent `agent_id` stamps it.
 v1::Envelope as_agent(v1::Envelope env, const std::string& agent_id) {
   env.set_agent_id(agent_id);

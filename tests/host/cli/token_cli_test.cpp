@@ -1,5 +1,7 @@
 // `schedrig token new|list` as a user runs them: the token alone on stdout,
 // the note on stderr, a 0600 file serve can load, exit 2 for bad input.
+#include <filesystem>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -93,6 +95,53 @@ TEST(TokenCli, BadInputExitsTwoNamingTheProblem) {
   EXPECT_EQ(read_file(f), "# readable by all\n");
   const auto list = schedrig(dir, "token list --tokens " + f);
   EXPECT_EQ(list.exit_code, 2);
+}
+
+TEST(TokenCli, OutWritesTheTokenToANew0600FileAndNothingToStdout) {
+  TempDir dir;
+  const std::string f = dir.file("tokens");
+  const std::string out = dir.file("box1.token");
+  const auto r = schedrig(dir, "token new --agent box1 --tokens " + f + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << read_file(dir.file("stderr"));
+  EXPECT_EQ(r.output, "");
+  EXPECT_EQ(read_file(dir.file("stderr")),
+            "added agent box1 to " + f + "; the token is in " + out + " (0600)\n");
+  EXPECT_EQ(file_mode(out), 0600);
+  const std::string token = auth::read_token_file(out);  // the agent's own reader takes it
+  EXPECT_EQ(auth::TokenSet::load_file(f).authenticate(token),
+            (auth::Principal{auth::Role::kAgent, "box1"}));
+}
+
+TEST(TokenCli, OutNeverOverwritesAFileOrFollowsALinkAndAddsNoTokenThen) {
+  TempDir dir;
+  const std::string f = dir.file("tokens");
+  ASSERT_EQ(schedrig(dir, "token new --operator alice --tokens " + f).exit_code, 0);
+  const std::string tokens_before = read_file(f);
+  const std::string existing = dir.file("old.token");
+  write_file(existing, "keep me\n");
+  auto r = schedrig(dir, "token new --agent box1 --tokens " + f + " --out " + existing);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(read_file(dir.file("stderr")), "schedrig: --out " + existing +
+                                               ": cannot create it: File exists (it is never "
+                                               "overwritten)\n");
+  EXPECT_EQ(read_file(existing), "keep me\n");
+  EXPECT_EQ(read_file(f), tokens_before);  // no token made for a file it could not write
+
+  const std::string link = dir.file("planted.token");
+  std::filesystem::create_symlink(dir.file("victim"), link);
+  r = schedrig(dir, "token new --agent box1 --tokens " + f + " --out " + link);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("victim")));
+  EXPECT_EQ(read_file(f), tokens_before);
+}
+
+TEST(TokenCli, OutIsRemovedWhenTheTokenCannotBeAdded) {
+  TempDir dir;
+  const std::string out = dir.file("box.token");
+  const auto r = schedrig(
+      dir, "token new --agent 'bad name' --tokens " + dir.file("tokens") + " --out " + out);
+  EXPECT_EQ(r.exit_code, 2) << read_file(dir.file("stderr"));
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 }  // namespace

@@ -198,6 +198,43 @@ TEST_F(CompareTable, AgainstAnotherRunListsFingerprintDifferences) {
   EXPECT_EQ(compare_runs(run_a, run_b, only).rows.size(), 2u);
 }
 
+// A box that sets a sched feature at every boot (a tmpfiles drop-in) is not
+// "the box as found" of the kernel's defaults: compare names it for each
+// run that has one, beside the fingerprint difference (issue #19).
+TEST_F(CompareTable, AKnobPersistedAtBootIsNamedPerRun) {
+  SyntheticRun a = three_variants(10);
+  a.fingerprint_fields = {{"persisted_knobs",
+                           "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/schedrig-sched-features."
+                           "conf:1)"}};
+  SyntheticRun b = three_variants(10);
+  b.run_id = kRunB;
+  b.instance = "0b5e8f2a-1c2d-4e3f-8a9b-0c1d2e3f4a5c";
+  b.fingerprint_fields = {{"persisted_knobs", "none"}};
+  store::Store db(dir_.file("persisted.db"));
+  testing::ingest(db, testing::synthetic_run(a));
+  testing::ingest(db, testing::synthetic_run(b));
+  const Table t = compare_runs(db.runs(kRunA).front(), db.runs(kRunB).front());
+  ASSERT_EQ(t.runs.size(), 2u);
+  EXPECT_EQ(t.runs[0].persisted_knobs,
+            "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/schedrig-sched-features.conf:1)");
+  EXPECT_EQ(t.runs[1].persisted_knobs, "");  // "none"
+
+  std::ostringstream text;
+  print_compare_table(t, text);
+  EXPECT_NE(text.str().find("\nrun aaaaaaaa: its box sets knobs at every boot (the box as found is "
+                            "not the kernel's default): sched_features=NO_NI_RANDOM "
+                            "(/etc/tmpfiles.d/schedrig-sched-features.conf:1)\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_EQ(text.str().find("run bbbbbbbb: its box sets"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("  persisted_knobs: -none +sched_features=NO_NI_RANDOM"),
+            std::string::npos)
+      << text.str();
+  const nlohmann::json j = compare_json(t);
+  EXPECT_EQ(j["runs"][0]["persisted_knobs"], t.runs[0].persisted_knobs);
+  EXPECT_TRUE(j["runs"][1]["persisted_knobs"].is_null());
+}
+
 TEST_F(CompareTable, RunsWithoutACommonCaseAreAnError) {
   SyntheticRun a = three_variants(3);
   SyntheticRun b = three_variants(3);
@@ -249,7 +286,8 @@ TEST_F(CompareTable, ConsoleTableHasALinePerVariant) {
   EXPECT_NE(line.find("(R)"), std::string::npos) << line;
   EXPECT_NE(s.find("(I) improvement, (R) regression: significant at 95% confidence (two-sided)"),
             std::string::npos);
-  EXPECT_NE(s.find("method auto: with >= 5 iterations a side, the Mann-Whitney U test"), std::string::npos);
+  EXPECT_NE(s.find("method auto: with >= 5 iterations a side, the Mann-Whitney U test"),
+            std::string::npos);
   EXPECT_NE(s.find("Threshold 0%."), std::string::npos);
 }
 
