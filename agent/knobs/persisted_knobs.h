@@ -18,7 +18,7 @@ namespace schedrig::knobs {
 // One persisted setting.
 struct PersistedKnob {
   std::string knob;    // "sched_features", "sched/base_slice_ns", "kernel.numa_balancing"
-  std::string value;   // as the file writes it, control characters as \xNN
+  std::string value;   // as the file writes it, escaped by common/printable.h
   std::string source;  // "/etc/tmpfiles.d/schedrig.conf:3" (the path on the box, not ROOT's)
 };
 

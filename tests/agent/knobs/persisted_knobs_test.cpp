@@ -77,7 +77,7 @@ TEST(PersistedKnobs, ALinkIsNotFollowedAndControlCharactersAreEscaped) {
   root.put("usr/lib/tmpfiles.d/l.conf", "w /sys/kernel/debug/sched/features - - - - NO_X\n");
   root.put("etc/tmpfiles.d/m.conf", "w /sys/kernel/debug/sched/features - - - - A\x1b[2J\n");
   // l.conf in /etc (a link, as a mask to /dev/null would be) masks /usr/lib's.
-  EXPECT_EQ(text_of(root), "sched_features=A\\x1b[2J (/etc/tmpfiles.d/m.conf:1)");
+  EXPECT_EQ(text_of(root), "sched_features=A\\e[2J (/etc/tmpfiles.d/m.conf:1)");
 }
 
 TEST(PersistedKnobs, AtMost64SettingsAreRead) {

@@ -121,7 +121,7 @@ TEST(TokenCli, OutNeverOverwritesAFileOrFollowsALinkAndAddsNoTokenThen) {
   write_file(existing, "keep me\n");
   auto r = schedrig(dir, "token new --agent box1 --tokens " + f + " --out " + existing);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(read_file(dir.file("stderr")), "schedrig: --out " + existing +
+  EXPECT_EQ(read_file(dir.file("stderr")), "schedrig: error: --out " + existing +
                                                ": cannot create it: File exists (it is never "
                                                "overwritten)\n");
   EXPECT_EQ(read_file(existing), "keep me\n");
