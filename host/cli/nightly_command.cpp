@@ -6,11 +6,8 @@
 // and the verdicts against the baseline kernel. --dry-run prints the
 // schedule only.
 #include <ctime>
-#include <filesystem>
 #include <iostream>
 #include <mutex>
-
-#include <fmt/chrono.h>
 
 #include "common/cli_error.h"
 #include "common/exit_codes.h"
@@ -22,6 +19,7 @@
 #include "host/nightly/lab_file.h"
 #include "host/nightly/night_agents.h"
 #include "host/nightly/night_driver.h"
+#include "host/nightly/night_files.h"
 #include "host/nightly/night_plan_text.h"
 #include "host/nightly/night_run.h"
 
@@ -56,18 +54,6 @@ int dry_run(const NightlyOptions& o, const nightly::LabFile& lab) {
   return kExitOk;
 }
 
-// --nights DIR: tonight's OUT, DIR/YYYY-MM-DDTHHMMZ (UTC, the start), with
-// -2, -3, ... when a night already started in that minute; DIR is created
-// (0700 when new) if missing.
-std::string night_dir_in(const std::string& nights) {
-  create_state_dir(nights);
-  const std::string stamp = fmt::format("{:%Y-%m-%dT%H%MZ}", fmt::gmtime(std::time(nullptr)));
-  std::string dir = nights + "/" + stamp;
-  for (int n = 2; std::filesystem::exists(dir) && n < 100; ++n)
-    dir = fmt::format("{}/{}-{}", nights, stamp, n);
-  return dir;
-}
-
 // The night's OUT: exactly one of --out, --resume, --nights.
 std::string night_out(const NightlyOptions& o) {
   const int given = !o.out.empty() + !o.resume.empty() + !o.nights.empty();
@@ -76,7 +62,7 @@ std::string night_out(const NightlyOptions& o) {
                    given == 0 ? "nightly: give --out DIR (a new night), --nights DIR (a new night "
                                 "in DIR, as the timer does), --resume DIR or --dry-run"
                               : "nightly: give one of --out DIR, --nights DIR and --resume DIR");
-  if (!o.nights.empty()) return night_dir_in(o.nights);
+  if (!o.nights.empty()) return nightly::new_night_dir(o.nights, std::time(nullptr));
   return o.resume.empty() ? o.out : o.resume;
 }
 

@@ -9,10 +9,14 @@
 #include <cstring>
 #include <system_error>
 
+#include <filesystem>
+
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "common/cli_error.h"
 #include "common/replace_file.h"
+#include "common/state_dir.h"
 #include "common/unique_fd.h"
 
 namespace schedrig::nightly {
@@ -46,6 +50,19 @@ void replace_file(const std::string& path, const std::string& text) {
   } catch (const std::system_error& e) {
     throw CliError(ErrorKind::kFailed, fmt::format("cannot write: {}", e.what()));
   }
+}
+
+std::string new_night_dir(const std::string& nights, std::time_t start) {
+  create_state_dir(nights);
+  const std::string stamp = fmt::format("{:%Y-%m-%dT%H%MZ}", fmt::gmtime(start));
+  std::string dir = nights + "/" + stamp;
+  for (int n = 2; std::filesystem::exists(dir); ++n) {
+    if (n == 100)
+      throw CliError(ErrorKind::kUsage,
+                     fmt::format("--nights {}: 99 nights already started at {}", nights, stamp));
+    dir = fmt::format("{}/{}-{}", nights, stamp, n);
+  }
+  return dir;
 }
 
 }  // namespace schedrig::nightly

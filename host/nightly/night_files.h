@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <ctime>
 #include <string>
 
 namespace schedrig::nightly {
@@ -21,5 +22,13 @@ std::string read_bounded_file(const std::string& path, std::size_t max);
 // (common/replace_file.h). Throws CliError(kFailed) naming the file and
 // errno.
 void replace_file(const std::string& path, const std::string& text);
+
+// The directory of a new night started at `start` under `nights` (`nightly
+// --nights DIR`, what schedrig-nightly.service runs): DIR/YYYY-MM-DDTHHMMZ
+// (UTC), or with -2, -3, ... when that name exists. Creates `nights` (0700
+// when new, common/state_dir.h), not the night's own directory. Throws
+// CliError(kUsage) when DIR cannot be made, or when 99 nights already
+// started in that minute.
+std::string new_night_dir(const std::string& nights, std::time_t start);
 
 }  // namespace schedrig::nightly
