@@ -16,7 +16,9 @@ namespace schedrig {
 std::string default_state_dir() {
   namespace fs = std::filesystem;
   fs::path dir;
-  if (::geteuid() == 0) {
+  if (const char* set = std::getenv("SCHEDRIG_STATE_DIR"); set && *set) {
+    dir = set;
+  } else if (::geteuid() == 0) {
     dir = "/var/lib/schedrig";
   } else if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg) {
     dir = fs::path(xdg) / "schedrig";

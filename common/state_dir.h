@@ -1,5 +1,6 @@
-// Where schedrig keeps state (docs/architecture.md "Command lines"): /var/lib/schedrig
-// as root, else $XDG_STATE_HOME/schedrig (default ~/.local/state/schedrig).
+// Where schedrig keeps state (docs/architecture.md "Command lines"):
+// $SCHEDRIG_STATE_DIR when set, else /var/lib/schedrig as root, else
+// $XDG_STATE_HOME/schedrig (default ~/.local/state/schedrig).
 #pragma once
 
 #include <string>
