@@ -1,6 +1,8 @@
 #include "agent/knobs/persisted_knobs.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <array>
 #include <filesystem>
 #include <map>
@@ -8,6 +10,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "agent/knobs/allowlist.h"
 #include "common/printable.h"
@@ -18,7 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kMaxFilesPerDir = 256;
+constexpr std::size_t kMaxFilesPerKind = 256;  // .conf files of tmpfiles.d (or sysctl.d)
+constexpr std::size_t kMaxDirEntries = 4096;   // entries looked at in one directory
 constexpr std::size_t kMaxFileBytes = 1 << 20;
 constexpr std::size_t kMaxSettings = 64;
 
@@ -31,32 +35,58 @@ struct ConfigFileRef {
   fs::path path;         // under the root
 };
 
+bool is_conf(const std::string& name) { return name.size() > 5 && name.ends_with(".conf"); }
+
 // The *.conf files of `subdir` ("tmpfiles.d") across kConfigDirs, an earlier
-// directory's name masking a later one's, in name order.
-std::vector<ConfigFileRef> config_files(const procfs::Root& root, std::string_view subdir) {
+// directory's name masking a later one's, in name order; those past
+// kMaxFilesPerKind are counted in `left_out`.
+std::vector<ConfigFileRef> config_files(const procfs::Root& root, std::string_view subdir,
+                                        std::size_t& left_out) {
   std::map<std::string, ConfigFileRef> by_name;
   for (const std::string_view dir : kConfigDirs) {
     const std::string box_dir = fmt::format("/{}/{}", dir, subdir);
     std::error_code ec;
     std::size_t seen = 0;
     for (const auto& e : fs::directory_iterator(root.path(box_dir.substr(1)), ec)) {
-      if (++seen > kMaxFilesPerDir) break;
+      if (++seen > kMaxDirEntries) break;
       const std::string name = e.path().filename().string();
-      if (name.size() < 6 || name.compare(name.size() - 5, 5, ".conf") != 0) continue;
-      by_name.try_emplace(name, ConfigFileRef{name, box_dir + "/" + name, e.path()});
+      if (is_conf(name))
+        by_name.try_emplace(name, ConfigFileRef{name, box_dir + "/" + name, e.path()});
     }
   }
   std::vector<ConfigFileRef> out;
-  for (auto& [name, ref] : by_name) out.push_back(std::move(ref));
+  for (auto& [name, ref] : by_name) {
+    if (out.size() == kMaxFilesPerKind) {
+      ++left_out;
+      continue;
+    }
+    out.push_back(std::move(ref));
+  }
   return out;
 }
 
-// The lines of a config file (O_NOFOLLOW: a link, e.g. one to /dev/null that
-// masks a file, is read as nothing), empty when unreadable.
-std::vector<std::string> lines_of(const fs::path& path) {
-  const std::string text = procfs::try_read_small_file(path, nullptr, kMaxFileBytes).value_or("");
+// Where a config file's text is: the file, or the target of the one link it
+// may be (tmpfiles.d(5): a link to /dev/null masks). An absolute target is
+// taken under `root`; nullopt for a mask.
+std::optional<fs::path> text_path(const procfs::Root& root, const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+  const fs::path target = fs::read_symlink(path, ec);
+  if (target == "/dev/null") return std::nullopt;
+  return target.is_absolute() ? root.path(target.string()) : path.parent_path() / target;
+}
+
+// The lines of the text at `path` (O_NOFOLLOW: a link to a link is not
+// read), or nullopt with the reason in `why`.
+std::optional<std::vector<std::string>> lines_of(const fs::path& path, std::string& why) {
+  int err = 0;
+  const auto read = procfs::try_read_small_file(path, &err, kMaxFileBytes);
+  if (!read) {
+    why = err == EFBIG ? "over 1 MiB" : err == ELOOP ? "a link to a link" : std::strerror(err);
+    return std::nullopt;
+  }
   std::vector<std::string> lines;
-  std::string_view rest = text;
+  std::string_view rest = *read;
   while (!rest.empty()) {
     const std::string_view line = procfs::first_line(rest);
     lines.emplace_back(line);
@@ -122,45 +152,74 @@ class Collector {
     std::replace(key.begin(), key.end(), '/', '.');
     if (allowlisted_sysctl(key)) add(key, trim(line.substr(eq + 1)), source);
   }
-  void read(const ConfigFileRef& file,
+  void read(const procfs::Root& root, const ConfigFileRef& file,
             void (Collector::*per_line)(std::string_view, const std::string&)) {
+    const auto path = text_path(root, file.path);
+    if (!path) return;  // masked
+    std::string why;
+    const auto lines = lines_of(*path, why);
+    if (!lines) {
+      if (why != std::strerror(ENOENT) || file.name != "sysctl.conf")
+        out_.unread.push_back(printable(fmt::format("{}: {}", file.box_path, why)));
+      return;
+    }
     int n = 0;
-    for (const std::string& raw : lines_of(file.path)) {
+    for (const std::string& raw : *lines) {
       ++n;
       const std::string_view line = trim(raw);
       if (line.empty() || line[0] == '#' || line[0] == ';') continue;
       (this->*per_line)(line, fmt::format("{}:{}", file.box_path, n));
     }
   }
-  std::vector<PersistedKnob> take() { return std::move(out_); }
+  PersistedKnobs& out() { return out_; }
 
  private:
   void add(const std::string& knob, std::string_view value, const std::string& source) {
-    if (out_.size() < kMaxSettings)
-      out_.push_back({printable(knob), printable(value), printable(source)});
+    if (out_.settings.size() == kMaxSettings) {
+      ++out_.left_out;
+      return;
+    }
+    out_.settings.push_back({printable(knob), printable(value), printable(source)});
   }
-  std::vector<PersistedKnob> out_;
+  PersistedKnobs out_;
 };
+
+// `text` with the separators of persisted_knobs_text written as escapes.
+std::string escape_separators(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == ';' || c == '(' || c == ')')
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    else
+      out += c;
+  }
+  return out;
+}
 
 }  // namespace
 
-std::vector<PersistedKnob> persisted_knobs(const procfs::Root& root) {
+PersistedKnobs persisted_knobs(const procfs::Root& root) {
   Collector c;
-  for (const auto& f : config_files(root, "tmpfiles.d")) c.read(f, &Collector::tmpfiles_line);
-  for (const auto& f : config_files(root, "sysctl.d")) c.read(f, &Collector::sysctl_line);
-  c.read({"sysctl.conf", "/etc/sysctl.conf", root.path("etc/sysctl.conf")},
+  std::size_t left_out = 0;
+  for (const auto& f : config_files(root, "tmpfiles.d", left_out))
+    c.read(root, f, &Collector::tmpfiles_line);
+  for (const auto& f : config_files(root, "sysctl.d", left_out))
+    c.read(root, f, &Collector::sysctl_line);
+  c.read(root, {"sysctl.conf", "/etc/sysctl.conf", root.path("etc/sysctl.conf")},
          &Collector::sysctl_line);
-  return c.take();
+  c.out().left_out += left_out;
+  return std::move(c.out());
 }
 
-std::string persisted_knobs_text(const std::vector<PersistedKnob>& knobs) {
-  if (knobs.empty()) return "none";
-  std::string out;
-  for (const auto& k : knobs) {
-    if (!out.empty()) out += "; ";
-    out += fmt::format("{}={} ({})", k.knob, k.value, k.source);
+std::string persisted_knobs_text(const PersistedKnobs& knobs) {
+  std::vector<std::string> parts;
+  for (const auto& k : knobs.settings) {
+    parts.push_back(fmt::format("{}={} ({})", escape_separators(k.knob),
+                                escape_separators(k.value), escape_separators(k.source)));
   }
-  return out;
+  if (knobs.left_out > 0) parts.push_back(fmt::format("+{} more", knobs.left_out));
+  for (const auto& u : knobs.unread) parts.push_back("unread " + escape_separators(u));
+  return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, "; "));
 }
 
 }  // namespace schedrig::knobs

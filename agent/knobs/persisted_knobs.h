@@ -8,6 +8,7 @@
 // names them.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,17 +23,30 @@ struct PersistedKnob {
   std::string source;  // "/etc/tmpfiles.d/schedrig.conf:3" (the path on the box, not ROOT's)
 };
 
+// What the configuration applies at boot, and what could not be read of it.
+struct PersistedKnobs {
+  std::vector<PersistedKnob> settings;
+  std::size_t left_out = 0;         // settings and files past the bounds
+  std::vector<std::string> unread;  // "/etc/sysctl.d/x.conf: over 1 MiB", escaped
+};
+
 // The settings the configuration under `root` applies at boot, in the order
 // the tools apply them: tmpfiles.d, then sysctl.d and /etc/sysctl.conf.
 // Directories are read as the tools read them: /etc, /run, /usr/local/lib,
 // /usr/lib; a file name in an earlier one masks the same name in a later
-// one; files in name order. Unreadable files and directories are skipped;
-// at most 256 files a directory, 1 MiB a file and 64 settings are read
-// (what is past the bound is left out). Never throws.
-std::vector<PersistedKnob> persisted_knobs(const procfs::Root& root);
+// one; *.conf files in name order. A .conf that is a link to /dev/null
+// masks and says nothing; another link is followed once (an absolute target
+// is taken under `root`). At most 256 .conf files a directory kind, 1 MiB a
+// file and 64 settings are read: what is past a bound counts in `left_out`,
+// a file too large or unreadable is named in `unread`. Missing directories
+// are none. Never throws.
+PersistedKnobs persisted_knobs(const procfs::Root& root);
 
 // "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/x.conf:1); kernel.numa_balancing=0
-// (/etc/sysctl.d/60-schedrig.conf:2)", or "none".
-std::string persisted_knobs_text(const std::vector<PersistedKnob>& knobs);
+// (/etc/sysctl.d/60-schedrig.conf:2)", then "; +N more" and "; unread FILE:
+// REASON" when there are such, or "none". In knobs, values and sources ';',
+// '(' and ')' are written \x3b, \x28, \x29, so no value can pass for an
+// entry of its own.
+std::string persisted_knobs_text(const PersistedKnobs& knobs);
 
 }  // namespace schedrig::knobs

@@ -1,4 +1,4 @@
-// append_new_token (common/auth/token_set.h).
+// append_token, append_new_token (common/auth/token_set.h).
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -31,11 +31,17 @@ void check_room(const std::string& path, const std::string& text, const std::str
   }
 }
 
-void write_all(int fd, const std::string& path, std::string_view bytes) {
+// Appends `bytes` to the file open at `fd`, `size` bytes long; a failed
+// write (ENOSPC) is cut back off, so no half line is left for serve to refuse.
+void append_all(int fd, const std::string& path, off_t size, std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) refuse(path, fmt::format("cannot write: {}", std::strerror(errno)));
+    if (n < 0) {
+      const int err = errno;
+      (void)::ftruncate(fd, size);
+      refuse(path, fmt::format("cannot write: {}", std::strerror(err)));
+    }
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
   if (::fsync(fd) != 0) refuse(path, fmt::format("cannot fsync: {}", std::strerror(errno)));
@@ -43,7 +49,8 @@ void write_all(int fd, const std::string& path, std::string_view bytes) {
 
 }  // namespace
 
-std::string append_new_token(const std::string& path, Role role, const std::string& name) {
+void append_token(const std::string& path, Role role, const std::string& name,
+                  const std::string& token) {
   if (!valid_principal_name(name)) throw Error(ErrorKind::kUsage, invalid_name_reason(name));
   const detail::UniqueFd fd = detail::open_private_file(path, O_RDWR | O_CREAT | O_APPEND, path);
   if (::flock(fd.get(), LOCK_EX) != 0) {
@@ -51,12 +58,16 @@ std::string append_new_token(const std::string& path, Role role, const std::stri
   }
   const std::string text = detail::read_bounded(fd.get(), kMaxTokensFileBytes, path);
   TokenSet::parse(text, path);  // never append to a file serve would refuse
-  const std::string token = new_token();
   const char* separator = !text.empty() && text.back() != '\n' ? "\n" : "";
   const std::string line =
       fmt::format("{}{} {} {}\n", separator, role_name(role), name, token_sha256_hex(token));
   check_room(path, text, line);
-  write_all(fd.get(), path, line);
+  append_all(fd.get(), path, static_cast<off_t>(text.size()), line);
+}
+
+std::string append_new_token(const std::string& path, Role role, const std::string& name) {
+  std::string token = new_token();
+  append_token(path, role, name, token);
   return token;
 }
 

@@ -72,11 +72,15 @@ class TokenSet {
   std::map<Digest, std::size_t> index_;  // digest -> entries_ index, to refuse duplicates
 };
 
-// Appends a fresh token for (role, name) to the tokens file `path` and returns
-// the token. The file is created 0600 (O_CREAT|O_NOFOLLOW|O_APPEND; its parent
+// Appends the SHA-256 of `token` for (role, name) to the tokens file `path`,
+// under an exclusive flock; a failed write is cut back off. The file is created 0600 (O_CREAT|O_NOFOLLOW|O_APPEND; its parent
 // dir must exist); an existing one must be a regular, valid tokens file with
 // mode & 077 == 0. Throws schedrig::Error(kUsage) "FILE: reason" (or
 // "FILE:LINE: reason" for a bad existing line), or for an invalid name.
+void append_token(const std::string& path, Role role, const std::string& name,
+                  const std::string& token);
+
+// append_token with a fresh token (common/auth/token.h new_token); returns it.
 std::string append_new_token(const std::string& path, Role role, const std::string& name);
 
 }  // namespace schedrig::auth

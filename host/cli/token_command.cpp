@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/auth/token.h"
 #include "common/auth/token_set.h"
 #include "common/cli_error.h"
 #include "common/unique_fd.h"
@@ -86,10 +87,13 @@ void run_token_new(const TokenNewOptions& o) {
   const std::string path = tokens_path(o.tokens);
   UniqueFd out;
   if (!o.out.empty()) out = create_token_out(o.out);
-  std::string token;
+  // With --out the token is on disk (fsynced) before its hash is in the
+  // tokens file: a failure leaves neither a token nobody has nor a hash
+  // nobody holds the token of.
+  const std::string token = auth::new_token();
   try {
-    token = auth::append_new_token(path, who.role, who.name);  // checks the name
     if (!o.out.empty()) write_token_out(out, o.out, token);
+    auth::append_token(path, who.role, who.name, token);  // checks the name
   } catch (...) {
     if (!o.out.empty()) ::unlink(o.out.c_str());  // no half-made token file left behind
     throw;

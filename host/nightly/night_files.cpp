@@ -17,6 +17,7 @@
 #include "common/cli_error.h"
 #include "common/replace_file.h"
 #include "common/state_dir.h"
+#include "common/trusted_dir.h"
 #include "common/unique_fd.h"
 
 namespace schedrig::nightly {
@@ -52,17 +53,33 @@ void replace_file(const std::string& path, const std::string& text) {
   }
 }
 
-std::string new_night_dir(const std::string& nights, std::time_t start) {
+namespace {
+
+// `nights` opened (made 0700 when missing) once it is known that only this
+// user or root can add to it: no one else may place a night there.
+UniqueFd open_nights_dir(const std::string& nights) {
   create_state_dir(nights);
-  const std::string stamp = fmt::format("{:%Y-%m-%dT%H%MZ}", fmt::gmtime(start));
-  std::string dir = nights + "/" + stamp;
-  for (int n = 2; std::filesystem::exists(dir); ++n) {
-    if (n == 100)
-      throw CliError(ErrorKind::kUsage,
-                     fmt::format("--nights {}: 99 nights already started at {}", nights, stamp));
-    dir = fmt::format("{}/{}-{}", nights, stamp, n);
+  try {
+    return UniqueFd(open_trusted_dir(nights));
+  } catch (const UntrustedDir& e) {
+    throw CliError(ErrorKind::kUsage, fmt::format("--nights {}: {}", nights, e.what()));
   }
-  return dir;
+}
+
+}  // namespace
+
+std::string new_night_dir(const std::string& nights, std::time_t start) {
+  const UniqueFd dirfd = open_nights_dir(nights);
+  const std::string stamp = fmt::format("{:%Y-%m-%dT%H%MZ}", fmt::gmtime(start));
+  for (int n = 1; n < 100; ++n) {
+    const std::string name = n == 1 ? stamp : fmt::format("{}-{}", stamp, n);
+    if (::mkdirat(dirfd.get(), name.c_str(), 0700) == 0) return nights + "/" + name;
+    if (errno != EEXIST)
+      throw CliError(ErrorKind::kUsage, fmt::format("--nights {}: cannot make {}: {}", nights,
+                                                    name, std::strerror(errno)));
+  }
+  throw CliError(ErrorKind::kUsage,
+                 fmt::format("--nights {}: 99 nights already started at {}", nights, stamp));
 }
 
 }  // namespace schedrig::nightly

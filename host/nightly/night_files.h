@@ -26,9 +26,12 @@ void replace_file(const std::string& path, const std::string& text);
 // The directory of a new night started at `start` under `nights` (`nightly
 // --nights DIR`, what schedrig-nightly.service runs): DIR/YYYY-MM-DDTHHMMZ
 // (UTC), or with -2, -3, ... when that name exists. Creates `nights` (0700
-// when new, common/state_dir.h), not the night's own directory. Throws
-// CliError(kUsage) when DIR cannot be made, or when 99 nights already
-// started in that minute.
+// when new, common/state_dir.h) and the night's own directory (0700, made
+// with mkdirat in `nights` so two nights never share one). `nights` must be
+// a directory, not a link, of this user or root that group and other may
+// not write (common/trusted_dir.h): a night's results are what the gate
+// reads. Throws CliError(kUsage) naming DIR when it cannot be made or
+// trusted, or when 99 nights already started in that minute.
 std::string new_night_dir(const std::string& nights, std::time_t start);
 
 }  // namespace schedrig::nightly

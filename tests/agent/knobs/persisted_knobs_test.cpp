@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "tests/agent/knobs/fake_root.h"
@@ -23,12 +24,13 @@ TEST(PersistedKnobs, TheRhel102MitigationIsFoundWithItsSource) {
   root.put("etc/tmpfiles.d/sched-features.conf",
            "# RHEL 10.2: keep NI_RANDOM off across reboots\n"
            "w- /sys/kernel/debug/sched/features - - - - NO_NI_RANDOM\n");
-  const auto knobs = persisted_knobs(root.root());
+  const auto found = persisted_knobs(root.root());
+  const auto& knobs = found.settings;
   ASSERT_EQ(knobs.size(), 1u);
   EXPECT_EQ(knobs[0].knob, "sched_features");
   EXPECT_EQ(knobs[0].value, "NO_NI_RANDOM");
   EXPECT_EQ(knobs[0].source, "/etc/tmpfiles.d/sched-features.conf:2");
-  EXPECT_EQ(persisted_knobs_text(knobs),
+  EXPECT_EQ(persisted_knobs_text(found),
             "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/sched-features.conf:2)");
 }
 
@@ -59,8 +61,9 @@ TEST(PersistedKnobs, AllowlistedSysctlsFromSysctlDAndTmpfilesInOrder) {
            "w /proc/sys/kernel/sched_rr_timeslice_ms - - - - 50\n"
            "w /proc/sys/kernel/core_pattern - - - - |/bin/false\n");
   root.put("etc/sysctl.conf", "kernel.sched_child_runs_first=1\n");
-  const auto knobs = persisted_knobs(root.root());
-  ASSERT_EQ(knobs.size(), 4u) << persisted_knobs_text(knobs);
+  const auto found = persisted_knobs(root.root());
+  const auto& knobs = found.settings;
+  ASSERT_EQ(knobs.size(), 4u) << persisted_knobs_text(found);
   EXPECT_EQ(knobs[0].knob, "kernel.sched_rr_timeslice_ms");  // tmpfiles first, as at boot
   EXPECT_EQ(knobs[1].knob, "kernel.numa_balancing");
   EXPECT_EQ(knobs[1].source, "/usr/lib/sysctl.d/60-numa.conf:2");
@@ -69,23 +72,70 @@ TEST(PersistedKnobs, AllowlistedSysctlsFromSysctlDAndTmpfilesInOrder) {
   EXPECT_EQ(knobs[3].source, "/etc/sysctl.conf:1");
 }
 
-TEST(PersistedKnobs, ALinkIsNotFollowedAndControlCharactersAreEscaped) {
+// A .conf link to /dev/null masks (tmpfiles.d(5)); another link is read
+// where it points, the target taken under the root as the box would.
+TEST(PersistedKnobs, ALinkToDevNullMasksAndAnotherLinkIsFollowed) {
   FakeRoot root;
-  root.put("outside.conf", "w /sys/kernel/debug/sched/features - - - - NO_NI_RANDOM\n");
-  std::filesystem::create_directories(root.path("etc/tmpfiles.d"));
-  std::filesystem::create_symlink(root.path("outside.conf"), root.path("etc/tmpfiles.d/l.conf"));
-  root.put("usr/lib/tmpfiles.d/l.conf", "w /sys/kernel/debug/sched/features - - - - NO_X\n");
-  root.put("etc/tmpfiles.d/m.conf", "w /sys/kernel/debug/sched/features - - - - A\x1b[2J\n");
-  // l.conf in /etc (a link, as a mask to /dev/null would be) masks /usr/lib's.
-  EXPECT_EQ(text_of(root), "sched_features=A\\e[2J (/etc/tmpfiles.d/m.conf:1)");
+  namespace fs = std::filesystem;
+  root.put("usr/lib/tmpfiles.d/masked.conf", "w /sys/kernel/debug/sched/features - - - - NO_X\n");
+  fs::create_directories(root.path("etc/tmpfiles.d"));
+  fs::create_symlink("/dev/null", root.path("etc/tmpfiles.d/masked.conf"));
+  root.put("opt/tuning/sched.conf", "w /sys/kernel/debug/sched/features - - - - NO_NI_RANDOM\n");
+  fs::create_symlink("/opt/tuning/sched.conf", root.path("etc/tmpfiles.d/linked.conf"));
+  root.put("usr/lib/sysctl.d/rel-target", "kernel.numa_balancing = 0\n");
+  fs::create_symlink("rel-target", root.path("usr/lib/sysctl.d/10-rel.conf"));
+  EXPECT_EQ(text_of(root),
+            "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/linked.conf:1); "
+            "kernel.numa_balancing=0 (/usr/lib/sysctl.d/10-rel.conf:1)");
 }
 
-TEST(PersistedKnobs, AtMost64SettingsAreRead) {
+// What cannot be read is said, not silently dropped: a file over 1 MiB, a
+// dangling link, a link to a link.
+TEST(PersistedKnobs, AFileItCannotReadIsNamed) {
+  FakeRoot root;
+  namespace fs = std::filesystem;
+  root.put("etc/sysctl.d/huge.conf", std::string((1 << 20) + 1, '#'));
+  fs::create_symlink("/nowhere.conf", root.path("etc/sysctl.d/gone.conf"));
+  root.put("target.conf", "kernel.numa_balancing = 0\n");
+  fs::create_symlink("/target.conf", root.path("hop.conf"));
+  fs::create_symlink("/hop.conf", root.path("etc/sysctl.d/hops.conf"));
+  EXPECT_EQ(text_of(root),
+            "unread /etc/sysctl.d/gone.conf: No such file or directory; "
+            "unread /etc/sysctl.d/hops.conf: a link to a link; "
+            "unread /etc/sysctl.d/huge.conf: over 1 MiB");
+}
+
+TEST(PersistedKnobs, ControlCharactersAndSeparatorsAreEscaped) {
+  FakeRoot root;
+  root.put("etc/tmpfiles.d/m.conf", "w /sys/kernel/debug/sched/features - - - - A\x1b[2J\n");
+  // A value that would otherwise read as a second setting from another file.
+  root.put("etc/tmpfiles.d/n.conf",
+           "w /sys/kernel/debug/sched/base_slice_ns - - - - 1 (x); kernel.numa_balancing=1 (y)\n");
+  EXPECT_EQ(text_of(root),
+            "sched_features=A\\e[2J (/etc/tmpfiles.d/m.conf:1); "
+            "sched/base_slice_ns=1 \\x28x\\x29\\x3b kernel.numa_balancing=1 \\x28y\\x29 "
+            "(/etc/tmpfiles.d/n.conf:1)");
+}
+
+TEST(PersistedKnobs, AtMost64SettingsAreReadAndTheRestCounted) {
   FakeRoot root;
   std::string lines;
   for (int i = 0; i < 100; ++i) lines += "kernel.numa_balancing = 0\n";
   root.put("etc/sysctl.d/many.conf", lines);
-  EXPECT_EQ(persisted_knobs(root.root()).size(), 64u);
+  const auto found = persisted_knobs(root.root());
+  EXPECT_EQ(found.settings.size(), 64u);
+  EXPECT_EQ(found.left_out, 36u);
+  EXPECT_TRUE(persisted_knobs_text(found).ends_with("(/etc/sysctl.d/many.conf:64); +36 more"));
+}
+
+// Only .conf files count toward the 256 a kind, taken in name order.
+TEST(PersistedKnobs, TheFileBoundCountsConfFilesInNameOrder) {
+  FakeRoot root;
+  for (int i = 0; i < 300; ++i) root.put(fmt::format("etc/sysctl.d/junk-{:03}.txt", i), "x\n");
+  for (int i = 0; i < 257; ++i) root.put(fmt::format("etc/sysctl.d/{:03}.conf", i), "\n");
+  root.put("etc/sysctl.d/000.conf", "kernel.numa_balancing = 0\n");
+  root.put("etc/sysctl.d/256.conf", "kernel.sched_autogroup_enabled = 0\n");
+  EXPECT_EQ(text_of(root), "kernel.numa_balancing=0 (/etc/sysctl.d/000.conf:1); +1 more");
 }
 
 }  // namespace

@@ -144,5 +144,29 @@ TEST(TokenCli, OutIsRemovedWhenTheTokenCannotBeAdded) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// A tokens file that cannot take the whole line (here RLIMIT_FSIZE cuts the
+// append short after the token file is written; ENOSPC does the same) is
+// left as it was, not with half a line serve would refuse, and the token
+// file, whose hash never went in, is removed.
+TEST(TokenCli, OutAndTheTokensFileAreLeftAsTheyWereWhenTheAppendFails) {
+  TempDir dir;
+  const std::string f = dir.file("tokens");
+  std::string comments;
+  while (comments.size() < 1000) comments += "# padding the file close to the 1024-byte limit\n";
+  comments.resize(1000);
+  comments.back() = '\n';
+  write_file(f, comments, 0600);
+  const std::string out = dir.file("box1.token");
+  const auto limited = run_command("(trap '' XFSZ; prlimit --fsize=1024 -- " + bin("schedrig") +
+                                   " token new --agent box1 --tokens " + f + " --out " + out +
+                                   " 2>" + dir.file("stderr") + ")");
+  EXPECT_EQ(limited.exit_code, 2);
+  EXPECT_NE(read_file(dir.file("stderr")).find(f + ": cannot write: File too large"),
+            std::string::npos)
+      << read_file(dir.file("stderr"));
+  EXPECT_EQ(read_file(f), comments);
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 }  // namespace
 }  // namespace schedrig

@@ -23,10 +23,9 @@ TEST(NewNightDir, IsNamedByTheUtcStartAndMadeUniqueWithinAMinute) {
   const std::string first = new_night_dir(nights, k20261202T0100Z + 59);
   EXPECT_EQ(first, nights + "/2026-12-02T0100Z");
   EXPECT_EQ(fs::status(nights).permissions() & fs::perms::all, fs::perms::owner_all);
-  EXPECT_FALSE(fs::exists(first));  // the night makes its own directory
-  fs::create_directory(first);
+  EXPECT_TRUE(fs::is_empty(first));
+  EXPECT_EQ(fs::status(first).permissions() & fs::perms::all, fs::perms::owner_all);
   EXPECT_EQ(new_night_dir(nights, k20261202T0100Z), nights + "/2026-12-02T0100Z-2");
-  fs::create_directory(nights + "/2026-12-02T0100Z-2");
   EXPECT_EQ(new_night_dir(nights, k20261202T0100Z), nights + "/2026-12-02T0100Z-3");
   EXPECT_EQ(new_night_dir(nights, k20261202T0100Z + 60), nights + "/2026-12-02T0101Z");
 }
@@ -45,6 +44,30 @@ TEST(NewNightDir, RefusesThe100thNightOfAMinute) {
     EXPECT_EQ(std::string(e.what()),
               "--nights " + nights + ": 99 nights already started at 2026-12-02T0100Z");
   }
+}
+
+// What `--nights DIR` must refuse (exit 2, naming DIR): a directory others
+// may write, where they could make tomorrow's night directory first, and a
+// link. Neither gets a night directory.
+TEST(NewNightDir, RefusesANightsDirOthersMayWriteOrALink) {
+  testing::TempDir tmp;
+  const std::string open_dir = tmp.file("open");
+  fs::create_directory(open_dir);
+  fs::permissions(open_dir, fs::perms::all);
+  const std::string link = tmp.file("link");
+  fs::create_directory(tmp.file("real"));
+  fs::create_directory_symlink(tmp.file("real"), link);
+  for (const std::string& nights : {open_dir, link}) {
+    try {
+      new_night_dir(nights, k20261202T0100Z);
+      ADD_FAILURE() << nights << ": no error";
+    } catch (const CliError& e) {
+      EXPECT_EQ(e.exit_code(), 2);
+      EXPECT_EQ(std::string(e.what()).rfind("--nights " + nights + ": ", 0), 0u) << e.what();
+    }
+  }
+  EXPECT_TRUE(fs::is_empty(open_dir));
+  EXPECT_TRUE(fs::is_empty(tmp.file("real")));
 }
 
 }  // namespace
