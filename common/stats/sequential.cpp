@@ -8,8 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include <boost/math/distributions/students_t.hpp>
 #include <fmt/format.h>
+#include <boost/math/distributions/students_t.hpp>
 
 #include "common/stats/normal_draws.h"
 
@@ -27,16 +27,16 @@ struct PairStats {
 
 PairStats paired_log_ratios(std::span<const double> a, std::span<const double> b) {
   if (a.size() != b.size())
-    throw std::invalid_argument(
-        fmt::format("as found has {} iterations, flipped {}: they come in pairs", a.size(), b.size()));
+    throw std::invalid_argument(fmt::format(
+        "as found has {} iterations, flipped {}: they come in pairs", a.size(), b.size()));
   if (a.size() < 2) throw std::invalid_argument("a look needs at least 2 pairs");
   PairStats s;
   s.n = static_cast<int>(a.size());
   std::vector<double> d(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (!(std::isfinite(a[i]) && std::isfinite(b[i]) && a[i] > 0 && b[i] > 0))
-      throw std::invalid_argument(fmt::format(
-          "pair {}: {} and {}: values must be finite and positive", i + 1, a[i], b[i]));
+      throw std::invalid_argument(
+          fmt::format("pair {}: {} and {}: values must be finite and positive", i + 1, a[i], b[i]));
     d[i] = std::log(b[i] / a[i]);
     s.mean += d[i];
   }
@@ -88,7 +88,10 @@ double simulate_nominal_p(const SequentialRule& rule) {
     }
   }
   std::sort(min_p.begin(), min_p.end());
-  return min_p[static_cast<std::size_t>(rule.alpha * kPaths)];
+  // The alpha-quantile's lower 97.5% bound (binomial, normal approximation):
+  // the simulation's own error makes the rule stricter, never looser.
+  const double k = rule.alpha * kPaths - 2 * std::sqrt(kPaths * rule.alpha * (1 - rule.alpha));
+  return min_p[static_cast<std::size_t>(std::max(0.0, k))];
 }
 
 }  // namespace
@@ -108,10 +111,14 @@ void check_rule(const SequentialRule& rule) {
 
 std::string settled_name(Settled s) {
   switch (s) {
-    case Settled::kNotYet: return "not yet";
-    case Settled::kEffect: return "effect";
-    case Settled::kNoEffect: return "no effect";
-    case Settled::kUnsettled: return "unsettled";
+    case Settled::kNotYet:
+      return "not yet";
+    case Settled::kEffect:
+      return "effect";
+    case Settled::kNoEffect:
+      return "no effect";
+    case Settled::kUnsettled:
+      return "unsettled";
   }
   return "?";
 }
@@ -149,8 +156,7 @@ SequentialLook sequential_look(std::span<const double> as_found, std::span<const
 SequentialLook fixed_look(std::span<const double> as_found, std::span<const double> flipped,
                           double alpha) {
   SequentialLook look = interval(paired_log_ratios(as_found, flipped), alpha);
-  look.settled =
-      look.low_pct > 0 || look.high_pct < 0 ? Settled::kEffect : Settled::kNoEffect;
+  look.settled = look.low_pct > 0 || look.high_pct < 0 ? Settled::kEffect : Settled::kNoEffect;
   return look;
 }
 

@@ -28,10 +28,10 @@ namespace schedrig::stats {
 // When to look and how sure to be. Throws std::invalid_argument from
 // check_rule when out of range.
 struct SequentialRule {
-  int min_pairs = 5;        // first look after this many pairs (>= 3)
-  int max_pairs = 20;       // the last look (min_pairs..kMaxPairs)
-  double alpha = 0.05;      // chance over all looks of a wrong decision (0, 0.5)
-  double delta_pct = 2.0;   // the no-effect margin, % (the gate threshold), > 0
+  int min_pairs = 5;       // first look after this many pairs (>= 3)
+  int max_pairs = 20;      // the last look (min_pairs..kMaxPairs)
+  double alpha = 0.05;     // chance over all looks of a wrong decision (0, 0.5)
+  double delta_pct = 2.0;  // the no-effect margin, % (the gate threshold), > 0
 };
 
 inline constexpr int kMaxPairs = 200;
@@ -56,12 +56,12 @@ struct SequentialLook {
   double change_pct = 0;  // exp(mean d) - 1, %: the flipped side against as found
   double low_pct = 0;     // the repeated confidence interval of change_pct, %
   double high_pct = 0;
-  double nominal_p = 0;   // p*: the interval is at level 1 - p*
+  double nominal_p = 0;  // p*: the interval is at level 1 - p*
 };
 
 // The common nominal level p* of the looks min_pairs..max_pairs at `alpha`,
-// from 20000 seeded simulated paths (the same on every build and call;
-// cached per rule). Throws std::invalid_argument for a bad rule.
+// from 20000 seeded simulated paths (the lower 97.5% bound of the quantile) (the same on every
+// build and call; cached per rule). Throws std::invalid_argument for a bad rule.
 double sequential_nominal_p(const SequentialRule& rule);
 
 // The look after the pairs (as_found[i], flipped[i]), i < n (equal sizes, n

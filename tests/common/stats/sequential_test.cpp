@@ -16,7 +16,7 @@ namespace {
 TEST(SequentialNominalP, OneLookIsThePlainLevelAndMoreLooksNeedLessButNotBonferroni) {
   const double one_look = sequential_nominal_p({.min_pairs = 10, .max_pairs = 10});
   EXPECT_NEAR(one_look, 0.05, 0.005);  // a single look: the ordinary 95% interval
-  const SequentialRule rule;            // looks at 5..20 pairs
+  const SequentialRule rule;           // looks at 5..20 pairs
   const double p = sequential_nominal_p(rule);
   EXPECT_LT(p, 0.05);
   EXPECT_GT(p, 0.05 / 16);  // the looks are correlated: far from Bonferroni's alpha/16
@@ -89,7 +89,8 @@ Rates simulate(double shift, double cv, int probes, std::uint64_t seed,
   for (int i = 0; i < probes; ++i) {
     const SequentialLook look = run_sequential(
         [&] {
-          return std::pair{100 * (1 + cv * draws.next()), 100 * (1 + shift) * (1 + cv * draws.next())};
+          return std::pair{100 * (1 + cv * draws.next()),
+                           100 * (1 + shift) * (1 + cv * draws.next())};
         },
         rule);
     r.effect += look.settled == Settled::kEffect;
