@@ -18,6 +18,7 @@
 #include "agent/runner/lock_wait_log.h"
 #include "agent/runner/prepare.h"
 #include "agent/runner/schedstats_knob.h"
+#include "agent/runner/verdict_stop.h"
 #include "agent/runner/watchdog.h"
 #include "agent/runner/zero_work.h"
 #include "agent/workloads/workload_error.h"
@@ -355,7 +356,9 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
   done.set_run_id(start.run_id());
   done.set_status(v1::STATUS_OK);
   std::uint32_t position = 0;
+  VerdictStop verdict_stop(start.plan());
   for (const Slot& slot : schedule) {
+    if (verdict_stop.skips(slot)) continue;
     v1::IterationResult r;
     if (!stop.load())
       r = run_attempts(start, cases[slot.case_index], shared, slot, position++, knob_control, stop);
@@ -373,6 +376,8 @@ v1::RunFinished run_plan(const v1::StartRun& requested, const topology::Topology
     }
     sink.iteration_done(r);
     done.set_completed_iterations(done.completed_iterations() + 1);
+    for (const std::string& v : verdict_stop.record(slot, r))
+      spdlog::info("case '{}' settled, no more rounds: {}", printable(r.case_name()), printable(v));
     if (position < schedule.size())
       sleep_interruptibly(nanoseconds(start.plan().cooldown_ns()), stop);
   }

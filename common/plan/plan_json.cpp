@@ -43,29 +43,37 @@ nlohmann::json plan_to_json(const v1::Plan& plan) {
   for (const auto& c : plan.cases()) cases.push_back(case_json(c));
   nlohmann::json variants = nlohmann::json::array();
   for (const auto& v : plan.variants()) variants.push_back(variant_json(v));
-  return {{"name", plan.name()},
-          {"iterations", plan.iterations()},
-          {"duration_s", static_cast<double>(plan.duration_ns()) / 1e9},
-          {"warmup_s", static_cast<double>(plan.warmup_ns()) / 1e9},
-          {"cooldown_s", static_cast<double>(plan.cooldown_ns()) / 1e9},
-          {"order", order_name(plan.order())},
-          {"seed", plan.seed()},
-          {"sample_hz", plan.sample_hz()},
-          {"quiet",
-           {{"max_runnable", plan.quiet().max_runnable()},
-            {"hold_s", plan.quiet().hold_s()},
-            {"timeout_s", plan.quiet().timeout_s()},
-            {"retries", quiet_retries(plan.quiet())},
-            {"disturbance", quiet_disturbance(plan.quiet())},
-            {"other_cpu_pct", quiet_other_cpu_pct(plan.quiet())}}},
-          {"starvation",
-           {{"idle_after_pct", plan.starvation().idle_after_pct()},
-            {"lookahead", plan.starvation().lookahead()},
-            {"wait_share_pct", plan.starvation().wait_share_pct()},
-            {"idle_pct", plan.starvation().idle_pct()}}},
-          {"labels", sorted(plan.labels())},
-          {"cases", cases},
-          {"variants", variants}};
+  nlohmann::json j = {{"name", plan.name()},
+                      {"iterations", plan.iterations()},
+                      {"duration_s", static_cast<double>(plan.duration_ns()) / 1e9},
+                      {"warmup_s", static_cast<double>(plan.warmup_ns()) / 1e9},
+                      {"cooldown_s", static_cast<double>(plan.cooldown_ns()) / 1e9},
+                      {"order", order_name(plan.order())},
+                      {"seed", plan.seed()},
+                      {"sample_hz", plan.sample_hz()},
+                      {"quiet",
+                       {{"max_runnable", plan.quiet().max_runnable()},
+                        {"hold_s", plan.quiet().hold_s()},
+                        {"timeout_s", plan.quiet().timeout_s()},
+                        {"retries", quiet_retries(plan.quiet())},
+                        {"disturbance", quiet_disturbance(plan.quiet())},
+                        {"other_cpu_pct", quiet_other_cpu_pct(plan.quiet())}}},
+                      {"starvation",
+                       {{"idle_after_pct", plan.starvation().idle_after_pct()},
+                        {"lookahead", plan.starvation().lookahead()},
+                        {"wait_share_pct", plan.starvation().wait_share_pct()},
+                        {"idle_pct", plan.starvation().idle_pct()}}},
+                      {"labels", sorted(plan.labels())},
+                      {"cases", cases},
+                      {"variants", variants}};
+  if (plan.iteration_stop().min() > 0) {
+    const auto& stop = plan.iteration_stop();
+    j["iterations"] = {{"min", stop.min()},
+                       {"max", stop.max()},
+                       {"stop", "verdict"},
+                       {"delta_pct", stop.delta_pct()}};
+  }
+  return j;
 }
 
 }  // namespace schedrig

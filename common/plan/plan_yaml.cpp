@@ -125,6 +125,46 @@ v1::Order parse_order(const Reader& r, const YAML::Node& node) {
   r.fail(node, "order", fmt::format("'{}' is not one of interleaved, blocked, shuffled", s));
 }
 
+// `iterations: N`, or `iterations: {min, max, stop: verdict, delta_pct}`:
+// rounds from min to max, stopping once every case's verdicts are settled
+// (common/stats/sequential.h). Plan.iterations is N or max.
+void parse_iterations(const Reader& r, const YAML::Node& node, Plan& plan) {
+  if (!node) {
+    plan.set_iterations(5);
+    return;
+  }
+  if (!node.IsMap()) {
+    plan.set_iterations(r.number<unsigned>(node, "iterations", 1, 100000));
+    return;
+  }
+  r.check_map(node, "iterations", {"min", "max", "stop", "delta_pct"});
+  for (const char* key : {"min", "max", "stop"}) {
+    if (!node[key]) r.fail(node, fmt::format("iterations.{}", key), "is required");
+  }
+  const std::string stop = r.scalar(node["stop"], "iterations.stop");
+  if (stop != "verdict")
+    r.fail(node["stop"], "iterations.stop", fmt::format("'{}' is not verdict", stop));
+  v1::IterationStop& rule = *plan.mutable_iteration_stop();
+  rule.set_min(r.number<unsigned>(node["min"], "iterations.min", 3, kMaxSequentialRounds));
+  rule.set_max(r.number<unsigned>(node["max"], "iterations.max", rule.min(), kMaxSequentialRounds));
+  rule.set_delta_pct(node["delta_pct"]
+                         ? r.number<double>(node["delta_pct"], "iterations.delta_pct", 0.1, 50)
+                         : 2.0);
+  plan.set_iterations(rule.max());
+}
+
+// What `stop: verdict` needs of the rest of the plan: a baseline and a
+// variant to pair with it, round by round (interleaved order).
+void check_iteration_stop(const Reader& r, const YAML::Node& root, const Plan& plan) {
+  if (plan.iteration_stop().min() == 0) return;
+  if (plan.variants_size() < 2)
+    r.fail(root["iterations"], "iterations.stop",
+           "verdict needs variants: a baseline and at least one variant to judge against it");
+  if (plan.order() != v1::ORDER_INTERLEAVED)
+    r.fail(root["order"], "order",
+           "must be interleaved with iterations.stop: verdict (each round pairs the variants)");
+}
+
 std::string default_case_name(const v1::Case& c) {
   std::set<std::string> keys;
   for (const auto& [k, v] : c.params()) keys.insert(k + "=" + v);
@@ -282,8 +322,7 @@ Plan parse_root(const Reader& r, const YAML::Node& root) {
                "sample_hz", "quiet", "starvation", "labels", "cases", "variants"});
   Plan plan;
   plan.set_name(root["name"] ? r.scalar(root["name"], "name") : "unnamed");
-  plan.set_iterations(
-      root["iterations"] ? r.number<unsigned>(root["iterations"], "iterations", 1, 100000) : 5);
+  parse_iterations(r, root["iterations"], plan);
   if (!root["duration_s"]) r.fail(root, "duration_s", "is required");
   plan.set_duration_ns(r.seconds_ns(root["duration_s"], "duration_s", 0.001));
   plan.set_warmup_ns(root["warmup_s"] ? r.seconds_ns(root["warmup_s"], "warmup_s", 0) : 0);
@@ -307,6 +346,7 @@ Plan parse_root(const Reader& r, const YAML::Node& root) {
   } else {
     plan.add_variants()->set_name("baseline");
   }
+  check_iteration_stop(r, root, plan);
   const std::string too_long = schedule_size_problem(plan);
   if (!too_long.empty()) {
     r.fail(root["iterations"] ? root["iterations"] : root["cases"], "iterations", too_long);

@@ -12,6 +12,10 @@
 
 namespace schedrig {
 
+// The most rounds `iterations: {min, max, stop: verdict}` may ask for
+// (common/stats/sequential.h kMaxPairs).
+inline constexpr unsigned kMaxSequentialRounds = 200;
+
 // A plan that cannot be used, with where and what as fields (the HTTP API
 // returns them as {error, file, line, key, value}). what() is one line:
 // "FILE:LINE: key 'K': value 'V': why", where ":LINE" is left out when the

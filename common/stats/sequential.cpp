@@ -11,10 +11,13 @@
 #include <fmt/format.h>
 #include <boost/math/distributions/students_t.hpp>
 
+#include "common/plan/plan_yaml.h"
 #include "common/stats/normal_draws.h"
 
 namespace schedrig::stats {
 namespace {
+
+static_assert(kMaxPairs == kMaxSequentialRounds, "a plan's rounds are the rule's pairs");
 
 constexpr int kPaths = 20000;
 constexpr std::uint64_t kSeed = 0x5eb15ec7ULL;

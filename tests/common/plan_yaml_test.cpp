@@ -599,3 +599,54 @@ TEST(PlanYaml, AVariantCanCarryAnAntagonist) {
 
 }  // namespace
 }  // namespace schedrig
+
+namespace schedrig {
+namespace {
+
+// `iterations: {min, max, stop: verdict}` (issue #20): rounds until the
+// verdicts are settled, between min and max.
+TEST(PlanYamlIterationStop, AMapSetsTheRuleAndMaxRounds) {
+  const v1::Plan plan = parse_plan_yaml(
+      "duration_s: 1\niterations: {min: 3, max: 20, stop: verdict}\n"
+      "cases: [{workload: fork}]\nvariants: [{name: a}, {name: b, features: [NO_X]}]\n",
+      "t.yaml");
+  EXPECT_EQ(plan.iterations(), 20u);
+  EXPECT_EQ(plan.iteration_stop().min(), 3u);
+  EXPECT_EQ(plan.iteration_stop().max(), 20u);
+  EXPECT_EQ(plan.iteration_stop().delta_pct(), 2.0);
+  const v1::Plan plain =
+      parse_plan_yaml("duration_s: 1\niterations: 7\ncases: [{workload: fork}]\n", "t.yaml");
+  EXPECT_EQ(plain.iterations(), 7u);
+  EXPECT_EQ(plain.iteration_stop().min(), 0u);
+}
+
+TEST(PlanYamlIterationStop, BadRulesNameTheKey) {
+  const std::string variants = "variants: [{name: a}, {name: b}]\n";
+  expect_names(error_of("duration_s: 1\niterations: {min: 3, max: 20, stop: always}\n"
+                        "cases: [{workload: fork}]\n" +
+                        variants),
+               2, "iterations.stop", {"'always' is not verdict"});
+  expect_names(error_of("duration_s: 1\niterations: {min: 2, max: 20, stop: verdict}\n"
+                        "cases: [{workload: fork}]\n" +
+                        variants),
+               2, "iterations.min", {"out of range [3, 200]"});
+  expect_names(error_of("duration_s: 1\niterations: {min: 5, max: 4, stop: verdict}\n"
+                        "cases: [{workload: fork}]\n" +
+                        variants),
+               2, "iterations.max", {"out of range [5, 200]"});
+  expect_names(error_of("duration_s: 1\niterations: {min: 5, stop: verdict}\n"
+                        "cases: [{workload: fork}]\n" +
+                        variants),
+               2, "iterations.max", {"is required"});
+  expect_names(error_of("duration_s: 1\niterations: {min: 5, max: 9, stop: verdict}\n"
+                        "cases: [{workload: fork}]\n"),
+               2, "iterations.stop", {"a baseline and at least one variant"});
+  expect_names(error_of("duration_s: 1\norder: blocked\n"
+                        "iterations: {min: 5, max: 9, stop: verdict}\n"
+                        "cases: [{workload: fork}]\n" +
+                        variants),
+               2, "order", {"must be interleaved"});
+}
+
+}  // namespace
+}  // namespace schedrig
