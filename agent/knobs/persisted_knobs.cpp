@@ -1,9 +1,9 @@
 #include "agent/knobs/persisted_knobs.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
-#include <array>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "agent/knobs/allowlist.h"
+#include "agent/knobs/persisted_paths.h"
 #include "common/printable.h"
 #include "common/procfs/read_file.h"
 
@@ -39,16 +39,20 @@ bool is_conf(const std::string& name) { return name.size() > 5 && name.ends_with
 
 // The *.conf files of `subdir` ("tmpfiles.d") across kConfigDirs, an earlier
 // directory's name masking a later one's, in name order; those past
-// kMaxFilesPerKind are counted in `left_out`.
+// kMaxFilesPerKind are counted in `left_out`, a directory with more than
+// kMaxDirEntries entries (whose rest is not looked at) named in `too_big`.
 std::vector<ConfigFileRef> config_files(const procfs::Root& root, std::string_view subdir,
-                                        std::size_t& left_out) {
+                                        std::size_t& left_out, std::vector<std::string>& too_big) {
   std::map<std::string, ConfigFileRef> by_name;
   for (const std::string_view dir : kConfigDirs) {
     const std::string box_dir = fmt::format("/{}/{}", dir, subdir);
     std::error_code ec;
     std::size_t seen = 0;
     for (const auto& e : fs::directory_iterator(root.path(box_dir.substr(1)), ec)) {
-      if (++seen > kMaxDirEntries) break;
+      if (++seen > kMaxDirEntries) {
+        too_big.push_back(fmt::format("{}: more than {} entries", box_dir, kMaxDirEntries));
+        break;
+      }
       const std::string name = e.path().filename().string();
       if (is_conf(name))
         by_name.try_emplace(name, ConfigFileRef{name, box_dir + "/" + name, e.path()});
@@ -79,6 +83,12 @@ std::optional<fs::path> text_path(const procfs::Root& root, const fs::path& path
 // The lines of the text at `path` (O_NOFOLLOW: a link to a link is not
 // read), or nullopt with the reason in `why`.
 std::optional<std::vector<std::string>> lines_of(const fs::path& path, std::string& why) {
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (!ec && st.type() != fs::file_type::regular && st.type() != fs::file_type::symlink) {
+    why = "not a regular file";  // never opened: opening a device can act (a watchdog arms)
+    return std::nullopt;
+  }
   int err = 0;
   const auto read = procfs::try_read_small_file(path, &err, kMaxFileBytes);
   if (!read) {
@@ -110,25 +120,6 @@ std::string_view next_field(std::string_view& rest) {
   return field;
 }
 
-bool allowlisted_sysctl(const std::string& name) {
-  return find_spec(sysctl_allowlist(), name) != nullptr;
-}
-
-// The knob a tmpfiles.d path writes, or nullopt for a path that is none.
-std::optional<std::string> knob_of_path(std::string_view path) {
-  if (path == "/sys/kernel/debug/sched/features" || path == "/sys/kernel/debug/sched_features")
-    return "sched_features";
-  constexpr std::string_view kDebugfs = "/sys/kernel/debug/";
-  if (path.starts_with("/sys/kernel/debug/sched/"))
-    return std::string(path.substr(kDebugfs.size()));
-  constexpr std::string_view kProcSys = "/proc/sys/";
-  if (!path.starts_with(kProcSys)) return std::nullopt;
-  std::string name(path.substr(kProcSys.size()));
-  std::replace(name.begin(), name.end(), '/', '.');
-  if (!allowlisted_sysctl(name)) return std::nullopt;
-  return name;
-}
-
 class Collector {
  public:
   // A tmpfiles.d line "Type Path Mode User Group Age Argument" whose type is
@@ -137,20 +128,17 @@ class Collector {
     std::string_view rest = line;
     const std::string_view type = next_field(rest);
     if (type.empty() || type[0] != 'w') return;
-    const auto knob = knob_of_path(next_field(rest));
-    if (!knob) return;
+    const std::string path = tmpfiles_path(next_field(rest));
     for (int i = 0; i < 4; ++i) next_field(rest);  // mode, user, group, age
-    add(*knob, trim(rest), source);
+    add_named(knobs_of_tmpfiles_path(path), path, trim(rest), source);
   }
   // A sysctl.d line "key = value" ("-key = value" ignores a failure) whose
   // key, with '/' as '.', is an allowlisted sysctl.
   void sysctl_line(std::string_view line, const std::string& source) {
     const auto eq = line.find('=');
     if (eq == std::string_view::npos) return;
-    std::string key(trim(line.substr(0, eq)));
-    if (!key.empty() && key[0] == '-') key.erase(0, 1);
-    std::replace(key.begin(), key.end(), '/', '.');
-    if (allowlisted_sysctl(key)) add(key, trim(line.substr(eq + 1)), source);
+    const std::string_view key = trim(line.substr(0, eq));
+    add_named(knobs_of_sysctl_key(key), key, trim(line.substr(eq + 1)), source);
   }
   void read(const procfs::Root& root, const ConfigFileRef& file,
             void (Collector::*per_line)(std::string_view, const std::string&)) {
@@ -174,6 +162,12 @@ class Collector {
   PersistedKnobs& out() { return out_; }
 
  private:
+  void add_named(const NamedKnobs& named, std::string_view what, std::string_view value,
+                 const std::string& source) {
+    for (const std::string& knob : named.knobs) add(knob, value, source);
+    if (named.unrecognised)
+      out_.unrecognised.push_back(printable(fmt::format("{} {}", source, what)));
+  }
   void add(const std::string& knob, std::string_view value, const std::string& source) {
     if (out_.settings.size() == kMaxSettings) {
       ++out_.left_out;
@@ -201,10 +195,12 @@ std::string escape_separators(const std::string& text) {
 PersistedKnobs persisted_knobs(const procfs::Root& root) {
   Collector c;
   std::size_t left_out = 0;
-  for (const auto& f : config_files(root, "tmpfiles.d", left_out))
+  std::vector<std::string> too_big;
+  for (const auto& f : config_files(root, "tmpfiles.d", left_out, too_big))
     c.read(root, f, &Collector::tmpfiles_line);
-  for (const auto& f : config_files(root, "sysctl.d", left_out))
+  for (const auto& f : config_files(root, "sysctl.d", left_out, too_big))
     c.read(root, f, &Collector::sysctl_line);
+  for (const auto& dir : too_big) c.out().unread.push_back(printable(dir));
   c.read(root, {"sysctl.conf", "/etc/sysctl.conf", root.path("etc/sysctl.conf")},
          &Collector::sysctl_line);
   c.out().left_out += left_out;
@@ -214,10 +210,11 @@ PersistedKnobs persisted_knobs(const procfs::Root& root) {
 std::string persisted_knobs_text(const PersistedKnobs& knobs) {
   std::vector<std::string> parts;
   for (const auto& k : knobs.settings) {
-    parts.push_back(fmt::format("{}={} ({})", escape_separators(k.knob),
-                                escape_separators(k.value), escape_separators(k.source)));
+    parts.push_back(fmt::format("{}={} ({})", escape_separators(k.knob), escape_separators(k.value),
+                                escape_separators(k.source)));
   }
   if (knobs.left_out > 0) parts.push_back(fmt::format("+{} more", knobs.left_out));
+  for (const auto& u : knobs.unrecognised) parts.push_back("unrecognised " + escape_separators(u));
   for (const auto& u : knobs.unread) parts.push_back("unread " + escape_separators(u));
   return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, "; "));
 }

@@ -28,6 +28,9 @@ struct PersistedKnobs {
   std::vector<PersistedKnob> settings;
   std::size_t left_out = 0;         // settings and files past the bounds
   std::vector<std::string> unread;  // "/etc/sysctl.d/x.conf: over 1 MiB", escaped
+  // Scheduler settings that name no knob schedrig knows, with where:
+  // "/etc/tmpfiles.d/x.conf:3 /sys/kernel/debug/sched/new_knob*" (escaped).
+  std::vector<std::string> unrecognised;
 };
 
 // The settings the configuration under `root` applies at boot, in the order
@@ -36,15 +39,18 @@ struct PersistedKnobs {
 // /usr/lib; a file name in an earlier one masks the same name in a later
 // one; *.conf files in name order. A .conf that is a link to /dev/null
 // masks and says nothing; another link is followed once (an absolute target
-// is taken under `root`). At most 256 .conf files a directory kind, 1 MiB a
+// is taken under `root`); only regular files are opened. Paths and keys are
+// read as systemd reads them, quotes, escapes and globs included
+// (agent/knobs/persisted_paths.h). At most 256 .conf files a directory kind, 1 MiB a
 // file and 64 settings are read: what is past a bound counts in `left_out`,
 // a file too large or unreadable is named in `unread`. Missing directories
 // are none. Never throws.
 PersistedKnobs persisted_knobs(const procfs::Root& root);
 
 // "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/x.conf:1); kernel.numa_balancing=0
-// (/etc/sysctl.d/60-schedrig.conf:2)", then "; +N more" and "; unread FILE:
-// REASON" when there are such, or "none". In knobs, values and sources ';',
+// (/etc/sysctl.d/60-schedrig.conf:2)", then "; +N more", "; unrecognised
+// FILE:LINE PATH" and "; unread FILE: REASON" when there are such, or "none". In knobs, values and
+// sources ';',
 // '(' and ')' are written \x3b, \x28, \x29, so no value can pass for an
 // entry of its own.
 std::string persisted_knobs_text(const PersistedKnobs& knobs);

@@ -3,6 +3,8 @@
 // sysctl --system would apply them (tmpfiles.d(5), sysctl.d(5)).
 #include "agent/knobs/persisted_knobs.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -136,6 +138,46 @@ TEST(PersistedKnobs, TheFileBoundCountsConfFilesInNameOrder) {
   root.put("etc/sysctl.d/000.conf", "kernel.numa_balancing = 0\n");
   root.put("etc/sysctl.d/256.conf", "kernel.sched_autogroup_enabled = 0\n");
   EXPECT_EQ(text_of(root), "kernel.numa_balancing=0 (/etc/sysctl.d/000.conf:1); +1 more");
+}
+
+// What systemd reads the same way as the plain spelling: a quoted, escaped
+// or doubled-slash path, and globs in tmpfiles paths and sysctl.d keys.
+TEST(PersistedKnobs, QuotedEscapedAndGlobSpellingsAreFound) {
+  FakeRoot root;
+  root.put("etc/tmpfiles.d/a.conf",
+           "w- \"/sys/kernel/debug/sched/features\" - - - - NO_NI_RANDOM\n"
+           "w /sys//kernel/debug/./sched/features - - - - NO_PLACE_LAG\n"
+           "w /proc/sys/kernel/numa_balancin[g] - - - - 0\n"
+           "w /sys/kernel/debug/sched/\\x62ase_slice_ns - - - - 3000000\n");
+  root.put("etc/sysctl.d/b.conf", "kernel.sched_autogroup_enable? = 0\n");
+  EXPECT_EQ(text_of(root),
+            "sched_features=NO_NI_RANDOM (/etc/tmpfiles.d/a.conf:1); "
+            "sched_features=NO_PLACE_LAG (/etc/tmpfiles.d/a.conf:2); "
+            "kernel.numa_balancing=0 (/etc/tmpfiles.d/a.conf:3); "
+            "sched/base_slice_ns=3000000 (/etc/tmpfiles.d/a.conf:4); "
+            "kernel.sched_autogroup_enabled=0 (/etc/sysctl.d/b.conf:1)");
+}
+
+// A scheduler setting schedrig has no knob for is named, not dropped.
+TEST(PersistedKnobs, ASchedulerSettingItDoesNotKnowIsNamed) {
+  FakeRoot root;
+  root.put("etc/sysctl.d/c.conf", "kernel.sched_new_thing = 1\nvm.swappiness = 10\n");
+  root.put("etc/tmpfiles.d/d.conf", "w /proc/sys/kernel/sched_other* - - - - 1\n");
+  EXPECT_EQ(text_of(root),
+            "unrecognised /etc/tmpfiles.d/d.conf:1 /proc/sys/kernel/sched_other*; "
+            "unrecognised /etc/sysctl.d/c.conf:1 kernel.sched_new_thing");
+}
+
+// Only regular files are opened (a FIFO would block, a device can act), and
+// a directory too big to list whole is named.
+TEST(PersistedKnobs, AFifoIsNotOpenedAndAHugeDirectoryIsNamed) {
+  FakeRoot root;
+  std::filesystem::create_directories(root.path("etc/sysctl.d"));
+  ASSERT_EQ(::mkfifo(root.path("etc/sysctl.d/fifo.conf").c_str(), 0644), 0);
+  for (int i = 0; i < 4100; ++i) root.put(fmt::format("usr/lib/tmpfiles.d/x{}.txt", i), "");
+  EXPECT_EQ(text_of(root),
+            "unread /etc/sysctl.d/fifo.conf: not a regular file; "
+            "unread /usr/lib/tmpfiles.d: more than 4096 entries");
 }
 
 }  // namespace
