@@ -1,5 +1,6 @@
 #include "common/state_dir.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,8 +37,11 @@ void create_state_dir(const std::string& dir) {
   const fs::path path(dir);
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
   if (!ec && ::mkdir(dir.c_str(), 0700) == 0) {
-    // The umask may have taken bits off 0700; set it exactly.
-    if (::chmod(dir.c_str(), 0700) != 0) ec.assign(errno, std::generic_category());
+    // The umask may have taken bits off 0700; set it exactly, on what was
+    // just made (never through a link swapped in since).
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || ::fchmod(fd, 0700) != 0) ec.assign(errno, std::generic_category());
+    if (fd >= 0) ::close(fd);
   } else if (!ec && errno != EEXIST) {
     ec.assign(errno, std::generic_category());
   }

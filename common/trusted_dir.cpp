@@ -104,4 +104,24 @@ int open_trusted_dir(const std::string& dir) {
   return checked(fd, dir);
 }
 
+void check_trusted_ancestors(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(fs::absolute(dir), ec);
+  if (ec) throw UntrustedDir(fmt::format("cannot resolve {}: {}", dir, ec.message()));
+  for (fs::path p = real.parent_path();; p = p.parent_path()) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0)
+      throw UntrustedDir(fmt::format("cannot stat {}: {}", p.string(), std::strerror(errno)));
+    if (st.st_uid != ::geteuid() && st.st_uid != 0)
+      throw UntrustedDir(fmt::format("{} (above {}) is owned by uid {}, not by root or this user",
+                                     p.string(), dir, st.st_uid));
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0)
+      throw UntrustedDir(
+          fmt::format("{} (above {}) is writable by group or others (mode {:04o}) and not sticky",
+                      p.string(), dir, st.st_mode & 07777));
+    if (p == p.root_path()) break;
+  }
+}
+
 }  // namespace schedrig

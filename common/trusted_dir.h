@@ -33,4 +33,11 @@ int open_trusted_dir(const std::string& dir);
 // The last directory is checked as open_trusted_dir checks. Throws UntrustedDir.
 int open_trusted_dir_under(const std::string& base, const std::string& rel);
 
+// Checks every directory above `dir` (its real path, links resolved, up to
+// /): each must be owned by root or this euid and not writable by group or
+// other unless sticky (/tmp), so that nobody else can rename `dir` away and
+// put a link or a directory of theirs in its place. Throws UntrustedDir
+// naming the first that fails.
+void check_trusted_ancestors(const std::string& dir);
+
 }  // namespace schedrig

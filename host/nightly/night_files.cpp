@@ -60,6 +60,7 @@ namespace {
 UniqueFd open_nights_dir(const std::string& nights) {
   create_state_dir(nights);
   try {
+    check_trusted_ancestors(nights);
     return UniqueFd(open_trusted_dir(nights));
   } catch (const UntrustedDir& e) {
     throw CliError(ErrorKind::kUsage, fmt::format("--nights {}: {}", nights, e.what()));

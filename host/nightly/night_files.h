@@ -29,8 +29,8 @@ void replace_file(const std::string& path, const std::string& text);
 // when new, common/state_dir.h) and the night's own directory (0700, made
 // with mkdirat in `nights` so two nights never share one). `nights` must be
 // a directory, not a link, of this user or root that group and other may
-// not write (common/trusted_dir.h): a night's results are what the gate
-// reads. Throws CliError(kUsage) naming DIR when it cannot be made or
+// not write, and so must every directory above it (unless sticky, like
+// /tmp: common/trusted_dir.h): a night's results are what the gate reads. Throws CliError(kUsage) naming DIR when it cannot be made or
 // trusted, or when 99 nights already started in that minute.
 std::string new_night_dir(const std::string& nights, std::time_t start);
 

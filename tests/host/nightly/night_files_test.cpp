@@ -70,5 +70,27 @@ TEST(NewNightDir, RefusesANightsDirOthersMayWriteOrALink) {
   EXPECT_TRUE(fs::is_empty(tmp.file("real")));
 }
 
+// A parent others may write (not sticky) or another user owns lets them
+// rename DIR away and put theirs in its place: refused too.
+TEST(NewNightDir, RefusesANightsDirUnderAParentOthersControl) {
+  testing::TempDir tmp;
+  const std::string open_parent = tmp.file("open");
+  fs::create_directory(open_parent);
+  fs::permissions(open_parent, fs::perms::all);  // 0777, not sticky
+  try {
+    new_night_dir(open_parent + "/nights", k20261202T0100Z);
+    FAIL() << "no error";
+  } catch (const CliError& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+    EXPECT_NE(std::string(e.what()).find(open_parent + " (above " + open_parent +
+                                         "/nights) is writable by group or others (mode 0777)"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::permissions(open_parent, fs::perms::all | fs::perms::sticky_bit);  // like /tmp: fine
+  EXPECT_EQ(new_night_dir(open_parent + "/nights", k20261202T0100Z),
+            open_parent + "/nights/2026-12-02T0100Z");
+}
+
 }  // namespace
 }  // namespace schedrig::nightly
