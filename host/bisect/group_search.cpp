@@ -111,24 +111,34 @@ class Search {
  private:
   // Neither half of a group with an effect has one alone: find what each
   // half needs given the other, probe that set, report it as one finding.
+  // The quick search assumes one needed unit per side; when the set it
+  // finds shows no effect, the careful search (which keeps both halves
+  // whenever neither does it alone) runs instead.
   void interaction(const std::vector<int>& left, const std::vector<int>& right) {
-    const std::vector<int> from_left = needed(left, right);
-    const std::vector<int> from_right = needed(right, from_left);
-    const std::vector<int> together = joined(from_left, from_right);
-    const stats::SequentialLook look = run(together);
-    if (has_effect(look)) result_.findings.push_back({together, look, {}, true});
+    for (const bool careful : {false, true}) {
+      const std::vector<int> from_left = needed(left, right, careful);
+      const std::vector<int> together = joined(from_left, needed(right, from_left, careful));
+      const stats::SequentialLook look = run(together);
+      if (has_effect(look)) {
+        result_.findings.push_back({together, look, {}, true});
+        return;
+      }
+    }
   }
 
   // The units of `part` the effect needs when `context` is flipped too, by
-  // halving: keep the half that still shows the effect with the context;
-  // when neither half does, each half needs the other: keep both.
-  std::vector<int> needed(const std::vector<int>& part, const std::vector<int>& context) {
+  // halving: keep the half that still shows the effect with the context.
+  // Quick: when the first half does not, take the second unprobed. Careful:
+  // probe it too, and when neither does, each half needs the other: keep
+  // both.
+  std::vector<int> needed(const std::vector<int>& part, const std::vector<int>& context,
+                          bool careful) {
     if (part.size() <= 1) return part;
     const auto mid = part.begin() + static_cast<std::ptrdiff_t>(part.size() / 2);
     const std::vector<int> a(part.begin(), mid), b(mid, part.end());
-    if (has_effect(run(joined(a, context)))) return needed(a, context);
-    if (has_effect(run(joined(b, context)))) return needed(b, context);
-    return joined(needed(a, joined(b, context)), needed(b, joined(a, context)));
+    if (has_effect(run(joined(a, context)))) return needed(a, context, careful);
+    if (!careful || has_effect(run(joined(b, context)))) return needed(b, context, careful);
+    return joined(needed(a, joined(b, context), careful), needed(b, joined(a, context), careful));
   }
 
   // A group's change that its halves' changes do not add up to (in log

@@ -23,7 +23,7 @@
 // (common/stats/sequential.h); "unsettled" counts as no effect found.
 //
 // Probes, n units, g = min(group_size, n): ceil(n / g) for the groups, about
-// 2 log2(g) per unit that acts alone, about 4 log2(n) + 1 per interacting
+// 2 log2(g) per unit that acts alone, about 2 log2(n) + 3 per interacting
 // pair, one per residual pass (more when knobs repeat), and one per
 // finding to confirm it (docs/bisect-knobs.md).
 #pragma once
