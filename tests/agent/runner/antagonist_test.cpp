@@ -49,8 +49,15 @@ TEST(Antagonist, AFullDutyHogRunsMoreThanALightOne) {
   if (!std::filesystem::exists("/proc/self/schedstat") &&
       !std::filesystem::exists("/proc/self/task/" + std::to_string(::getpid()) + "/schedstat"))
     GTEST_SKIP() << "no per-task schedstat here";
-  const std::uint64_t light = hog_cpu_ns(10);
-  const std::uint64_t full = hog_cpu_ns(100);
+  // Up to three tries: on a shared box under load (ctest -j2 beside a
+  // build) one window's hog can be starved; a hog that never gets its duty
+  // fails all three.
+  std::uint64_t light = 0, full = 0;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    light = hog_cpu_ns(10);
+    full = hog_cpu_ns(100);
+    if (full > 2 * light && full > 100'000'000u) break;
+  }
   EXPECT_GT(full, 2 * light) << "10%: " << light << " ns, 100%: " << full << " ns";
   EXPECT_GT(full, 100'000'000u);  // > 100 ms of a 400 ms window
 }
