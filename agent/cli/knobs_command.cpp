@@ -61,7 +61,11 @@ void list(const KnobsOptions& o) {
   auto k = controller(o);
   nlohmann::json out = {{"features", features_json(k.root())}, {"knobs", nlohmann::json::array()}};
   for (const auto& c : k.probe()) {
-    if (c.knob.kind == knobs::KnobKind::kFeature) continue;
+    if (c.knob.kind == knobs::KnobKind::kFeature) {  // the features file itself
+      out["features"]["writable"] = c.writable;
+      if (c.errno_value) out["features"]["write_error"] = errno_text(c.errno_value);
+      continue;
+    }
     nlohmann::json j = {{"name", c.knob.name},    {"kind", knobs::kind_name(c.knob.kind)},
                         {"path", c.path},         {"readable", c.readable},
                         {"writable", c.writable}, {"errno", c.errno_value}};

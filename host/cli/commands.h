@@ -21,6 +21,9 @@ void add_agents_command(CLI::App& app, int& exit_code);
 void add_import_command(CLI::App& app, int& exit_code);
 // `lab [--quick] [--plan F] [--db F] [--agent PATH] [--label K=V]...`
 void add_lab_command(CLI::App& app, int& exit_code);
+
+// `schedrig bisect-knobs` (host/bisect/bisect.h).
+void add_bisect_command(CLI::App& app, int& exit_code);
 // `compare RUN [--baseline VARIANT] [--against RUN2] [--method M] [--threshold PCT]
 //  [--fail-on regression] [--json|--csv] [--db F | --server URL]`; exit 1 when --fail-on finds an
 //  (R)

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&] { schedrig::init_logging("schedrig", log_level); });
   int exit_code = schedrig::kExitOk;
   schedrig::host::add_lab_command(app, exit_code);
+  schedrig::host::add_bisect_command(app, exit_code);
   schedrig::host::add_serve_command(app, exit_code);
   schedrig::host::add_results_command(app, exit_code);
   schedrig::host::add_watch_command(app, exit_code);

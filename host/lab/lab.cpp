@@ -103,6 +103,8 @@ std::unique_ptr<AgentProcess> start_agent(const std::string& path, const LabOpti
   std::vector<std::string> args{"--log-level", o.agent_log_level,        "connect",         url,
                                 "--token-fd",  std::to_string(kTokenFd), "--give-up-after", "30"};
   if (!o.run_lock.empty()) args.insert(args.end(), {"--run-lock", o.run_lock});
+  if (!o.root.empty()) args.insert(args.end(), {"--root", o.root});
+  if (!o.state_dir.empty()) args.insert(args.end(), {"--state-dir", o.state_dir});
   for (const std::string& tool : o.tools) args.insert(args.end(), {"--tool", tool});
   try {
     return std::make_unique<AgentProcess>(path, args, SecretFd{kTokenFd, token});
@@ -122,7 +124,7 @@ std::optional<LabFailure> submit_run(control::Control& control, const LabOptions
   s.agents = {agent_id};
   s.plan = plan;
   s.lines = lines;
-  s.plan_name = o.plan_file.empty() ? kBuiltInPlanName : o.plan_file;
+  s.plan_name = o.plan ? o.plan->name() : o.plan_file.empty() ? kBuiltInPlanName : o.plan_file;
   s.labels = o.labels;
   s.run_id = run_id;
   try {
@@ -157,13 +159,14 @@ int report_failure(const LabFailure& failure, const LabDriver& driver, store::St
     store.finish_queued_run(run_id, "failed", "lab: " + failure.reason);
   }
   store.fail_unfinished_run(run_id, "lab: " + failure.reason);
-  print_summary(store, run_id, o, out);
+  if (o.summary) print_summary(store, run_id, o, out);
   return exit_code_for(driver.agent_error_kind().value_or(failure.kind));
 }
 
 }  // namespace
 
 v1::Plan lab_plan(const LabOptions& o, PlanLines* lines) {
+  if (o.plan) return *o.plan;
   v1::Plan plan = o.plan_file.empty()
                       ? parse_plan_yaml(default_plan_yaml(), kBuiltInPlanName, lines)
                       : load_plan_file(o.plan_file, lines);
@@ -186,7 +189,7 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   const std::size_t slots = make_schedule(plan).size();
   const std::string agent_path = checked_agent_path(o);
   store::Store store(o.db_path.empty() ? store::default_db_path() : o.db_path);
-  const std::string run_id = make_uuid_v4();
+  const std::string run_id = o.run_id.empty() ? make_uuid_v4() : o.run_id;
   const std::string agent_id = lab_agent_id();
   const auto deadline = run_deadline(plan, slots);
   const std::string token = auth::new_token();
@@ -211,7 +214,7 @@ int run_lab(const LabOptions& o, std::ostream& out) {
   if (!WIFEXITED(agent_status) || WEXITSTATUS(agent_status) != 0) {
     spdlog::warn("schedrig-agent {} after the run", describe_status(agent_status));
   }
-  const bool gate_passed = print_summary(store, run_id, o, out);
+  const bool gate_passed = !o.summary || print_summary(store, run_id, o, out);
   return driver.finished()->status() == v1::STATUS_OK && gate_passed ? kExitOk : kExitFailed;
 }
 

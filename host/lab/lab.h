@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,6 +24,15 @@ namespace schedrig::lab {
 
 struct LabOptions {
   std::string plan_file;                      // "" = the built-in default plan
+  // A plan made in memory (bisect-knobs' probes): run instead of plan_file,
+  // without --quick or --sample-hz.
+  std::optional<schedrig::v1::Plan> plan;
+  std::string run_id;  // "" = a new UUIDv4; the caller reads the run by it
+  // For the agent: --root DIR (a fake /proc and /sys, tests) and
+  // --state-dir DIR; "" = the agent's defaults.
+  std::string root;
+  std::string state_dir;
+  bool summary = true;  // print the results, comparison and samples at the end
   bool quick = false;                         // 2 iterations x 0.5 s, no warm-up or cool-down
   std::string db_path;                        // "" = store::default_db_path()
   std::string agent;                          // --agent PATH, "" = search

@@ -1,0 +1,115 @@
+#include "host/bisect/box_knobs.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "common/cli_error.h"
+#include "common/printable.h"
+#include "common/unique_fd.h"
+
+extern char** environ;
+
+namespace schedrig::bisect {
+namespace {
+
+constexpr std::size_t kMaxFeatures = 512;
+constexpr std::size_t kMaxKnobs = 256;
+constexpr std::size_t kMaxOutputBytes = 1 << 20;
+
+std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+// `argv` run with stdout on a pipe; its output and exit status.
+std::pair<std::string, int> capture(const std::vector<std::string>& argv) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw CliError(ErrorKind::kUnreachable, fmt::format("pipe: {}", std::strerror(errno)));
+  UniqueFd read_end(fds[0]), write_end(fds[1]);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int err = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0)
+    throw CliError(ErrorKind::kUnreachable,
+                   fmt::format("cannot run {}: {}", argv[0], std::strerror(err)));
+  write_end.reset();
+  std::string out;
+  char buf[8192];
+  for (;;) {
+    const ssize_t n = ::read(read_end.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (out.size() + static_cast<std::size_t>(n) <= kMaxOutputBytes) out.append(buf, n);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return {out, status};
+}
+
+}  // namespace
+
+BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
+  if (!doc.is_object() || !doc.contains("features") || !doc.contains("knobs") ||
+      !doc["knobs"].is_array())
+    throw std::invalid_argument("not a `knobs list --json` document (features, knobs)");
+  BoxKnobs box;
+  const auto& f = doc["features"];
+  if (f.contains("features") && f["features"].is_object()) {
+    if (f["features"].size() > kMaxFeatures)
+      throw std::invalid_argument(fmt::format("more than {} features", kMaxFeatures));
+    for (const auto& [name, on] : f["features"].items())
+      if (on.is_boolean()) box.features[name] = on.get<bool>();
+  }
+  box.features_writable = f.value("writable", false) && !box.features.empty();
+  box.features_why_not =
+      string_or(f, "error", string_or(f, "write_error", box.features.empty() ? "no features" : ""));
+  if (doc["knobs"].size() > kMaxKnobs)
+    throw std::invalid_argument(fmt::format("more than {} knobs", kMaxKnobs));
+  for (const auto& k : doc["knobs"]) {
+    if (!k.is_object() || !k.contains("name") || !k["name"].is_string())
+      throw std::invalid_argument("a knob without a name");
+    BoxKnob knob;
+    if (k.contains("value") && k["value"].is_string()) knob.value = k["value"].get<std::string>();
+    knob.writable = k.value("writable", false);
+    knob.why_not = string_or(k, "error", knob.writable ? "" : "not writable");
+    box.knobs[k["name"].get<std::string>()] = std::move(knob);
+  }
+  return box;
+}
+
+BoxKnobs read_local_box_knobs(const std::string& agent, const std::string& root,
+                              const std::string& state_dir) {
+  std::vector<std::string> argv = {agent, "--log-level", "error", "knobs", "list", "--json"};
+  if (!root.empty()) argv.insert(argv.end(), {"--root", root});
+  if (!state_dir.empty()) argv.insert(argv.end(), {"--state-dir", state_dir});
+  const auto [out, status] = capture(argv);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw CliError(
+        ErrorKind::kUnreachable,
+        fmt::format("{} knobs list failed (status {:#x}): is it the agent?", agent, status));
+  try {
+    return parse_knobs_list(nlohmann::json::parse(out));
+  } catch (const std::exception& e) {
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("{} knobs list --json: {}", agent, printable(e.what())));
+  }
+}
+
+}  // namespace schedrig::bisect

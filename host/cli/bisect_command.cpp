@@ -1,0 +1,215 @@
+// `schedrig bisect-knobs`: see host/bisect/bisect.h and docs/bisect-knobs.md.
+// On this machine, like `lab`: every probe is a lab run (loopback
+// collector, a local schedrig-agent that journals and restores every knob),
+// stored in the same SQLite file; the box's knobs are read from the agent
+// before and after, and must be as found at the end.
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "common/cli_error.h"
+#include "common/ids.h"
+#include "common/plan/plan_yaml.h"
+#include "common/printable.h"
+#include "host/bisect/bisect.h"
+#include "host/bisect/box_knobs.h"
+#include "host/bisect/probe.h"
+#include "host/cli/commands.h"
+#include "host/lab/agent_process.h"
+#include "host/lab/lab.h"
+#include "host/store/default_db_path.h"
+#include "host/store/store.h"
+#include "host/store/store_error.h"
+
+namespace schedrig::host {
+namespace {
+
+struct BisectCliOptions {
+  std::string plan_file, case_name, target, db, agent, root, state_dir;
+  std::vector<std::string> candidates = {"all"}, deny;
+  int min_iterations = 5, max_iterations = 20, group_size = 0;
+  double delta_pct = 2;
+  bool json = false, verbose = false;
+};
+
+std::string db_path(const BisectCliOptions& o) {
+  return o.db.empty() ? store::default_db_path() : o.db;
+}
+
+// The case to judge: --case, or the plan's only case.
+std::string case_of(const BisectCliOptions& o, const v1::Plan& plan) {
+  if (!o.case_name.empty()) return o.case_name;
+  if (plan.cases_size() == 1) return plan.cases(0).name();
+  throw CliError(ErrorKind::kUsage, fmt::format("{} has {} cases: name one with --case",
+                                                o.plan_file, plan.cases_size()));
+}
+
+// --target RUN[:VARIANT]: the judged metric's level in that stored run.
+void apply_target(const BisectCliOptions& o, bisect::BisectOptions& b) {
+  if (o.target.empty()) return;
+  const auto colon = o.target.find(':');
+  const std::string run_prefix = o.target.substr(0, colon);
+  const std::string variant = colon == std::string::npos ? "" : o.target.substr(colon + 1);
+  store::Store store(db_path(o));
+  const auto runs = store.runs(run_prefix);
+  if (runs.size() != 1)
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("--target {}: {} runs in {} start with '{}'", printable(o.target),
+                               runs.size(), store.path(), printable(run_prefix)));
+  try {
+    b.target_level = bisect::run_level(runs.front(), b.case_name, variant,
+                                       bisect::judged_metric(b.plan, b.case_name));
+  } catch (const std::invalid_argument& e) {
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("--target {}: {}", printable(o.target), e.what()));
+  }
+  b.target_name =
+      "run " + runs.front().run_id.substr(0, 8) + (variant.empty() ? "" : ":" + variant);
+}
+
+// One probe as a lab run; its stored run.
+store::RunRecord run_probe(const BisectCliOptions& o, const v1::Plan& plan) {
+  lab::LabOptions lab;
+  lab.plan = plan;
+  lab.run_id = make_uuid_v4();
+  lab.db_path = db_path(o);
+  lab.agent = o.agent;
+  lab.root = o.root;
+  lab.state_dir = o.state_dir;
+  lab.summary = false;
+  lab.agent_log_level = o.verbose ? "warn" : "error";
+  lab.labels = {{"bisect-knobs", "probe"}};
+  std::ostringstream quiet;
+  const int status = lab::run_lab(lab, o.verbose ? std::cerr : quiet);
+  store::Store store(lab.db_path);
+  auto runs = store.runs(lab.run_id);
+  if (runs.empty() || status == kExitUsage || status == kExitUnreachable) {
+    const ErrorKind kind = status == kExitUsage         ? ErrorKind::kUsage
+                           : status == kExitUnreachable ? ErrorKind::kUnreachable
+                                                        : ErrorKind::kFailed;
+    throw CliError(kind, fmt::format("probe run {} did not run: {}", lab.run_id.substr(0, 8),
+                                     printable(quiet.str().substr(0, 2000))));
+  }
+  return runs.front();
+}
+
+// Differences between the box before and after, "" when none.
+std::string changed(const bisect::BoxKnobs& a, const bisect::BoxKnobs& b) {
+  std::string out;
+  for (const auto& [name, on] : a.features)
+    if (b.features.count(name) && b.features.at(name) != on)
+      out += fmt::format(" {}: {} -> {}", name, on ? "on" : "off", on ? "off" : "on");
+  for (const auto& [name, k] : a.knobs)
+    if (b.knobs.count(name) && b.knobs.at(name).value != k.value)
+      out += fmt::format(" {}: {} -> {}", name, k.value.value_or("?"),
+                         b.knobs.at(name).value.value_or("?"));
+  return out;
+}
+
+int run_bisect(const BisectCliOptions& o) {
+  bisect::BisectOptions b;
+  try {
+    b.plan = load_plan_file(o.plan_file);
+  } catch (const PlanError& e) {
+    throw CliError(ErrorKind::kUsage, e.what());
+  }
+  b.case_name = case_of(o, b.plan);
+  b.filter = {o.candidates, o.deny};
+  b.rule = {.min_pairs = o.min_iterations, .max_pairs = o.max_iterations, .delta_pct = o.delta_pct};
+  b.group_size = o.group_size;
+  try {
+    stats::check_rule(b.rule);
+    bisect::judged_metric(b.plan, b.case_name);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(ErrorKind::kUsage, e.what());
+  }
+  apply_target(o, b);
+  const std::string agent = lab::find_agent_binary(o.agent);
+  const bisect::BoxKnobs before = bisect::read_local_box_knobs(agent, o.root, o.state_dir);
+  bisect::BisectResult result;
+  try {
+    result = bisect::bisect_knobs(
+        before, b, [&](const v1::Plan& plan, const std::string&) { return run_probe(o, plan); },
+        [](const std::string& line) { std::cerr << line << "\n"
+                                                << std::flush; });
+  } catch (const std::invalid_argument& e) {
+    throw CliError(ErrorKind::kUsage, e.what());
+  }
+  const std::string diff =
+      changed(before, bisect::read_local_box_knobs(agent, o.root, o.state_dir));
+  if (o.json) {
+    nlohmann::json j = bisect::bisect_json(result);
+    j["box_as_found"] = diff.empty();
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << bisect::bisect_text(result)
+              << (diff.empty() ? "box left as found\n"
+                               : "box NOT as found:" + printable(diff) + "\n");
+  }
+  return diff.empty() ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void add_bisect_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<BisectCliOptions>();
+  auto* cmd = app.add_subcommand(
+      "bisect-knobs",
+      "on this box as found, find the runtime knobs (sched features flipped, allowlisted "
+      "sysctls and debugfs tunables set to each candidate value) that change a case's judged "
+      "metric: groups of flips probed together and split only where there is an effect, each "
+      "probe an A B A B run that stops once the verdict is settled (docs/bisect-knobs.md). Exit "
+      "0 done and the box as found, 1 a knob was not restored, 2 bad input, 3 the agent or a "
+      "knob facility unreachable");
+  cmd->add_option("--plan", o->plan_file, "plan file (YAML) the case comes from")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--case", o->case_name, "the case to judge (default: the plan's only case)");
+  cmd->add_option("--candidates", o->candidates,
+                  "features, sysctls, tunables, all (default), or knob names (NI_RANDOM, "
+                  "kernel.numa_balancing); comma-separated or repeated")
+      ->delimiter(',');
+  cmd->add_option("--deny", o->deny,
+                  "knobs never to flip, beside the default denylist (LATENCY_WARN, "
+                  "WARN_DOUBLE_CLOCK, the RT throttling pair, ...); comma-separated or repeated")
+      ->delimiter(',');
+  cmd->add_option("--target", o->target,
+                  "RUN[:VARIANT] in --db whose level of the judged metric is the goal: each "
+                  "knob's share of the gap to it is shown");
+  cmd->add_option("--min-iterations", o->min_iterations,
+                  "pairs (as found, flipped) before a probe's first look (>= 3; default 5)");
+  cmd->add_option("--max-iterations", o->max_iterations,
+                  "pairs at most per probe (default 20; at most 200)");
+  cmd->add_option("--delta", o->delta_pct,
+                  "the no-effect margin, %: a probe whose interval lies inside +-delta has no "
+                  "effect (default 2, the gate's threshold; a case's gate threshold wins)");
+  cmd->add_option("--group-size", o->group_size,
+                  "flips probed together in the first pass (default: all of them)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--db", o->db,
+                  "SQLite file the probes are stored in (default: the lab's, "
+                  "/var/lib/schedrig/schedrig.db as root)");
+  cmd->add_option("--agent", o->agent,
+                  "schedrig-agent binary (default: $SCHEDRIG_AGENT, then beside this executable)");
+  cmd->add_option("--root", o->root, "the agent's --root: a fake /proc and /sys tree (tests)")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--state-dir", o->state_dir, "the agent's --state-dir (knob journal)");
+  cmd->add_flag("--json", o->json, "print the report as JSON");
+  cmd->add_flag("--verbose", o->verbose, "show every probe's iterations as they run");
+  cmd->callback([cmd, o, &exit_code] {
+    if (cmd->get_parent()->get_option("--log-level")->count() == 0)
+      spdlog::set_level(spdlog::level::warn);
+    try {
+      exit_code = run_bisect(*o);
+    } catch (const store::StoreError& e) {
+      throw CliError(e.kind(), e.what());
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const Error*>(&e)) throw;
+      throw CliError(ErrorKind::kFailed, e.what());
+    }
+  });
+}
+
+}  // namespace schedrig::host
