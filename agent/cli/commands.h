@@ -7,6 +7,11 @@
 
 namespace schedrig::agent {
 
+// The whole `schedrig-agent` command line; main() is this. A test binary
+// registers a simulated workload first (tests/host/bisect).
+int agent_main(int argc, char** argv);
+
+
 // `topology [--xml F | --synthetic D] [--json]`
 void add_topology_command(CLI::App& app, int& exit_code);
 // `stress fork ...`

@@ -17,11 +17,20 @@ std::vector<WorkloadInfo> make_registry() {
           perf_bench_sched_workload()};
 }
 
+std::vector<WorkloadInfo>& registry() {
+  static std::vector<WorkloadInfo> workloads = make_registry();
+  return workloads;
+}
+
 }  // namespace
 
-const std::vector<WorkloadInfo>& all_workloads() {
-  static const std::vector<WorkloadInfo> registry = make_registry();
-  return registry;
+const std::vector<WorkloadInfo>& all_workloads() { return registry(); }
+
+void add_workload_for_tests(const WorkloadInfo& w) {
+  for (const auto& known : registry())
+    if (std::string(known.name) == w.name)
+      throw ParamError(fmt::format("workload '{}' is registered already", w.name));
+  registry().push_back(w);
 }
 
 const WorkloadInfo& find_workload(const std::string& name) {

@@ -71,6 +71,12 @@ struct WorkloadInfo {
 // Every registered workload, in a fixed order.
 const std::vector<WorkloadInfo>& all_workloads();
 
+// Adds a simulated workload (tests only: the simulated kernel of
+// tests/host/bisect); call before anything else looks workloads up, from
+// one thread. Shipped binaries never call it. Throws ParamError for a name
+// that is taken.
+void add_workload_for_tests(const WorkloadInfo& w);
+
 // The workload called `name`. Throws ParamError listing the known names.
 const WorkloadInfo& find_workload(const std::string& name);
 

@@ -20,6 +20,11 @@ void add_agents_command(CLI::App& app, int& exit_code);
 // `import F [--db F]`
 void add_import_command(CLI::App& app, int& exit_code);
 // `lab [--quick] [--plan F] [--db F] [--agent PATH] [--label K=V]...`
+// The whole `schedrig` command line: every subcommand, errors as
+// "schedrig: error: ..." with their exit codes. main() is this; a test
+// binary registers a simulated workload first (tests/host/bisect).
+int host_main(int argc, char** argv);
+
 void add_lab_command(CLI::App& app, int& exit_code);
 
 // `schedrig bisect-knobs` (host/bisect/bisect.h).

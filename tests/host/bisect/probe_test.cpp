@@ -1,0 +1,147 @@
+// A probe's plan and look (host/bisect/probe.h), the agent's knobs list
+// read as the box (box_knobs.h), and bisect_knobs with runs simulated in
+// the store's shape (bisect.h).
+#include "host/bisect/probe.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "common/plan/plan_yaml.h"
+#include "common/stats/normal_draws.h"
+#include "host/bisect/bisect.h"
+#include "host/bisect/box_knobs.h"
+
+namespace schedrig::bisect {
+namespace {
+
+v1::Plan base() {
+  return parse_plan_yaml(
+      "name: p\nduration_s: 1\norder: blocked\niterations: 3\n"
+      "cases:\n  - workload: fork\n  - workload: kv\n    gate: {metric: p99_us, threshold_pct: 5}\n"
+      "variants: [{name: a}, {name: b, features: [NO_X]}]\n",
+      "p.yaml");
+}
+
+TEST(ProbePlan, TheCaseAsFoundAgainstTheFlipsStoppedByTheRule) {
+  Candidate f{{"NO_NI_RANDOM", "sched_features:NI_RANDOM"}, {"NO_NI_RANDOM"}, {}, {}};
+  Candidate s{{"kernel.numa_balancing=0", "kernel.numa_balancing"},
+              {},
+              {{"kernel.numa_balancing", "0"}},
+              {}};
+  const v1::Plan p = probe_plan(base(), "fork", {&f, &s}, {.min_pairs = 5, .max_pairs = 12});
+  ASSERT_EQ(p.cases_size(), 1);
+  EXPECT_EQ(p.cases(0).name(), "fork");
+  ASSERT_EQ(p.variants_size(), 2);
+  EXPECT_EQ(p.variants(0).name(), "as-found");
+  EXPECT_EQ(p.variants(0).features_size() + p.variants(0).sysctl_size(), 0);
+  EXPECT_EQ(p.variants(1).features(0), "NO_NI_RANDOM");
+  EXPECT_EQ(p.variants(1).sysctl().at("kernel.numa_balancing"), "0");
+  EXPECT_EQ(p.order(), v1::ORDER_INTERLEAVED);
+  EXPECT_EQ(p.iterations(), 12u);
+  EXPECT_EQ(p.iteration_stop().min(), 5u);
+  EXPECT_EQ(judged_metric(base(), "kv"), "p99_us");
+  EXPECT_EQ(judged_metric(base(), "fork"), "");
+  try {
+    probe_plan(base(), "wakeup", {}, {});
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "the plan has no case 'wakeup' (it has: fork, kv)");
+  }
+}
+
+store::IterationRecord iteration(const std::string& variant, unsigned i, double v,
+                                 const std::string& status = "ok") {
+  store::IterationRecord it;
+  it.case_name = "fork";
+  it.variant = variant;
+  it.iteration = i;
+  it.status = status;
+  it.metrics = {{"ops_per_s", v, "ops/s", "higher_is_better"},
+                {"p99_us", 50, "us", "lower_is_better"}};
+  return it;
+}
+
+TEST(ProbePairs, PairsByIterationAndLeavesOutAFailedSide) {
+  store::RunRecord run;
+  for (unsigned i = 1; i <= 5; ++i) {
+    run.iterations.push_back(iteration(kAsFound, i, 100 + i));
+    run.iterations.push_back(iteration(kFlipped, i, 200 + i, i == 3 ? "failed" : "ok"));
+  }
+  const ProbePairs p = probe_pairs(run, "");
+  EXPECT_EQ(p.as_found, (std::vector<double>{101, 102, 104, 105}));
+  EXPECT_EQ(p.flipped, (std::vector<double>{201, 202, 204, 205}));
+  EXPECT_EQ(p.metric, "ops_per_s");
+  EXPECT_EQ(p.direction, "higher_is_better");
+  EXPECT_EQ(probe_pairs(run, "p99_us").metric, "p99_us");
+  const auto look = probe_look(p, {.min_pairs = 3, .max_pairs = 5});
+  EXPECT_EQ(look.settled, stats::Settled::kEffect);
+  EXPECT_NEAR(look.change_pct, 96.5, 1);
+}
+
+TEST(BoxKnobs, TheAgentsKnobsListIsTheBox) {
+  const auto doc = nlohmann::json::parse(R"j({
+    "features": {"features": {"NI_RANDOM": true, "PLACE_LAG": false}, "path": "/x", "writable": true},
+    "knobs": [
+      {"name": "kernel.numa_balancing", "kind": "sysctl", "readable": true, "writable": true, "value": "0", "errno": 0},
+      {"name": "sched/base_slice_ns", "kind": "debugfs", "readable": false, "writable": false,
+       "errno": 2, "error": "No such file or directory (ENOENT)"}]})j");
+  const BoxKnobs box = parse_knobs_list(doc);
+  EXPECT_EQ(box.features, (std::map<std::string, bool>{{"NI_RANDOM", true}, {"PLACE_LAG", false}}));
+  EXPECT_TRUE(box.features_writable);
+  EXPECT_EQ(box.knobs.at("kernel.numa_balancing").value, "0");
+  EXPECT_FALSE(box.knobs.at("sched/base_slice_ns").writable);
+  EXPECT_EQ(box.knobs.at("sched/base_slice_ns").why_not, "No such file or directory (ENOENT)");
+  EXPECT_THROW(parse_knobs_list(nlohmann::json::parse(R"({"knobs": 3})")), std::invalid_argument);
+  const BoxKnobs locked = parse_knobs_list(nlohmann::json::parse(
+      R"({"features": {"path": "/x", "error": "cannot read /x: EPERM"}, "knobs": []})"));
+  EXPECT_FALSE(locked.features_writable);
+  EXPECT_EQ(locked.features_why_not, "cannot read /x: EPERM");
+}
+
+// bisect_knobs with every probe run simulated: NI_RANDOM off doubles the
+// rate; the report ranks it, closes the gap to a target twice the level.
+TEST(BisectKnobs, FindsTheKnobRanksItAndSaysHowMuchOfTheGapItCloses) {
+  BoxKnobs box;
+  box.features_writable = true;
+  for (const char* f : {"NI_RANDOM", "A", "B", "C", "D", "E"}) box.features[f] = true;
+  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
+  BisectOptions o;
+  o.plan = base();
+  o.case_name = "fork";
+  o.target_level = 2000;
+  o.target_name = "run 3f2a1b2c";
+  stats::NormalDraws draws(5);
+  int runs = 0;
+  const BisectResult r = bisect_knobs(
+      box, o,
+      [&](const v1::Plan& plan, const std::string&) {
+        bool off = false;
+        for (const auto& f : plan.variants(1).features()) off = off || f == "NO_NI_RANDOM";
+        store::RunRecord run;
+        run.run_id = fmt::format("{:08}-run", ++runs);
+        for (unsigned i = 1; i <= 8; ++i) {
+          run.iterations.push_back(iteration(kAsFound, i, 1000 * (1 + 0.01 * draws.next())));
+          run.iterations.push_back(
+              iteration(kFlipped, i, (off ? 2000 : 1000) * (1 + 0.01 * draws.next())));
+        }
+        return run;
+      },
+      [](const std::string&) {});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].units, std::vector<std::string>{"NO_NI_RANDOM"});
+  ASSERT_TRUE(r.findings[0].closes_gap_pct);
+  EXPECT_NEAR(*r.findings[0].closes_gap_pct, 100, 5);
+  EXPECT_EQ(r.no_effect.size(), 6u);  // A..E and autogroup
+  EXPECT_EQ(static_cast<int>(r.probes.size()), runs);
+  const std::string text = bisect_text(r);
+  EXPECT_NE(text.find("NO_NI_RANDOM"), std::string::npos) << text;
+  EXPECT_NE(text.find("(I) ["), std::string::npos) << text;
+  EXPECT_NE(text.find("of the gap to run 3f2a1b2c"), std::string::npos) << text;
+  const nlohmann::json j = bisect_json(r);
+  EXPECT_EQ(j["findings"][0]["units"][0], "NO_NI_RANDOM");
+  EXPECT_EQ(j["probes"].size(), r.probes.size());
+  EXPECT_EQ(j["target"]["level"], 2000);
+}
+
+}  // namespace
+}  // namespace schedrig::bisect

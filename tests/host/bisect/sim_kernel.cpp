@@ -1,0 +1,65 @@
+#include "tests/host/bisect/sim_kernel.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/stats/normal_draws.h"
+
+namespace schedrig::testing {
+namespace {
+
+std::set<std::string> features_off() {
+  std::set<std::string> off;
+  const char* path = std::getenv("SCHEDRIG_SIMKERNEL_FEATURES");
+  std::ifstream in(path ? path : "");
+  std::string token;
+  while (in >> token)
+    if (token.rfind("NO_", 0) == 0) off.insert(token.substr(3));
+  return off;
+}
+
+workloads::WorkloadResult run(const workloads::Params&, const workloads::RunContext& ctx) {
+  const std::set<std::string> off = features_off();
+  double rate = 1000;
+  if (off.count("NI_RANDOM")) rate *= 2;
+  if (off.count("PAIR_A") && off.count("PAIR_B")) rate *= 1.3;
+  static std::atomic<std::uint64_t> calls{0};
+  stats::NormalDraws draws(
+      static_cast<std::uint64_t>(::getpid()) * 1000003u + calls++ +
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  const auto end = std::chrono::steady_clock::now() + ctx.duration;
+  while (std::chrono::steady_clock::now() < end && !(ctx.stop && ctx.stop->load()))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  workloads::WorkloadResult r;
+  r.metrics.push_back({"ops_per_s", rate * (1 + 0.01 * draws.next()), "ops/s",
+                       workloads::Direction::kHigherIsBetter});
+  return r;
+}
+
+void validate(const workloads::Params&, std::size_t) {}
+
+}  // namespace
+
+workloads::WorkloadInfo sim_kernel_workload() {
+  return {"simkernel", "a simulated kernel whose rate follows the sched features file (tests)",
+          {},          "ops_per_s",
+          "ops/s",     workloads::Direction::kHigherIsBetter,
+          validate,    run};
+}
+
+std::string sim_kernel_features() {
+  std::string line = "NI_RANDOM PAIR_A PAIR_B";
+  for (int i = 3; i < 40; ++i) line += fmt::format(" F{:02}", i);
+  return line;
+}
+
+}  // namespace schedrig::testing
