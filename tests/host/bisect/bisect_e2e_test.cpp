@@ -1,9 +1,10 @@
 // `schedrig bisect-knobs` end to end, on this machine like `lab`:
 //  - the simulated kernel (tests/host/bisect/sim_kernel.h) under a fake
 //    root whose sched features file is the FUSE fake with the kernel's
-//    semantics: 40 features, NI_RANDOM halves the rate, PAIR_A and PAIR_B
-//    matter only together. The search names exactly those, leaves the file
-//    as found, and spends at most the documented probes.
+//    semantics: 40 features, NI_RANDOM halves the rate, ALPHA_PAIR and ZULU_PAIR
+//    matter only together (first and last by name: the first split parts
+//    them, so only the residual pass can find them). The search names exactly those, leaves the
+//    file as found, and spends at most the documented probes.
 //  - a real search over a writable sysctl on the kv case (this box lets
 //    kernel.sched_autogroup_enabled be written): it completes, reports, and
 //    leaves the sysctl as found.
@@ -60,7 +61,7 @@ TEST(BisectKnobsE2E, TheSimulatedKernelsFeatureAndPairAreFoundAndNothingElse) {
   ASSERT_EQ(j["findings"].size(), 2u) << j.dump(2);
   EXPECT_EQ(j["findings"][0]["units"], nlohmann::json({"NO_NI_RANDOM"}));
   EXPECT_NEAR(j["findings"][0]["look"]["change_pct"].get<double>(), 100, 5);
-  EXPECT_EQ(j["findings"][1]["units"], nlohmann::json({"NO_PAIR_A", "NO_PAIR_B"}));
+  EXPECT_EQ(j["findings"][1]["units"], nlohmann::json({"NO_ALPHA_PAIR", "NO_ZULU_PAIR"}));
   EXPECT_TRUE(j["findings"][1]["interaction"].get<bool>());
   EXPECT_NEAR(j["findings"][1]["look"]["change_pct"].get<double>(), 30, 4);
   EXPECT_EQ(j["no_effect"].size(), 37u);

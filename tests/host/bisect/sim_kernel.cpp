@@ -31,7 +31,7 @@ workloads::WorkloadResult run(const workloads::Params&, const workloads::RunCont
   const std::set<std::string> off = features_off();
   double rate = 1000;
   if (off.count("NI_RANDOM")) rate *= 2;
-  if (off.count("PAIR_A") && off.count("PAIR_B")) rate *= 1.3;
+  if (off.count("ALPHA_PAIR") && off.count("ZULU_PAIR")) rate *= 1.3;
   static std::atomic<std::uint64_t> calls{0};
   stats::NormalDraws draws(
       static_cast<std::uint64_t>(::getpid()) * 1000003u + calls++ +
@@ -57,7 +57,7 @@ workloads::WorkloadInfo sim_kernel_workload() {
 }
 
 std::string sim_kernel_features() {
-  std::string line = "NI_RANDOM PAIR_A PAIR_B";
+  std::string line = "NI_RANDOM ALPHA_PAIR ZULU_PAIR";  // sorted: ALPHA first, ZULU last
   for (int i = 3; i < 40; ++i) line += fmt::format(" F{:02}", i);
   return line;
 }

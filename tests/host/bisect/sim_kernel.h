@@ -2,7 +2,7 @@
 // a workload "simkernel" whose rate depends on the sched features file the
 // agent's knobs write (the FUSE fake of tests/support/fake_sched_features,
 // its path in $SCHEDRIG_SIMKERNEL_FEATURES): 1000 ops/s, doubled while
-// NI_RANDOM is off, times 1.3 while both PAIR_A and PAIR_B are off, with
+// NI_RANDOM is off, times 1.3 while both ALPHA_PAIR and ZULU_PAIR are off, with
 // 1% noise per iteration. It sleeps through the iteration.
 #pragma once
 
@@ -13,7 +13,7 @@ namespace schedrig::testing {
 // The workload; register it with workloads::add_workload_for_tests.
 workloads::WorkloadInfo sim_kernel_workload();
 
-// The features as found in the tests: NI_RANDOM, PAIR_A, PAIR_B and 37
+// The features as found in the tests: NI_RANDOM, ALPHA_PAIR, ZULU_PAIR and 37
 // others, all on, in the line the fake file takes ("NI_RANDOM F03 ...").
 std::string sim_kernel_features();
 
