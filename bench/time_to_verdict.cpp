@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <set>
 #include <string>
@@ -44,12 +45,8 @@ const std::vector<Source> kSources = {
 };
 
 std::vector<double> stable_series(const std::string& dir, const Source& src) {
-  for (auto& s : schedrig::compare::read_series_csv(dir + "/ab-runs/" + src.file)) {
-    if (s.name != src.variant) continue;
-    s.values.erase(s.values.begin(), s.values.begin() + 60);  // the ramp-up minute
-    return s.values;
-  }
-  throw std::runtime_error(src.file + ": no variant " + src.variant);
+  return schedrig::compare::read_variant_values(dir + "/ab-runs/" + src.file, src.variant,
+                                                60);  // the ramp-up minute
 }
 
 // One simulated kernel: `single` doubles the rate when flipped, `pair`
@@ -67,6 +64,7 @@ struct Kernel {
 
 struct SearchStats {
   double probes = 0, pairs = 0, exact = 0, false_units = 0;
+  int p90_probes = 0, max_probes = 0;
 };
 
 SearchStats run_searches(int group_size, int searches) {
@@ -76,6 +74,7 @@ SearchStats run_searches(int group_size, int searches) {
     units.push_back({fmt::format("NO_F{}", i), fmt::format("sched_features:F{}", i)});
   schedrig::stats::NormalDraws draws(99);
   SearchStats out;
+  std::vector<int> counts;
   for (int s = 0; s < searches; ++s) {
     Kernel k;
     std::vector<int> order(kFeatures);
@@ -110,7 +109,13 @@ SearchStats run_searches(int group_size, int searches) {
       if (!want.count(f)) out.false_units += static_cast<double>(f.size());
     out.probes += r.probes;
     out.pairs += pairs;
+    counts.push_back(r.probes);
   }
+  std::sort(counts.begin(), counts.end());
+  out.p90_probes = counts[counts.size() * 9 / 10];
+  if (std::getenv("TTV_COUNTS"))
+    for (const int c : counts) std::fprintf(stderr, "%d ", c);
+  out.max_probes = counts.back();
   out.probes /= searches;
   out.pairs /= searches;
   out.exact /= searches;
@@ -164,20 +169,23 @@ int main(int argc, char** argv) {
   nlohmann::json bisect = nlohmann::json::array();
   if (!json)
     std::printf(
-        "\nbisect on a simulated 40-feature kernel (%d searches each)\n%-22s %8s %10s %8s %12s\n",
-        searches, "search", "probes", "pairs", "exact", "false units");
+        "\nbisect on a simulated 40-feature kernel (%d searches each)\n%-22s %8s %5s %5s %10s %8s "
+        "%12s\n",
+        searches, "search", "probes", "p90", "max", "pairs", "exact", "false units");
   for (const int g : {40, 8, 1}) {
     const SearchStats st = run_searches(g, searches);
     const std::string name = g == 1 ? "each alone (g=1)" : fmt::format("groups of {}", g);
     bisect.push_back({{"search", name},
                       {"group_size", g},
                       {"mean_probes", st.probes},
+                      {"p90_probes", st.p90_probes},
+                      {"max_probes", st.max_probes},
                       {"mean_pairs", st.pairs},
                       {"exact_rate", st.exact},
                       {"false_units_per_search", st.false_units}});
     if (!json)
-      std::printf("%-22s %8.1f %10.1f %8.3f %12.3f\n", name.c_str(), st.probes, st.pairs, st.exact,
-                  st.false_units);
+      std::printf("%-22s %8.1f %5d %5d %10.1f %8.3f %12.3f\n", name.c_str(), st.probes,
+                  st.p90_probes, st.max_probes, st.pairs, st.exact, st.false_units);
   }
   if (json)
     std::cout << nlohmann::json{{"probes", probes}, {"rows", rows}, {"bisect", bisect}}.dump(2)

@@ -38,7 +38,10 @@ class Search {
     const std::vector<int> left(group.begin(), mid), right(mid, group.end());
     const stats::SequentialLook left_look = run(left), right_look = run(right);
     if (!has_effect(left_look) && !has_effect(right_look)) {
-      interaction(left, right);
+      // Either the halves interact or the group's effect was a false alarm
+      // (each probe has one at rate alpha): the group again tells which,
+      // for one probe, before the interaction search spends a dozen.
+      if (has_effect(run(group))) interaction(left, right);
       return;
     }
     note_unexplained(group, look, left_look, right_look);
@@ -112,10 +115,13 @@ class Search {
   // Neither half of a group with an effect has one alone: find what each
   // half needs given the other, probe that set, report it as one finding.
   // The quick search assumes one needed unit per side; when the set it
-  // finds shows no effect, the careful search (which keeps both halves
-  // whenever neither does it alone) runs instead.
+  // finds shows no effect, it runs once more, then the careful search
+  // (which keeps both halves whenever neither does it alone).
   void interaction(const std::vector<int>& left, const std::vector<int>& right) {
-    for (const bool careful : {false, true}) {
+    // A false alarm inside the quick search (alpha per probe) sends it down
+    // the wrong half; a second quick search on fresh probes rarely repeats
+    // it, and costs far less than the careful one.
+    for (const bool careful : {false, false, true}) {
       const std::vector<int> from_left = needed(left, right, careful);
       const std::vector<int> together = joined(from_left, needed(right, from_left, careful));
       const stats::SequentialLook look = run(together);

@@ -9,9 +9,10 @@
 // alone or together inside it. A group with an effect is split in halves
 // and each half probed, down to single units (Hwang, "A method for
 // detecting all defective members in a population by group testing", JASA
-// 1972). When a group has an effect but neither half has, the effect needs
-// units from both halves together: an interaction, narrowed by binary
-// search to the units each half needs given the other's. Then a residual
+// 1972). When a group has an effect but neither half has, the group is
+// probed again: an effect that does not repeat was a false alarm; one that
+// does needs units from both halves together: an interaction, narrowed by
+// binary search to the units each half needs given the other's. Then a residual
 // pass probes every unit not yet in a finding, all together (split only by
 // knob), the same way: an effect there needs units the first pass kept
 // apart (an interaction across groups or halves); up to 4 residual passes,
@@ -23,7 +24,7 @@
 // (common/stats/sequential.h); "unsettled" counts as no effect found.
 //
 // Probes, n units, g = min(group_size, n): ceil(n / g) for the groups, about
-// 2 log2(g) per unit that acts alone, about 2 log2(n) + 3 per interacting
+// 2 log2(g) per unit that acts alone, about 2 log2(n) + 4 per interacting
 // pair, one per residual pass (more when knobs repeat), and one per
 // finding to confirm it (docs/bisect-knobs.md).
 #pragma once

@@ -200,4 +200,17 @@ std::vector<NamedSeries> read_series_csv(const std::string& path) {
   return parse_series_csv(in, path);
 }
 
+std::vector<double> read_variant_values(const std::string& path, const std::string& variant,
+                                        std::size_t skip) {
+  for (NamedSeries& s : read_series_csv(path)) {
+    if (s.name != variant) continue;
+    if (s.values.size() <= skip)
+      throw CsvError(fmt::format("{}: variant '{}' has {} values; more than {} needed", path,
+                                 variant, s.values.size(), skip));
+    s.values.erase(s.values.begin(), s.values.begin() + static_cast<std::ptrdiff_t>(skip));
+    return s.values;
+  }
+  throw CsvError(fmt::format("{}: no variant '{}'", path, variant));
+}
+
 }  // namespace schedrig::compare

@@ -35,4 +35,10 @@ std::vector<NamedSeries> parse_series_csv(std::istream& in, const std::string& n
 // parse_series_csv on the file at `path`; CsvError when it cannot be opened.
 std::vector<NamedSeries> read_series_csv(const std::string& path);
 
+// The values of `variant` in the CSV at `path`, the first `skip` (a run's
+// ramp-up) left out. CsvError when the file has no such variant or no more
+// than `skip` values of it.
+std::vector<double> read_variant_values(const std::string& path, const std::string& variant,
+                                        std::size_t skip = 0);
+
 }  // namespace schedrig::compare

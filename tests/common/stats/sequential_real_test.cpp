@@ -21,14 +21,8 @@ constexpr std::size_t kRampUpSeconds = 60;
 constexpr int kProbes = 1000;
 
 std::vector<double> stable_series(const std::string& file, const std::string& variant) {
-  for (compare::NamedSeries& s :
-       compare::read_series_csv(testing::fixture_path("ab-runs/" + file).string())) {
-    if (s.name != variant) continue;
-    s.values.erase(s.values.begin(), s.values.begin() + kRampUpSeconds);
-    return s.values;
-  }
-  ADD_FAILURE() << file << ": no variant " << variant;
-  return {};
+  return compare::read_variant_values(testing::fixture_path("ab-runs/" + file).string(), variant,
+                                      kRampUpSeconds);
 }
 
 // Two binomial SE at rate p over kProbes.

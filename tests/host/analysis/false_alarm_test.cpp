@@ -25,14 +25,8 @@ constexpr std::size_t kDrawsPerSeries = 2000;
 
 // One variant of a fixture with its ramp-up cut off.
 std::vector<double> stable_series(const std::string& file, const std::string& variant) {
-  for (compare::NamedSeries& s :
-       compare::read_series_csv(testing::fixture_path("ab-runs/" + file).string())) {
-    if (s.name != variant) continue;
-    s.values.erase(s.values.begin(), s.values.begin() + kRampUpSeconds);
-    return s.values;
-  }
-  ADD_FAILURE() << file << ": no variant " << variant;
-  return {};
+  return compare::read_variant_values(testing::fixture_path("ab-runs/" + file).string(), variant,
+                                      kRampUpSeconds);
 }
 
 // A no-change pair: 2 x kPerSide of the series' 30 s blocks chosen at random,

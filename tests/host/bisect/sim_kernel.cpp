@@ -1,7 +1,5 @@
 #include "tests/host/bisect/sim_kernel.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -17,25 +15,40 @@
 namespace schedrig::testing {
 namespace {
 
-std::set<std::string> features_off() {
-  std::set<std::string> off;
+// The features file's line.
+std::string features_line() {
   const char* path = std::getenv("SCHEDRIG_SIMKERNEL_FEATURES");
   std::ifstream in(path ? path : "");
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::set<std::string> features_off(const std::string& line) {
+  std::set<std::string> off;
+  std::istringstream in(line);
   std::string token;
   while (in >> token)
     if (token.rfind("NO_", 0) == 0) off.insert(token.substr(3));
   return off;
 }
 
+// FNV-1a of `text`: the noise is seeded by what the kernel looks like and
+// how many iterations this agent ran, so a whole search repeats exactly.
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
 workloads::WorkloadResult run(const workloads::Params&, const workloads::RunContext& ctx) {
-  const std::set<std::string> off = features_off();
+  const std::string line = features_line();
+  const std::set<std::string> off = features_off(line);
   double rate = 1000;
   if (off.count("NI_RANDOM")) rate *= 2;
   if (off.count("ALPHA_PAIR") && off.count("ZULU_PAIR")) rate *= 1.3;
   static std::atomic<std::uint64_t> calls{0};
-  stats::NormalDraws draws(
-      static_cast<std::uint64_t>(::getpid()) * 1000003u + calls++ +
-      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  stats::NormalDraws draws(fnv1a(line) + 7919 * calls++);
   const auto end = std::chrono::steady_clock::now() + ctx.duration;
   while (std::chrono::steady_clock::now() < end && !(ctx.stop && ctx.stop->load()))
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -3,7 +3,9 @@
 // agent's knobs write (the FUSE fake of tests/support/fake_sched_features,
 // its path in $SCHEDRIG_SIMKERNEL_FEATURES): 1000 ops/s, doubled while
 // NI_RANDOM is off, times 1.3 while both ALPHA_PAIR and ZULU_PAIR are off, with
-// 1% noise per iteration. It sleeps through the iteration.
+// 1% noise per iteration, seeded by the features line and the agent's
+// iteration count, so a whole search repeats exactly. It sleeps through
+// the iteration.
 #pragma once
 
 #include "agent/workloads/registry.h"
