@@ -108,7 +108,9 @@ BoxKnobs read_local_box_knobs(const std::string& agent, const std::string& root,
     return parse_knobs_list(nlohmann::json::parse(out));
   } catch (const std::exception& e) {
     throw CliError(ErrorKind::kUsage,
-                   fmt::format("{} knobs list --json: {}", agent, printable(e.what())));
+                   fmt::format("{} knobs list --json printed no knobs list ({}): is it "
+                               "schedrig-agent?",
+                               agent, printable(e.what())));
   }
 }
 

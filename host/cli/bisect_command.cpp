@@ -121,9 +121,15 @@ int run_bisect(const BisectCliOptions& o) {
   b.group_size = o.group_size;
   try {
     stats::check_rule(b.rule);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("--min-iterations {}, --max-iterations {}, --delta {}: {}",
+                               o.min_iterations, o.max_iterations, o.delta_pct, e.what()));
+  }
+  try {
     bisect::judged_metric(b.plan, b.case_name);
   } catch (const std::invalid_argument& e) {
-    throw CliError(ErrorKind::kUsage, e.what());
+    throw CliError(ErrorKind::kUsage, fmt::format("--case: {}", e.what()));
   }
   apply_target(o, b);
   const std::string agent = lab::find_agent_binary(o.agent);
