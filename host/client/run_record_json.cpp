@@ -147,10 +147,12 @@ unsigned planned_iterations(const json& plan) {
     const auto it = plan.find(key);
     return it != plan.end() && it->is_array() ? it->size() : fallback;
   };
-  const auto iterations = plan.find("iterations");
-  const std::size_t per_slot = iterations != plan.end() && iterations->is_number_unsigned()
-                                   ? iterations->get<std::size_t>()
-                                   : 0;
+  // A number, or {min, max, stop: verdict} (common/plan/plan_json.h): max.
+  const json* iterations = plan.contains("iterations") ? &plan.at("iterations") : nullptr;
+  if (iterations && iterations->is_object())
+    iterations = iterations->contains("max") ? &iterations->at("max") : nullptr;
+  const std::size_t per_slot =
+      iterations && iterations->is_number_unsigned() ? iterations->get<std::size_t>() : 0;
   return static_cast<unsigned>(size_of("cases", 0) * size_of("variants", 1) * per_slot);
 }
 

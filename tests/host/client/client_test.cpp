@@ -356,3 +356,20 @@ TEST(RunFollower, ARunEndedWithoutRunFinishedEndsWithItsStoredReason) {
 
 }  // namespace
 }  // namespace schedrig::client
+
+namespace schedrig::client {
+namespace {
+
+// A plan that stops on its verdict plans `max` rounds (common/plan/plan_json.h).
+TEST(RunRecordJson, PlannedIterationsOfAPlanThatStopsOnItsVerdictAreItsMax) {
+  const nlohmann::json fixed = {{"iterations", 5u}, {"cases", {1, 2}}, {"variants", {1, 2, 3}}};
+  EXPECT_EQ(planned_iterations(fixed), 30u);
+  nlohmann::json stop = fixed;
+  stop["iterations"] = {{"min", 3u}, {"max", 20u}, {"stop", "verdict"}, {"delta_pct", 2.0}};
+  EXPECT_EQ(planned_iterations(stop), 120u);
+  stop["iterations"] = {{"stop", "verdict"}};
+  EXPECT_EQ(planned_iterations(stop), 0u);
+}
+
+}  // namespace
+}  // namespace schedrig::client
