@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <optional>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "agent/cli/state_options.h"
 #include "agent/link/ws_url.h"
@@ -13,6 +16,8 @@
 #include "common/auth/token.h"
 #include "common/cli_error.h"
 #include "common/config_file.h"
+#include "common/printable.h"
+#include "common/yaml_line.h"
 
 namespace schedrig::agent {
 namespace {
@@ -97,6 +102,38 @@ tools::ToolPaths settle_tools(const ConnectFlags& f, const std::optional<ConfigF
   return paths;
 }
 
+// bisect_deny: a list of knob names ([A-Za-z0-9._/-], "NI_RANDOM",
+// "kernel.numa_balancing"), bounded; empty when the file has none.
+std::vector<std::string> settle_bisect_deny(const ConfigFile& config) {
+  const auto node = config.section("bisect_deny");
+  if (!node) return {};
+  const auto at = [&](std::size_t i, const YAML::Node& n) {
+    return fmt::format("{}:{}: bisect_deny[{}]", config.path(), yaml_line(n), i);
+  };
+  if (!node->IsSequence())
+    refuse(
+        fmt::format("{}: bisect_deny: want a list of knob names ([NI_RANDOM, "
+                    "kernel.numa_balancing])",
+                    config.where("bisect_deny")));
+  if (node->size() > kMaxBisectDeny)
+    refuse(fmt::format("{}: bisect_deny: {} names; at most {}", config.where("bisect_deny"),
+                       node->size(), kMaxBisectDeny));
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < node->size(); ++i) {
+    const YAML::Node n = (*node)[i];
+    const std::string name = n.IsScalar() ? n.Scalar() : "";
+    const bool ok = !name.empty() && name.size() <= kMaxBisectDenyNameBytes &&
+                    std::all_of(name.begin(), name.end(), [](unsigned char c) {
+                      return std::isalnum(c) || c == '.' || c == '_' || c == '/' || c == '-';
+                    });
+    if (!ok)
+      refuse(fmt::format("{}: '{}' is not a knob name (letters, digits, . _ / -; 1-{} bytes)",
+                         at(i, n), printable(name), kMaxBisectDenyNameBytes));
+    names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace
 
 SessionOptions connect_session_options(const ConnectFlags& f) {
@@ -133,6 +170,7 @@ SessionOptions connect_session_options(const ConnectFlags& f) {
   if (auto kernels = config ? config->section("kernels") : nullptr) {
     s.kernels = boot::KernelTable::parse(*kernels, f.config, procfs::Root::from_flag(s.state.root));
   }
+  if (config) s.bisect_deny = settle_bisect_deny(*config);
   s.security.ca_file = settle.text("--ca", f.ca, "ca", "SCHEDRIG_CA");
   s.security.token = fd_token ? *fd_token : settle_token(settle, f);
   return s;

@@ -16,14 +16,19 @@
 namespace schedrig::agent {
 
 // The keys `connect --config F` knows; anything else is an error.
-inline constexpr std::array<std::string_view, 11> kConnectConfigKeys{
-    "url",    "id",        "token_file",      "ca",           "connect_timeout_s",
-    "root",   "state_dir", "give_up_after_s", "spool_max_mb", "tools",
-    "kernels"};
+inline constexpr std::array<std::string_view, 12> kConnectConfigKeys{
+    "url",     "id",         "token_file",      "ca",           "connect_timeout_s",
+    "root",    "state_dir",  "give_up_after_s", "spool_max_mb", "tools",
+    "kernels", "bisect_deny"};
 // The keys whose value is a mapping: tools (NAME: PATH, agent/tools/tool_paths.h).
 inline constexpr std::array<std::string_view, 1> kConnectConfigMapKeys{"tools"};
-// The keys read as a whole section: kernels (agent/boot/kernel_table.h).
-inline constexpr std::array<std::string_view, 1> kConnectConfigSectionKeys{"kernels"};
+// The keys read as a whole section: kernels (agent/boot/kernel_table.h) and
+// bisect_deny (a list of knob names, sent in Hello: docs/bisect-knobs.md).
+inline constexpr std::array<std::string_view, 2> kConnectConfigSectionKeys{"kernels",
+                                                                           "bisect_deny"};
+// bisect_deny: at most this many names, each of [A-Za-z0-9._/-], 1-128 bytes.
+inline constexpr std::size_t kMaxBisectDeny = 256;
+inline constexpr std::size_t kMaxBisectDenyNameBytes = 128;
 
 // `connect`'s flags as parsed, defaults where not given.
 struct ConnectFlags {
@@ -47,7 +52,8 @@ struct ConnectFlags {
 // a token file or fd refused by auth::read_token_file / read_token_fd, a
 // tools: entry or --tool that ToolPaths refuses ("F:LINE: key
 // 'tools.sh': tools: 'sh' is not a tool schedrig runs ..."), a kernels:
-// entry KernelTable refuses ("F:LINE: kernels.NAME: ...").
+// entry KernelTable refuses ("F:LINE: kernels.NAME: ..."), a bisect_deny:
+// that is not a list of knob names ("F:LINE: bisect_deny[2]: ...").
 SessionOptions connect_session_options(const ConnectFlags& flags);
 
 }  // namespace schedrig::agent

@@ -48,16 +48,31 @@ void write_on(const procfs::Root& root, const KnobSetting& k, const std::string&
   }
 }
 
-// The features file's names, at most kMaxHelloFeatures; none when it
-// cannot be read or parsed (the probe reports the file, the check the rest).
-std::vector<std::string> feature_names(const procfs::Root& root) {
+// The features file's names and its line (NAME or NO_NAME each, in name
+// order), at most kMaxHelloFeatures; none when it cannot be read or parsed
+// (the probe reports the file, the check the rest).
+void read_features(const procfs::Root& root, Capability& c) {
   try {
-    std::vector<std::string> names = FeaturesFile(root).names();
-    if (names.size() > kMaxHelloFeatures) names.resize(kMaxHelloFeatures);
-    return names;
+    for (const auto& [name, on] : FeaturesFile(root).read()) {
+      if (c.features.size() == kMaxHelloFeatures) break;
+      c.features.push_back(name);
+      c.value =
+          fmt::format("{}{}{}", c.value.value_or(""), c.value ? " " : "", on ? name : "NO_" + name);
+    }
   } catch (const KnobError&) {
-    return {};
+    c.features.clear();
+    c.value.reset();
   }
+}
+
+// A sysctl's or tunable's value, when it reads and is at most kMaxHelloValueBytes.
+std::optional<std::string> small_value(const std::string& path) {
+  try {
+    std::string v = read_knob_file(path);
+    if (v.size() <= kMaxHelloValueBytes) return v;
+  } catch (const KnobError&) {
+  }
+  return std::nullopt;
 }
 
 Capability probe_one(const procfs::Root& root, KnobSetting knob) {
@@ -68,7 +83,12 @@ Capability probe_one(const procfs::Root& root, KnobSetting knob) {
   c.readable = a.readable;
   c.writable = a.writable;
   c.errno_value = a.errno_value;
-  if (c.knob.kind == KnobKind::kFeature && c.readable) c.features = feature_names(root);
+  if (!c.readable) return c;
+  if (c.knob.kind == KnobKind::kFeature) {
+    read_features(root, c);
+  } else {
+    c.value = small_value(c.path);
+  }
   return c;
 }
 

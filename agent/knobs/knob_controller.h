@@ -22,6 +22,8 @@ namespace schedrig::knobs {
 // Whether one knob is readable/writable here (sent in Hello).
 // How many feature names a probe reports (Hello's KnobCapability.features).
 constexpr std::size_t kMaxHelloFeatures = 512;
+// The longest knob value a probe reports (Hello's KnobCapability.value).
+constexpr std::size_t kMaxHelloValueBytes = 4096;
 
 struct Capability {
   KnobSetting knob;  // value empty
@@ -30,6 +32,10 @@ struct Capability {
   bool writable = false;
   int errno_value = 0;
   std::vector<std::string> features;  // the features file only: its names, when readable
+  // The value when it was read: a sysctl's or tunable's text (at most
+  // kMaxHelloValueBytes); for the features file its line, NAME or NO_NAME
+  // per feature in name order. nullopt when unreadable.
+  std::optional<std::string> value;
 };
 
 // How long taking the per-root lock may wait for another holder.

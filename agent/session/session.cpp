@@ -172,6 +172,7 @@ void run_session(const SessionOptions& o, const std::atomic<bool>& stop) {
   spdlog::info("agent {} (instance {})", id.agent_id, id.instance_id);
   v1::Envelope hello = make_hello(topo, *knob_control);
   o.kernels.add_to(*hello.mutable_hello());
+  for (const auto& name : o.bisect_deny) hello.mutable_hello()->add_bisect_deny(name);
   link.start(std::move(hello), make_topology(topo));
   SeenRuns seen;
   seen.first(

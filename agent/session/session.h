@@ -25,6 +25,7 @@ struct SessionOptions {
   link::LinkSecurity security;                   // the agent's token, the CA to trust
   StateOptions state;                            // knob root, journal, spool, current-run
   boot::KernelTable kernels;                     // the config's kernels: what a Boot may name
+  std::vector<std::string> bisect_deny;          // the config's bisect_deny: sent in Hello
 };
 
 // Runs one session on this machine's live topology over an uplink

@@ -36,6 +36,17 @@ nlohmann::json variant_json(const v1::Variant& v) {
   return j;
 }
 
+// The rule's keys the plan set (0 = unset: the sampler's default applies),
+// so the text reads back as the same plan.
+nlohmann::json starvation_json(const v1::StarvationRule& s) {
+  nlohmann::json j = nlohmann::json::object();
+  if (s.idle_after_pct() > 0) j["idle_after_pct"] = s.idle_after_pct();
+  if (s.lookahead() > 0) j["lookahead"] = s.lookahead();
+  if (s.wait_share_pct() > 0) j["wait_share_pct"] = s.wait_share_pct();
+  if (s.idle_pct() > 0) j["idle_pct"] = s.idle_pct();
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json plan_to_json(const v1::Plan& plan) {
@@ -58,11 +69,7 @@ nlohmann::json plan_to_json(const v1::Plan& plan) {
                         {"retries", quiet_retries(plan.quiet())},
                         {"disturbance", quiet_disturbance(plan.quiet())},
                         {"other_cpu_pct", quiet_other_cpu_pct(plan.quiet())}}},
-                      {"starvation",
-                       {{"idle_after_pct", plan.starvation().idle_after_pct()},
-                        {"lookahead", plan.starvation().lookahead()},
-                        {"wait_share_pct", plan.starvation().wait_share_pct()},
-                        {"idle_pct", plan.starvation().idle_pct()}}},
+                      {"starvation", starvation_json(plan.starvation())},
                       {"labels", sorted(plan.labels())},
                       {"cases", cases},
                       {"variants", variants}};

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "common/cli_error.h"
 #include "common/printable.h"
 #include "common/unique_fd.h"
+#include "host/bisect/probe.h"
 
 extern char** environ;
 
@@ -23,6 +26,7 @@ namespace {
 
 constexpr std::size_t kMaxFeatures = 512;
 constexpr std::size_t kMaxKnobs = 256;
+constexpr std::size_t kMaxDeny = 256;
 constexpr std::size_t kMaxOutputBytes = 1 << 20;
 
 std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
@@ -91,6 +95,13 @@ BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
     knob.why_not = string_or(k, "error", knob.writable ? "" : "not writable");
     box.knobs[k["name"].get<std::string>()] = std::move(knob);
   }
+  if (doc.contains("bisect_deny") && doc["bisect_deny"].is_array()) {
+    if (doc["bisect_deny"].size() > kMaxDeny)
+      throw std::invalid_argument(fmt::format("more than {} bisect_deny names", kMaxDeny));
+    for (const auto& name : doc["bisect_deny"])
+      if (name.is_string()) box.agent_deny.push_back(name.get<std::string>());
+  }
+  box.instance_id = string_or(doc, "instance_id", "");
   return box;
 }
 
@@ -112,6 +123,37 @@ BoxKnobs read_local_box_knobs(const std::string& agent, const std::string& root,
                                "schedrig-agent?",
                                agent, printable(e.what())));
   }
+}
+
+std::vector<std::string> as_found_drift(const BoxKnobs& before, const store::RunRecord& probe) {
+  std::map<std::string, std::string> drift;
+  for (const auto& it : probe.iterations) {
+    if (it.variant != kAsFound) continue;
+    for (const auto& [name, seen] : it.knobs) {
+      std::optional<std::string> was;
+      if (const auto f = before.features.find(name); f != before.features.end())
+        was = f->second ? "on" : "off";
+      else if (const auto k = before.knobs.find(name); k != before.knobs.end())
+        was = k->second.value;
+      if (was && *was != seen && !drift.count(name))
+        drift[name] = fmt::format("{}: {} -> {}", name, *was, seen);
+    }
+  }
+  std::vector<std::string> out;
+  for (auto& [name, line] : drift) out.push_back(std::move(line));
+  return out;
+}
+
+std::string box_changes(const BoxKnobs& a, const BoxKnobs& b) {
+  std::string out;
+  for (const auto& [name, on] : a.features)
+    if (b.features.count(name) && b.features.at(name) != on)
+      out += fmt::format(" {}: {} -> {}", name, on ? "on" : "off", on ? "off" : "on");
+  for (const auto& [name, k] : a.knobs)
+    if (b.knobs.count(name) && b.knobs.at(name).value != k.value)
+      out += fmt::format(" {}: {} -> {}", name, k.value.value_or("?"),
+                         b.knobs.at(name).value.value_or("?"));
+  return out;
 }
 
 }  // namespace schedrig::bisect

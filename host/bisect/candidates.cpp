@@ -91,9 +91,11 @@ bool wants(const CandidateFilter& f, const std::string& kind, const std::string&
   return false;
 }
 
+// Why `name` may not be flipped, "" when it may; a feature is named in a
+// denylist with or without NO_.
 std::string denied(const CandidateFilter& f, const std::string& name) {
-  if (std::find(f.denylist.begin(), f.denylist.end(), name) != f.denylist.end())
-    return "denylisted (agent config or --deny)";
+  for (const auto& d : f.denylist)
+    if (d == name || d == "NO_" + name) return "denylisted (agent config or --deny)";
   const std::string why = default_denylist_reason(name);
   return why.empty() ? "" : "denylisted: " + why;
 }
@@ -104,9 +106,18 @@ void add_features(const BoxKnobs& box, const CandidateFilter& f, CandidateSet& o
   std::set<std::string> bundled;
   for (const auto& bundle : feature_bundles()) {
     std::vector<std::string> present;
-    for (const auto& name : bundle)
-      if (box.features.count(name) && wants(f, "features", name)) present.push_back(name);
+    std::string why;
+    for (const auto& name : bundle) {
+      if (!box.features.count(name) || !wants(f, "features", name)) continue;
+      present.push_back(name);
+      if (why.empty()) why = denied(f, name);
+    }
     if (present.size() < 2) continue;
+    if (!why.empty()) {  // one member may not flip: neither does the bundle
+      bundled.insert(present.begin(), present.end());
+      out.skipped.push_back({fmt::format("{}", fmt::join(present, "+")), why});
+      continue;
+    }
     Candidate c;
     std::vector<std::string> tokens;
     for (const auto& name : present) {

@@ -31,6 +31,8 @@ struct BoxKnobs {
   bool features_writable = false;
   std::string features_why_not;          // when not writable
   std::map<std::string, BoxKnob> knobs;  // "kernel.numa_balancing", "sched/base_slice_ns"
+  std::vector<std::string> agent_deny;   // the agent config's bisect_deny (through a server)
+  std::string instance_id;               // the agent instance whose Hello said it (server)
 };
 
 // What to try: any of "features", "sysctls", "tunables", "all", or knob

@@ -2,21 +2,31 @@
 // On this machine, like `lab`: every probe is a lab run (loopback
 // collector, a local schedrig-agent that journals and restores every knob),
 // stored in the same SQLite file; the box's knobs are read from the agent
-// before and after, and must be as found at the end.
+// before and after, and must be as found at the end. Through a server
+// (--server URL --agent ID): the knobs come from the agent's Hello and every
+// probe is a run queued on it (host/cli/bisect_remote.h); the box is judged
+// as found when every probe's as-found iterations ran with the values the
+// Hello reported and every probe's knobs were restored.
+#include <functional>
 #include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "common/cli_error.h"
+#include "common/exit_codes.h"
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
 #include "common/printable.h"
 #include "host/bisect/bisect.h"
 #include "host/bisect/box_knobs.h"
 #include "host/bisect/probe.h"
+#include "host/cli/bisect_remote.h"
 #include "host/cli/commands.h"
+#include "host/cli/server_options.h"
+#include "host/client/remote_runs.h"
 #include "host/lab/agent_process.h"
 #include "host/lab/lab.h"
 #include "host/store/default_db_path.h"
@@ -27,6 +37,7 @@ namespace schedrig::host {
 namespace {
 
 struct BisectCliOptions {
+  ServerOptions server;
   std::string plan_file, case_name, target, db, agent, root, state_dir;
   std::vector<std::string> candidates = {"all"}, deny;
   int min_iterations = 5, max_iterations = 20, group_size = 0;
@@ -46,27 +57,34 @@ std::string case_of(const BisectCliOptions& o, const v1::Plan& plan) {
                                                 o.plan_file, plan.cases_size()));
 }
 
-// --target RUN[:VARIANT]: the judged metric's level in that stored run.
-void apply_target(const BisectCliOptions& o, bisect::BisectOptions& b) {
-  if (o.target.empty()) return;
-  const auto colon = o.target.find(':');
-  const std::string run_prefix = o.target.substr(0, colon);
-  const std::string variant = colon == std::string::npos ? "" : o.target.substr(colon + 1);
+// The one run of --db that RUN (a prefix) names.
+store::RunRecord local_target_run(const BisectCliOptions& o, const std::string& run_prefix) {
   store::Store store(db_path(o));
   const auto runs = store.runs(run_prefix);
   if (runs.size() != 1)
     throw CliError(ErrorKind::kUsage,
                    fmt::format("--target {}: {} runs in {} start with '{}'", printable(o.target),
                                runs.size(), store.path(), printable(run_prefix)));
+  return runs.front();
+}
+
+// --target RUN[:VARIANT]: the judged metric's level in that stored run
+// (--db's, or the server's).
+void apply_target(const BisectCliOptions& o, client::ApiClient* api, bisect::BisectOptions& b) {
+  if (o.target.empty()) return;
+  const auto colon = o.target.find(':');
+  const std::string run_prefix = o.target.substr(0, colon);
+  const std::string variant = colon == std::string::npos ? "" : o.target.substr(colon + 1);
+  const store::RunRecord run =
+      api ? client::fetch_run(*api, run_prefix) : local_target_run(o, run_prefix);
   try {
-    b.target_level = bisect::run_level(runs.front(), b.case_name, variant,
-                                       bisect::judged_metric(b.plan, b.case_name));
+    b.target_level =
+        bisect::run_level(run, b.case_name, variant, bisect::judged_metric(b.plan, b.case_name));
   } catch (const std::invalid_argument& e) {
     throw CliError(ErrorKind::kUsage,
                    fmt::format("--target {}: {}", printable(o.target), e.what()));
   }
-  b.target_name =
-      "run " + runs.front().run_id.substr(0, 8) + (variant.empty() ? "" : ":" + variant);
+  b.target_name = "run " + run.run_id.substr(0, 8) + (variant.empty() ? "" : ":" + variant);
 }
 
 // One probe as a lab run; its stored run.
@@ -95,20 +113,51 @@ store::RunRecord run_probe(const BisectCliOptions& o, const v1::Plan& plan) {
   return runs.front();
 }
 
-// Differences between the box before and after, "" when none.
-std::string changed(const bisect::BoxKnobs& a, const bisect::BoxKnobs& b) {
-  std::string out;
-  for (const auto& [name, on] : a.features)
-    if (b.features.count(name) && b.features.at(name) != on)
-      out += fmt::format(" {}: {} -> {}", name, on ? "on" : "off", on ? "off" : "on");
-  for (const auto& [name, k] : a.knobs)
-    if (b.knobs.count(name) && b.knobs.at(name).value != k.value)
-      out += fmt::format(" {}: {} -> {}", name, k.value.value_or("?"),
-                         b.knobs.at(name).value.value_or("?"));
-  return out;
+// The box before, each probe, and the box after, on this machine or
+// through a server.
+struct Backend {
+  bisect::BoxKnobs before;
+  std::function<store::RunRecord(const v1::Plan&)> run;
+  // Why the box is not as found now ("" when it is), `probes` the runs spent.
+  std::function<std::string(const std::vector<store::RunRecord>& probes)> after;
+};
+
+Backend local_backend(const BisectCliOptions& o) {
+  const std::string agent = lab::find_agent_binary(o.agent);
+  Backend b;
+  b.before = bisect::read_local_box_knobs(agent, o.root, o.state_dir);
+  b.run = [&o](const v1::Plan& plan) { return run_probe(o, plan); };
+  b.after = [&o, agent, before = b.before](const std::vector<store::RunRecord>&) {
+    return bisect::box_changes(before, bisect::read_local_box_knobs(agent, o.root, o.state_dir));
+  };
+  return b;
 }
 
-int run_bisect(const BisectCliOptions& o) {
+Backend remote_backend(const BisectCliOptions& o, client::ApiClient& api) {
+  Backend b;
+  b.before = read_remote_box_knobs(api, o.agent);
+  b.run = [&o, &api](const v1::Plan& plan) {
+    return run_remote_probe(api, o.agent, plan, o.verbose);
+  };
+  b.after = [&o, &api, before = b.before](const std::vector<store::RunRecord>& probes) {
+    std::string out;
+    for (const auto& run : probes)
+      if (run.reason.find("knobs not restored") != std::string::npos)
+        out += fmt::format(" probe {}: {}", run.run_id.substr(0, 8), run.reason);
+    // A new agent instance said Hello again: its values are the box now.
+    try {
+      const bisect::BoxKnobs now = read_remote_box_knobs(api, o.agent);
+      if (now.instance_id != before.instance_id) out += bisect::box_changes(before, now);
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::kInterrupted) throw;
+      out += fmt::format(" (the agent's knobs could not be read again: {})", e.what());
+    }
+    return out;
+  };
+  return b;
+}
+
+bisect::BisectOptions bisect_options(const BisectCliOptions& o) {
   bisect::BisectOptions b;
   try {
     b.plan = load_plan_file(o.plan_file);
@@ -131,23 +180,44 @@ int run_bisect(const BisectCliOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw CliError(ErrorKind::kUsage, fmt::format("--case: {}", e.what()));
   }
-  apply_target(o, b);
-  const std::string agent = lab::find_agent_binary(o.agent);
-  const bisect::BoxKnobs before = bisect::read_local_box_knobs(agent, o.root, o.state_dir);
+  return b;
+}
+
+// The probe `run` ran with the box as `before` says, or CliError(kFailed):
+// the box changed since it was read, and no finding would mean anything.
+void check_as_found(const bisect::BoxKnobs& before, const store::RunRecord& run) {
+  const std::vector<std::string> drift = bisect::as_found_drift(before, run);
+  if (drift.empty()) return;
+  throw CliError(ErrorKind::kFailed,
+                 printable(fmt::format(
+                     "probe run {}: the box was not as read when it ran ({}): it changed since "
+                     "(through a server: since the agent's Hello; restart the agent to read it "
+                     "again); the search stops",
+                     run.run_id.substr(0, 8), fmt::join(drift, "; "))));
+}
+
+int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& backend) {
+  for (const auto& name : backend.before.agent_deny) b.filter.denylist.push_back(name);
+  std::vector<store::RunRecord> probes;
   bisect::BisectResult result;
   try {
     result = bisect::bisect_knobs(
-        before, b, [&](const v1::Plan& plan, const std::string&) { return run_probe(o, plan); },
+        backend.before, b,
+        [&](const v1::Plan& plan, const std::string&) {
+          probes.push_back(backend.run(plan));
+          check_as_found(backend.before, probes.back());
+          return probes.back();
+        },
         [](const std::string& line) { std::cerr << line << "\n"
                                                 << std::flush; });
   } catch (const std::invalid_argument& e) {
     throw CliError(ErrorKind::kUsage, e.what());
   }
-  const std::string diff =
-      changed(before, bisect::read_local_box_knobs(agent, o.root, o.state_dir));
+  const std::string diff = backend.after(probes);
   if (o.json) {
     nlohmann::json j = bisect::bisect_json(result);
     j["box_as_found"] = diff.empty();
+    if (!diff.empty()) j["box_changes"] = diff.substr(1);
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << bisect::bisect_text(result)
@@ -155,6 +225,30 @@ int run_bisect(const BisectCliOptions& o) {
                                : "box NOT as found:" + printable(diff) + "\n");
   }
   return diff.empty() ? kExitOk : kExitFailed;
+}
+
+int run_bisect(const BisectCliOptions& o) {
+  bisect::BisectOptions b = bisect_options(o);
+  if (!use_server(o.server, o.db)) {
+    apply_target(o, nullptr, b);
+    return search(o, std::move(b), local_backend(o));
+  }
+  if (o.agent.empty())
+    throw CliError(ErrorKind::kUsage, "bisect-knobs --server: give the box with --agent ID");
+  if (!o.root.empty() || !o.state_dir.empty())
+    throw CliError(ErrorKind::kUsage,
+                   "bisect-knobs --server: --root and --state-dir are the local agent's; the "
+                   "box's agent has its own");
+  const auto api = make_api_client(o.server);
+  api->stop_on_signals();
+  apply_target(o, api.get(), b);
+  try {
+    return search(o, std::move(b), remote_backend(o, *api));
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kInterrupted) throw;
+    std::cerr << "bisect-knobs stopped; no report\n";
+    return kExitInterrupted;
+  }
 }
 
 }  // namespace
@@ -167,8 +261,12 @@ void add_bisect_command(CLI::App& app, int& exit_code) {
       "sysctls and debugfs tunables set to each candidate value) that change a case's judged "
       "metric: groups of flips probed together and split only where there is an effect, each "
       "probe an A B A B run that stops once the verdict is settled (docs/bisect-knobs.md). Exit "
-      "0 done and the box as found, 1 a knob was not restored, 2 bad input, 3 the agent or a "
-      "knob facility unreachable");
+      "0 done and the box as found, 1 a knob was not restored or the box changed under the search, "
+      "2 bad input, 3 the agent, server or a knob facility unreachable, " +
+          std::to_string(kExitInterrupted) +
+          " Ctrl-C (the probe under way is aborted). With --server URL --agent ID the probes "
+          "are runs queued on that box through `schedrig serve`");
+  add_server_options(*cmd, o->server);
   cmd->add_option("--plan", o->plan_file, "plan file (YAML) the case comes from")
       ->required()
       ->check(CLI::ExistingFile);
@@ -195,10 +293,11 @@ void add_bisect_command(CLI::App& app, int& exit_code) {
                   "flips probed together in the first pass (default: all of them)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--db", o->db,
-                  "SQLite file the probes are stored in (default: the lab's, "
-                  "/var/lib/schedrig/schedrig.db as root)");
+                  "on this machine: the SQLite file the probes are stored in (default: the lab's, "
+                  "/var/lib/schedrig/schedrig.db as root); through a server they are stored there");
   cmd->add_option("--agent", o->agent,
-                  "schedrig-agent binary (default: $SCHEDRIG_AGENT, then beside this executable)");
+                  "with --server: the box's agent id; on this machine: the schedrig-agent "
+                  "binary (default: $SCHEDRIG_AGENT, then beside this executable)");
   cmd->add_option("--root", o->root, "the agent's --root: a fake /proc and /sys tree (tests)")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--state-dir", o->state_dir, "the agent's --state-dir (knob journal)");

@@ -18,7 +18,6 @@
 #include "host/cli/run_wait.h"
 #include "host/cli/server_options.h"
 #include "host/client/api_paths.h"
-#include "host/client/json_read.h"
 
 namespace schedrig::host {
 namespace {
@@ -71,33 +70,6 @@ nlohmann::json submit_body(const RunOptions& o, const std::string& plan_text) {
     body["agents"] = o.agents;
   }
   return body;
-}
-
-std::vector<QueuedRunRef> queued_runs(const nlohmann::json& answer) {
-  return client::reading("queued runs", [&] {
-    std::vector<QueuedRunRef> runs;
-    for (const auto& r : answer.at("runs")) {
-      runs.push_back({r.at("run_id").get<std::string>(), r.at("agent_id").get<std::string>(),
-                      r.at("queue_position").get<int>(), r.value("connected", true)});
-    }
-    return runs;
-  });
-}
-
-// "run RUN on AGENT: next in its queue" / "...: queued, 2 runs ahead"; for
-// an agent not connected now "...: AGENT is not connected; the run waits in
-// its queue until it is" (", 2 runs ahead" before the ";" when there are).
-std::string queued_line(const QueuedRunRef& r) {
-  const std::string ahead =
-      fmt::format("{} run{} ahead", r.queue_position, r.queue_position == 1 ? "" : "s");
-  std::string where;
-  if (!r.connected) {
-    where = fmt::format("{} is not connected{}; the run waits in its queue until it is", r.agent_id,
-                        r.queue_position <= 0 ? "" : ", " + ahead);
-  } else {
-    where = r.queue_position <= 0 ? "next in its queue" : "queued, " + ahead;
-  }
-  return printable(fmt::format("run {} on {}: {}", r.run_id, r.agent_id, where));
 }
 
 unsigned planned_iterations(const v1::Plan& plan) {

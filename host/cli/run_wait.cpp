@@ -10,6 +10,7 @@
 #include "common/printable.h"
 #include "common/progress_line.h"
 #include "host/cli/remote_watch.h"
+#include "host/client/json_read.h"
 #include "host/client/remote_runs.h"
 #include "host/client/run_events.h"
 #include "host/client/server_outage.h"
@@ -165,6 +166,30 @@ int show_results(client::ApiClient& client, const std::vector<QueuedRunRef>& run
 }
 
 }  // namespace
+
+std::vector<QueuedRunRef> queued_runs(const nlohmann::json& answer) {
+  return client::reading("queued runs", [&] {
+    std::vector<QueuedRunRef> runs;
+    for (const auto& r : answer.at("runs")) {
+      runs.push_back({r.at("run_id").get<std::string>(), r.at("agent_id").get<std::string>(),
+                      r.at("queue_position").get<int>(), r.value("connected", true)});
+    }
+    return runs;
+  });
+}
+
+std::string queued_line(const QueuedRunRef& r) {
+  const std::string ahead =
+      fmt::format("{} run{} ahead", r.queue_position, r.queue_position == 1 ? "" : "s");
+  std::string where;
+  if (!r.connected) {
+    where = fmt::format("{} is not connected{}; the run waits in its queue until it is", r.agent_id,
+                        r.queue_position <= 0 ? "" : ", " + ahead);
+  } else {
+    where = r.queue_position <= 0 ? "next in its queue" : "queued, " + ahead;
+  }
+  return printable(fmt::format("run {} on {}: {}", r.run_id, r.agent_id, where));
+}
 
 int wait_for_runs(client::ApiClient& client, const std::vector<QueuedRunRef>& runs,
                   const WaitOptions& o) {

@@ -18,6 +18,16 @@ struct QueuedRunRef {
   bool connected = true;  // its agent is connected to the server now
 };
 
+// POST /api/v1/runs's answer {"runs":[{run_id, agent_id, queue_position,
+// connected}]} read; Error(kFailed) naming what is missing.
+std::vector<QueuedRunRef> queued_runs(const nlohmann::json& answer);
+
+// "run RUN on AGENT: next in its queue" / "...: queued, 2 runs ahead"; for
+// an agent not connected now "...: AGENT is not connected; the run waits in
+// its queue until it is" (", 2 runs ahead" before the ";" when there are).
+// Escaped for the terminal.
+std::string queued_line(const QueuedRunRef& r);
+
 struct WaitOptions {
   unsigned planned = 0;             // planned iterations per run (the plan's)
   bool fail_on_regression = false;  // --fail-on regression

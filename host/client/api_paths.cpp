@@ -21,6 +21,10 @@ std::string percent_encoded(std::string_view text) {
 
 std::string agents_path() { return "/api/v1/agents"; }
 
+std::string agent_knobs_path(const std::string& agent) {
+  return agents_path() + "/" + percent_encoded(agent) + "/knobs";
+}
+
 std::string runs_path(const std::string& state) {
   return state.empty() ? "/api/v1/runs" : "/api/v1/runs?state=" + percent_encoded(state);
 }

@@ -1,7 +1,11 @@
 #include "host/control/api_json.h"
 
+#include <cerrno>
+#include <sstream>
+
 #include "common/envelope_codec.h"
 #include "common/plan/plan_json.h"
+#include "common/procfs/read_error.h"
 #include "common/wire_names.h"
 #include "host/report/results_json.h"
 #include "host/report/samples_report.h"
@@ -30,6 +34,48 @@ json agent_row(const std::string& agent_id) {
           {"kernels", json::array()},
           {"booting", ""},
           {"boot_error", ""}};
+}
+
+constexpr std::size_t kMaxKnobFeatures = 512;
+constexpr std::size_t kMaxKnobs = 256;
+constexpr std::size_t kMaxDeny = 256;
+constexpr std::size_t kMaxValueBytes = 4096;
+
+std::string errno_name(int err) { return procfs::errno_text(err > 0 && err < 4096 ? err : EIO); }
+
+// "NAME NO_OTHER ..." -> {NAME: true, OTHER: false}, at most kMaxKnobFeatures.
+json feature_states(const std::string& line) {
+  json out = json::object();
+  std::istringstream in(line);
+  for (std::string token; in >> token && out.size() < kMaxKnobFeatures;) {
+    const bool off = token.starts_with("NO_");
+    out[off ? token.substr(3) : token] = !off;
+  }
+  return out;
+}
+
+json features_json(const v1::KnobCapability& c) {
+  json f = {{"path", c.path()}, {"writable", c.writable()}};
+  if (!c.readable()) {
+    f["error"] = errno_name(c.errno_value());
+  } else if (!c.has_value() || c.value().size() > kMaxValueBytes * 8) {
+    f["error"] = "the agent did not report the features' states (an agent older than this host)";
+  } else {
+    f["features"] = feature_states(c.value());
+  }
+  if (!c.writable() && c.errno_value() != 0) f["write_error"] = errno_name(c.errno_value());
+  return f;
+}
+
+json knob_json(const v1::KnobCapability& c) {
+  json k = {{"name", c.name()},
+            {"path", c.path()},
+            {"readable", c.readable()},
+            {"writable", c.writable()},
+            {"errno", c.errno_value()}};
+  if (c.readable() && c.has_value() && c.value().size() <= kMaxValueBytes) k["value"] = c.value();
+  if (c.errno_value() != 0) k["error"] = errno_name(c.errno_value());
+  return k;
 }
 
 void set_stored(json& row, const store::AgentRecord& a) {
@@ -97,6 +143,27 @@ json event_body(const v1::Envelope& env) {
 }
 
 }  // namespace
+
+json agent_knobs_json(const std::string& agent_id, const LiveAgent& agent) {
+  const v1::Hello& h = agent.hello;
+  json out = {{"agent_id", agent_id},
+              {"instance_id", agent.instance_id},
+              {"hostname", h.hostname()},
+              {"kernel_release", h.kernel_release()},
+              {"features", {{"error", "the agent reported no sched features file"}}},
+              {"knobs", json::array()},
+              {"bisect_deny", json::array()}};
+  for (const v1::KnobCapability& c : h.knobs()) {
+    if (c.name() == "sched_features") {
+      out["features"] = features_json(c);
+    } else if (out["knobs"].size() < kMaxKnobs) {
+      out["knobs"].push_back(knob_json(c));
+    }
+  }
+  for (const std::string& name : h.bisect_deny())
+    if (out["bisect_deny"].size() < kMaxDeny) out["bisect_deny"].push_back(name);
+  return out;
+}
 
 std::map<std::string, int> queue_positions(const std::vector<store::QueuedRun>& rows) {
   std::map<std::string, int> ahead;  // per agent: runs seen so far

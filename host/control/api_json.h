@@ -31,6 +31,17 @@ nlohmann::json agents_json(const std::vector<store::AgentRecord>& stored,
                            const std::map<std::string, LiveAgent>& live,
                            const std::map<std::string, int>& queued);
 
+// GET /api/v1/agents/ID/knobs: the knobs a connected agent's Hello
+// reported, in the shape of `schedrig-agent knobs list --json` so
+// bisect-knobs reads both alike: {agent_id, instance_id, hostname,
+// kernel_release, features: {path, writable, features: {NAME: on} |
+// error, write_error}, knobs: [{name, path, readable, writable, errno,
+// value, error}], bisect_deny: [NAME]}. Values are as of the Hello (the
+// agent's start or reconnect). At most 512 features, 256 knobs and 256
+// deny names; a value over 4096 bytes is left out; an errno outside
+// 1..4095 reads as EIO.
+nlohmann::json agent_knobs_json(const std::string& agent_id, const LiveAgent& agent);
+
 // {"runs":[{run_id, agent_id, plan_name, state, reason, waiting, labels,
 // submitted_by, submitted_at_ns, dispatched_at_ns, finished_at_ns,
 // queue_position}]}: the rows in the order given; for a running row, state

@@ -67,6 +67,10 @@ ApiResponse Control::route(const server::ApiRequest& r, std::function<void(ApiRe
     want_method(r, "GET");
     return get_agents();
   }
+  if (seg.size() == 3 && seg[0] == "agents" && seg[2] == "knobs") {
+    want_method(r, "GET");
+    return get_agent_knobs(seg[1]);
+  }
   if (seg.size() == 3 && seg[0] == "agents" && seg[2] == "boot") {
     want_method(r, "POST");
     return post_boot(seg[1], r);
@@ -104,6 +108,18 @@ ApiResponse Control::get_agents() const {
   std::map<std::string, int> queued;
   for (const store::QueuedRun& r : store_.queued_runs("queued")) ++queued[r.agent_id];
   return json_response(200, agents_json(store_.agents(), dispatcher_.live(), queued));
+}
+
+ApiResponse Control::get_agent_knobs(const std::string& agent_id) const {
+  const std::map<std::string, LiveAgent> live = dispatcher_.live();
+  const auto it = live.find(agent_id);
+  if (it != live.end()) return json_response(200, agent_knobs_json(agent_id, it->second));
+  for (const store::AgentRecord& a : store_.agents())
+    if (a.agent_id == agent_id)
+      throw ApiError(409, fmt::format("agent {} is not connected: its knobs are known only from "
+                                      "its Hello, while it is",
+                                      printable(agent_id)));
+  throw ApiError(404, fmt::format("no such agent: {}", printable(agent_id)));
 }
 
 ApiResponse Control::post_runs(const server::ApiRequest& r) {

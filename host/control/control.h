@@ -102,6 +102,7 @@ class Control : public collector::CollectorEvents, public server::ApiHandler {
   server::ApiResponse route(const server::ApiRequest& request,
                             std::function<void(server::ApiResponse)>& done);
   server::ApiResponse get_agents() const;
+  server::ApiResponse get_agent_knobs(const std::string& agent_id) const;
   server::ApiResponse post_runs(const server::ApiRequest& request);
   server::ApiResponse get_runs(const std::string& state) const;
   // GET /api/v1/runs/ID[?histograms=1]: the run as results_json writes it,

@@ -126,5 +126,44 @@ TEST(PlanJson, FromYamlKeepsTheWrittenUnits) {
   EXPECT_EQ(j["variants"][0]["name"], "baseline");
 }
 
+// bisect-knobs --server sends its probe plans as plan_to_json's text in
+// plan_yaml (JSON is YAML): parsing it back gives the same plan.
+TEST(PlanJson, ReadsBackAsTheSamePlan) {
+  v1::Plan p = sample_plan();
+  p.set_order(v1::ORDER_INTERLEAVED);
+  p.mutable_quiet()->set_max_runnable(2);
+  p.mutable_quiet()->set_hold_s(0.5);
+  p.mutable_quiet()->set_timeout_s(3);
+  p.mutable_quiet()->set_retries(1);
+  p.mutable_quiet()->set_disturbance(false);
+  p.mutable_starvation()->set_lookahead(4);
+  p.mutable_variants(1)->mutable_antagonist()->set_cpus("0-1");
+  p.mutable_variants(1)->mutable_antagonist()->set_duty_pct(50);
+  p.mutable_iteration_stop()->set_min(5);
+  p.mutable_iteration_stop()->set_max(20);
+  p.mutable_iteration_stop()->set_delta_pct(2);
+  p.set_iterations(20);
+  const v1::Plan back = parse_plan_yaml(plan_to_json(p).dump(2), "probe.yaml");
+  // The quiet check's effective values are written out, so it reads back
+  // set where the original left defaults: the same plan, not the same bytes.
+  EXPECT_EQ(plan_to_json(back), plan_to_json(p));
+  EXPECT_EQ(back.cases(0).params().at("read_ratio"), "0.60");
+  EXPECT_EQ(back.cases(0).gate().threshold_pct(), 5);
+  EXPECT_EQ(back.variants(1).features_size(), 2);
+  EXPECT_EQ(back.variants(1).antagonist().duty_pct(), 50u);
+  EXPECT_EQ(back.iteration_stop().SerializeAsString(), p.iteration_stop().SerializeAsString());
+  EXPECT_EQ(back.duration_ns(), p.duration_ns());
+  EXPECT_EQ(back.warmup_ns(), p.warmup_ns());
+  EXPECT_EQ(back.starvation().lookahead(), 4u);
+  EXPECT_EQ(back.starvation().idle_pct(), 0);
+}
+
+TEST(PlanJson, TheDefaultPlanReadsBackAsItself) {
+  const v1::Plan p = load_plan_file(std::string(SCHEDRIG_SOURCE_DIR) + "/plans/default.yaml");
+  const v1::Plan back = parse_plan_yaml(plan_to_json(p).dump(), "default.json");
+  EXPECT_EQ(plan_to_json(back), plan_to_json(p));
+  EXPECT_EQ(back.cases_size(), p.cases_size());
+}
+
 }  // namespace
 }  // namespace schedrig
