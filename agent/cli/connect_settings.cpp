@@ -110,14 +110,11 @@ std::vector<std::string> settle_bisect_deny(const ConfigFile& config) {
   const auto at = [&](std::size_t i, const YAML::Node& n) {
     return fmt::format("{}:{}: bisect_deny[{}]", config.path(), yaml_line(n), i);
   };
+  const std::string where = fmt::format("{}:{}: bisect_deny", config.path(), yaml_line(*node));
   if (!node->IsSequence())
-    refuse(
-        fmt::format("{}: bisect_deny: want a list of knob names ([NI_RANDOM, "
-                    "kernel.numa_balancing])",
-                    config.where("bisect_deny")));
+    refuse(where + ": want a list of knob names ([NI_RANDOM, kernel.numa_balancing])");
   if (node->size() > kMaxBisectDeny)
-    refuse(fmt::format("{}: bisect_deny: {} names; at most {}", config.where("bisect_deny"),
-                       node->size(), kMaxBisectDeny));
+    refuse(fmt::format("{}: {} names; at most {}", where, node->size(), kMaxBisectDeny));
   std::vector<std::string> names;
   for (std::size_t i = 0; i < node->size(); ++i) {
     const YAML::Node n = (*node)[i];

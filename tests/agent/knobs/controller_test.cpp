@@ -337,11 +337,13 @@ TEST(KnobController, ProbeReportsErrnoPerKnob) {
       saw_autogroup = true;
       EXPECT_TRUE(c.readable && c.writable);
       EXPECT_EQ(c.errno_value, 0);
+      EXPECT_EQ(c.value, "1");  // FakeRoot's autogroup, as found (Hello's value)
     }
     if (c.knob.kind == KnobKind::kFeature) {
       saw_features = true;
       EXPECT_FALSE(c.readable);
       EXPECT_EQ(c.errno_value, ENOENT);
+      EXPECT_FALSE(c.value);
     }
   }
   EXPECT_TRUE(saw_autogroup && saw_features);
@@ -356,9 +358,24 @@ TEST(KnobController, ProbeListsTheFeatureNamesTheKernelHas) {
     EXPECT_TRUE(c.readable);
     EXPECT_EQ(c.features,
               (std::vector<std::string>{"GENTLE_FAIR_SLEEPERS", "NI_RANDOM", "TTWU_QUEUE"}));
+    // Their states, in name order: what bisect-knobs --server starts from.
+    EXPECT_EQ(c.value, "GENTLE_FAIR_SLEEPERS NO_NI_RANDOM TTWU_QUEUE");
     return;
   }
   ADD_FAILURE() << "no features capability";
+}
+
+TEST(KnobController, ProbeLeavesOutAValueTooLongForHello) {
+  FakeRoot root;
+  root.put("proc/sys/kernel/sched_autogroup_enabled", std::string(kMaxHelloValueBytes + 1, '1'));
+  KnobController k(root.root(), root.state_dir());
+  for (const auto& c : k.probe())
+    if (c.knob.name == "kernel.sched_autogroup_enabled") {
+      EXPECT_TRUE(c.readable);
+      EXPECT_FALSE(c.value);
+      return;
+    }
+  ADD_FAILURE() << "no autogroup capability";
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ TEST(ConnectCli, AnUnknownConfigKeyNamesFileAndLine) {
   EXPECT_NE(
       r.output.find(cfg + ":2: unknown key 'tokn' (known: url, id, token_file, ca, "
                           "connect_timeout_s, root, state_dir, give_up_after_s, spool_max_mb, "
-                          "tools, kernels)"),
+                          "tools, kernels, bisect_deny)"),
       std::string::npos)
       << r.output;
 }
@@ -109,6 +109,26 @@ TEST(ConnectCli, AToolsEntryThatCannotBeUsedNamesFileLineAndEntry) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--tool"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("'stress-ng' is not an absolute path"), std::string::npos) << r.output;
+}
+
+// bisect_deny: a list of knob names, sent in Hello; anything else is
+// refused with the file, line and entry before dialing.
+TEST(ConnectCli, ABisectDenyThatIsNotAListOfKnobNamesIsRefused) {
+  const TempDir dir;
+  std::string cfg = write(dir.file("a.yaml"),
+                          "url: ws://127.0.0.1:1/agent\nbisect_deny:\n  - NI_RANDOM\n  - "
+                          "\"rm -rf\"\n");
+  auto r = connect(dir, "--config " + cfg);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(cfg + ":4: bisect_deny[1]: 'rm -rf' is not a knob name"),
+            std::string::npos)
+      << r.output;
+  cfg = write(dir.file("b.yaml"), "url: ws://127.0.0.1:1/agent\nbisect_deny: NI_RANDOM\n");
+  r = connect(dir, "--config " + cfg);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(cfg + ":2: bisect_deny: want a list of knob names"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST(ConnectCli, AnInvalidIdIsBadUsage) {

@@ -98,6 +98,48 @@ TEST(BoxKnobs, TheAgentsKnobsListIsTheBox) {
   EXPECT_EQ(locked.features_why_not, "cannot read /x: EPERM");
 }
 
+TEST(BoxKnobs, TheServersKnobsDocumentAddsTheAgentsDenyListAndInstance) {
+  const BoxKnobs box = parse_knobs_list(nlohmann::json::parse(R"j({
+    "agent_id": "box1", "instance_id": "inst-7",
+    "features": {"features": {"NI_RANDOM": true}, "path": "/x", "writable": true},
+    "knobs": [], "bisect_deny": ["NO_NI_RANDOM", 3, "kernel.numa_balancing"]})j"));
+  EXPECT_EQ(box.agent_deny, (std::vector<std::string>{"NO_NI_RANDOM", "kernel.numa_balancing"}));
+  EXPECT_EQ(box.instance_id, "inst-7");
+  nlohmann::json many = {{"features", nlohmann::json::object()},
+                         {"knobs", nlohmann::json::array()},
+                         {"bisect_deny", std::vector<std::string>(257, "X")}};
+  EXPECT_THROW(parse_knobs_list(many), std::invalid_argument);
+}
+
+// A probe whose as-found iterations ran with other values than the box
+// was read with: the box changed under the search.
+TEST(BoxKnobs, AsFoundDriftNamesEveryKnobThatIsNotAsRead) {
+  BoxKnobs box;
+  box.features = {{"NI_RANDOM", true}, {"PLACE_LAG", false}};
+  box.knobs["kernel.numa_balancing"] = {"1", true, ""};
+  box.knobs["sched/base_slice_ns"] = {std::nullopt, false, "EPERM"};
+  store::RunRecord run;
+  run.iterations.push_back(iteration(kAsFound, 1, 100));
+  run.iterations.back().knobs = {{"NI_RANDOM", "on"}, {"kernel.numa_balancing", "1"}};
+  run.iterations.push_back(iteration(kFlipped, 1, 100));
+  run.iterations.back().knobs = {{"NI_RANDOM", "off"}, {"kernel.numa_balancing", "0"}};
+  EXPECT_TRUE(as_found_drift(box, run).empty());
+  run.iterations.push_back(iteration(kAsFound, 2, 100));
+  run.iterations.back().knobs = {{"NI_RANDOM", "off"},
+                                 {"PLACE_LAG", "off"},
+                                 {"kernel.numa_balancing", "0"},
+                                 {"sched/base_slice_ns", "9"}};
+  run.iterations.push_back(iteration(kAsFound, 3, 100));
+  run.iterations.back().knobs = {{"NI_RANDOM", "off"}};
+  EXPECT_EQ(as_found_drift(box, run),
+            (std::vector<std::string>{"NI_RANDOM: on -> off", "kernel.numa_balancing: 1 -> 0"}));
+  BoxKnobs after = box;
+  after.features["NI_RANDOM"] = false;
+  after.knobs["kernel.numa_balancing"].value = "0";
+  EXPECT_EQ(box_changes(box, after), " NI_RANDOM: on -> off kernel.numa_balancing: 1 -> 0");
+  EXPECT_EQ(box_changes(box, box), "");
+}
+
 // bisect_knobs with every probe run simulated: NI_RANDOM off doubles the
 // rate; the report ranks it, closes the gap to a target twice the level.
 TEST(BisectKnobs, FindsTheKnobRanksItAndSaysHowMuchOfTheGapItCloses) {

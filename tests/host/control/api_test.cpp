@@ -1,4 +1,6 @@
 // The HTTP API's answers (docs/architecture.md "HTTP API") over a real store.
+#include <cerrno>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -125,6 +127,69 @@ TEST_F(ControlTest, GetAgentsShowsLiveAndStoredAgents) {
   EXPECT_EQ(agents[1]["queued"], 1);
   EXPECT_EQ(agents[1]["hostname"], "box2.lab");
   EXPECT_EQ(agents[1]["peer"], "");
+}
+
+v1::KnobCapability capability(const std::string& name, bool readable, bool writable, int err,
+                              std::optional<std::string> value) {
+  v1::KnobCapability c;
+  c.set_name(name);
+  c.set_path("/proc/sys/" + name);
+  c.set_readable(readable);
+  c.set_writable(writable);
+  c.set_errno_value(err);
+  if (value) c.set_value(*value);
+  return c;
+}
+
+// GET /api/v1/agents/ID/knobs: the Hello's knobs in `knobs list --json`'s
+// shape (what bisect-knobs --server reads), bounded; 409 offline, 404 unknown.
+TEST_F(ControlTest, GetAgentKnobsIsTheHellosKnobsInTheKnobsListShape) {
+  Agent a{"box1"};
+  v1::KnobCapability features = capability("sched_features", true, false, EPERM, "NI_RANDOM NO_PLACE_LAG");
+  features.add_features("NI_RANDOM");
+  features.add_features("PLACE_LAG");
+  *a.extra.add_knobs() = features;
+  *a.extra.add_knobs() = capability("kernel.numa_balancing", true, true, 0, "1");
+  *a.extra.add_knobs() = capability("sched/base_slice_ns", false, false, ENOENT, std::nullopt);
+  *a.extra.add_knobs() = capability("kernel.long", true, true, 0, std::string(5000, '7'));
+  *a.extra.add_knobs() = capability("kernel.odd", true, false, 99999, "x");
+  a.extra.add_bisect_deny("NI_RANDOM");
+  a.extra.add_bisect_deny("kernel.numa_balancing");
+  connect(a);
+  const json k = call_json("GET", "/api/v1/agents/box1/knobs", 200);
+  EXPECT_EQ(k["agent_id"], "box1");
+  EXPECT_EQ(k["instance_id"], a.instance);
+  EXPECT_EQ(k["kernel_release"], "6.19.0-rc3");
+  EXPECT_EQ(k["features"]["features"], json({{"NI_RANDOM", true}, {"PLACE_LAG", false}}));
+  EXPECT_EQ(k["features"]["writable"], false);
+  EXPECT_EQ(k["features"]["write_error"], "Operation not permitted (EPERM)");
+  ASSERT_EQ(k["knobs"].size(), 4u);
+  EXPECT_EQ(k["knobs"][0], json({{"name", "kernel.numa_balancing"},
+                                 {"path", "/proc/sys/kernel.numa_balancing"},
+                                 {"readable", true},
+                                 {"writable", true},
+                                 {"errno", 0},
+                                 {"value", "1"}}));
+  EXPECT_FALSE(k["knobs"][1].contains("value"));
+  EXPECT_EQ(k["knobs"][1]["error"], "No such file or directory (ENOENT)");
+  EXPECT_FALSE(k["knobs"][2].contains("value"));  // over 4096 bytes
+  EXPECT_EQ(k["knobs"][3]["error"], "Input/output error (EIO)");  // no such errno
+  EXPECT_EQ(k["bisect_deny"], json({"NI_RANDOM", "kernel.numa_balancing"}));
+
+  Agent old{"box2"};  // an agent that sends no values
+  *old.extra.add_knobs() = capability("sched_features", true, true, 0, std::nullopt);
+  connect(old);
+  const json o = call_json("GET", "/api/v1/agents/box2/knobs", 200);
+  EXPECT_FALSE(o["features"].contains("features"));
+  EXPECT_NE(o["features"]["error"].get<std::string>().find("did not report"), std::string::npos);
+  EXPECT_TRUE(o["knobs"].empty());
+
+  disconnect(old, "gone");
+  EXPECT_NE(call_json("GET", "/api/v1/agents/box2/knobs", 409)["error"].get<std::string>().find(
+                "not connected"),
+            std::string::npos);
+  EXPECT_EQ(call_json("GET", "/api/v1/agents/nosuch/knobs", 404)["error"], "no such agent: nosuch");
+  call_json("POST", "/api/v1/agents/box1/knobs", 405);
 }
 
 TEST_F(ControlTest, GetRunsListsTheQueueAndFiltersByState) {

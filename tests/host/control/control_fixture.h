@@ -92,6 +92,7 @@ class ControlTest : public ::testing::Test {
     unsigned long long seq = 0;
     std::shared_ptr<FakeChannel> channel;
     v1::Envelope hello;  // its instance's Hello, sent again on each reconnect
+    v1::Hello extra;     // merged into each new Hello (knobs, bisect_deny)
   };
 
   v1::Envelope envelope(Agent& a) {
@@ -122,6 +123,7 @@ class ControlTest : public ::testing::Test {
     hello.mutable_hello()->set_kernel_release("6.19.0-rc3");
     hello.mutable_hello()->set_agent_version("0.1.0");
     hello.mutable_hello()->set_allowed_pus(4);
+    hello.mutable_hello()->MergeFrom(a.extra);
     a.hello = hello;
     deliver(hello, &a);
     v1::Envelope topo = envelope(a);
