@@ -136,7 +136,7 @@ class ControlPlaneE2E : public ::testing::Test {
 
   void start_serve() {
     serve_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{bin("schedrig"), "serve", "--listen", "127.0.0.1:0", "--tls-cert",
+        std::vector<std::string>{host_bin_, "serve", "--listen", "127.0.0.1:0", "--tls-cert",
                                  pki_.server_cert, "--tls-key", pki_.server_key, "--tokens",
                                  tokens_, "--db", db()},
         dir_.file("serve.log"));
@@ -156,25 +156,19 @@ class ControlPlaneE2E : public ::testing::Test {
   }
 
   // `schedrig-agent connect wss://.../agent --id ID` with its own fake knob
-  // root and state dir; returns once the server lists it connected.
-  // `config` ("" = none) is given as --config.
-  ChildProcess& start_agent(const std::string& id, const std::string& config = "") {
+  // root (`root`, "" = a fresh one under the test's dir) and state dir;
+  // returns once the server lists it connected. `config` ("" = none) is
+  // given as --config.
+  ChildProcess& start_agent(const std::string& id, const std::string& config = "",
+                            const std::string& root = "") {
     std::filesystem::create_directories(agent_dir(id) + "/root/proc/sys/kernel");
     if (!std::filesystem::exists(agent_dir(id) + "/" + kAutogroup))
       std::ofstream(agent_dir(id) + "/" + kAutogroup) << "1\n";
-    std::vector<std::string> argv{bin("schedrig-agent"),
-                                  "connect",
-                                  agent_url(),
-                                  "--id",
-                                  id,
-                                  "--token-file",
-                                  token_file(id),
-                                  "--ca",
-                                  pki_.ca_cert,
-                                  "--root",
-                                  agent_dir(id) + "/root",
-                                  "--state-dir",
-                                  agent_dir(id) + "/state"};
+    std::vector<std::string> argv = agent_cmd_;
+    argv.insert(argv.end(),
+                {"connect", agent_url(), "--id", id, "--token-file", token_file(id), "--ca",
+                 pki_.ca_cert, "--root", root.empty() ? agent_dir(id) + "/root" : root,
+                 "--state-dir", agent_dir(id) + "/state"});
     if (!config.empty()) argv.insert(argv.end(), {"--config", config});
     auto& p = agents_[id];
     p.reset();  // an earlier process of this id first
@@ -217,8 +211,7 @@ class ControlPlaneE2E : public ::testing::Test {
 
   // `schedrig ARGS` bounded by `timeout --foreground`.
   CommandResult schedrig(const std::string& args, int timeout_s = 60) {
-    return run_command(
-        fmt::format("timeout --foreground {} {} {}", timeout_s, bin("schedrig"), args));
+    return run_command(fmt::format("timeout --foreground {} {} {}", timeout_s, host_bin_, args));
   }
   // The flags of a command that talks to the server as `token_name`.
   std::string server_flags(const std::string& token_name = "alice") const {
@@ -296,6 +289,9 @@ class ControlPlaneE2E : public ::testing::Test {
     EXPECT_EQ(r.code, websocket::close_code::policy_error) << what << ": " << r.reason;
   }
 
+  // The host and agent command lines (a test's own build of them may stand in).
+  std::string host_bin_ = bin("schedrig");
+  std::vector<std::string> agent_cmd_ = {bin("schedrig-agent")};
   TempDir dir_;
   testing::TestPki pki_;
   std::shared_ptr<testing::asio::ssl::context> tls_;

@@ -126,8 +126,7 @@ TEST(ConnectCli, ABisectDenyThatIsNotAListOfKnobNamesIsRefused) {
   cfg = write(dir.file("b.yaml"), "url: ws://127.0.0.1:1/agent\nbisect_deny: NI_RANDOM\n");
   r = connect(dir, "--config " + cfg);
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(cfg + ":2: bisect_deny: want a list of knob names"),
-            std::string::npos)
+  EXPECT_NE(r.output.find(cfg + ":2: bisect_deny: want a list of knob names"), std::string::npos)
       << r.output;
 }
 

@@ -86,8 +86,7 @@ TEST(Candidates, KindsNamesAndTheAgentsDenylistNarrowIt) {
 }
 
 TEST(Candidates, ADenylistedFeatureIsNamedWithOrWithoutNoAndKeepsItsBundleOut) {
-  const CandidateSet s =
-      make_candidates(box(), {{"features"}, {"NO_NI_RANDOM", "DELAY_ZERO"}});
+  const CandidateSet s = make_candidates(box(), {{"features"}, {"NO_NI_RANDOM", "DELAY_ZERO"}});
   EXPECT_EQ(names(s), (std::vector<std::string>{"NO_PLACE_LAG"}));
   EXPECT_EQ(skipped(s, "NI_RANDOM"), "denylisted (agent config or --deny)");
   EXPECT_EQ(skipped(s, "DELAY_DEQUEUE+DELAY_ZERO"), "denylisted (agent config or --deny)");

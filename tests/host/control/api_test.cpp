@@ -145,7 +145,8 @@ v1::KnobCapability capability(const std::string& name, bool readable, bool writa
 // shape (what bisect-knobs --server reads), bounded; 409 offline, 404 unknown.
 TEST_F(ControlTest, GetAgentKnobsIsTheHellosKnobsInTheKnobsListShape) {
   Agent a{"box1"};
-  v1::KnobCapability features = capability("sched_features", true, false, EPERM, "NI_RANDOM NO_PLACE_LAG");
+  v1::KnobCapability features =
+      capability("sched_features", true, false, EPERM, "NI_RANDOM NO_PLACE_LAG");
   features.add_features("NI_RANDOM");
   features.add_features("PLACE_LAG");
   *a.extra.add_knobs() = features;
@@ -172,7 +173,7 @@ TEST_F(ControlTest, GetAgentKnobsIsTheHellosKnobsInTheKnobsListShape) {
                                  {"value", "1"}}));
   EXPECT_FALSE(k["knobs"][1].contains("value"));
   EXPECT_EQ(k["knobs"][1]["error"], "No such file or directory (ENOENT)");
-  EXPECT_FALSE(k["knobs"][2].contains("value"));  // over 4096 bytes
+  EXPECT_FALSE(k["knobs"][2].contains("value"));                  // over 4096 bytes
   EXPECT_EQ(k["knobs"][3]["error"], "Input/output error (EIO)");  // no such errno
   EXPECT_EQ(k["bisect_deny"], json({"NI_RANDOM", "kernel.numa_balancing"}));
 
