@@ -75,8 +75,14 @@ void apply_target(const BisectCliOptions& o, client::ApiClient* api, bisect::Bis
   const auto colon = o.target.find(':');
   const std::string run_prefix = o.target.substr(0, colon);
   const std::string variant = colon == std::string::npos ? "" : o.target.substr(colon + 1);
-  const store::RunRecord run =
-      api ? client::fetch_run(*api, run_prefix) : local_target_run(o, run_prefix);
+  store::RunRecord run;
+  try {
+    run = api ? client::fetch_run(*api, run_prefix) : local_target_run(o, run_prefix);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kUsage || dynamic_cast<const CliError*>(&e)) throw;
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("--target {}: {}", printable(o.target), e.what()));
+  }
   try {
     b.target_level =
         bisect::run_level(run, b.case_name, variant, bisect::judged_metric(b.plan, b.case_name));
@@ -279,9 +285,11 @@ void add_bisect_command(CLI::App& app, int& exit_code) {
                   "knobs never to flip, beside the default denylist (LATENCY_WARN, "
                   "WARN_DOUBLE_CLOCK, the RT throttling pair, ...); comma-separated or repeated")
       ->delimiter(',');
-  cmd->add_option("--target", o->target,
-                  "RUN[:VARIANT] in --db whose level of the judged metric is the goal: each "
-                  "knob's share of the gap to it is shown");
+  cmd->add_option(
+      "--target", o->target,
+      "RUN[:VARIANT] in --db (with --server: on the server) whose level of the judged metric "
+      "is the goal: each "
+      "knob's share of the gap to it is shown");
   cmd->add_option("--min-iterations", o->min_iterations,
                   "pairs (as found, flipped) before a probe's first look (>= 3; default 5)");
   cmd->add_option("--max-iterations", o->max_iterations,

@@ -100,7 +100,12 @@ TEST_F(BisectRemoteE2E, AFeatureFlippedAfterTheAgentsHelloStopsTheSearch) {
             std::string::npos)
       << stderr_text();
   std::ofstream(features()) << "F04";
-  // An agent the server does not have, and one not connected.
+  // A target run the server does not have; an agent it does not have, and
+  // one not connected.
+  auto bad = bisect("--target nosuchrun");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output << stderr_text();
+  EXPECT_NE(stderr_text().find("--target nosuchrun: no run matches 'nosuchrun'"), std::string::npos)
+      << stderr_text();
   auto none = bisect("", "nosuch");
   EXPECT_EQ(none.exit_code, 2) << none.output << stderr_text();
   EXPECT_NE(stderr_text().find("has no such agent (it has: box1)"), std::string::npos)
