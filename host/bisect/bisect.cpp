@@ -49,8 +49,9 @@ class Prober {
     const store::RunRecord run = run_(probe_plan(o_.plan, o_.case_name, flips, o_.rule), what);
     const ProbePairs pairs = probe_pairs(run, metric_);
     if (pairs.as_found.size() < 2)
-      throw std::runtime_error(fmt::format("probe run {} ({}): fewer than 2 complete pairs ({})",
-                                           run.run_id.substr(0, 8), run.status, run.reason));
+      throw std::runtime_error(
+          printable(fmt::format("probe run {} ({}): fewer than 2 complete pairs ({})",
+                                run.run_id.substr(0, 8), run.status, run.reason)));
     if (result_.metric.empty()) {
       result_.metric = pairs.metric;
       result_.unit = pairs.unit;

@@ -148,6 +148,8 @@ void add_knob(const BoxKnobs& box, const std::string& name, const BoxKnob& knob,
   if (const std::string why = denied(f, name); !why.empty())
     return out.skipped.push_back({name, why});
   if (!knob.writable) return out.skipped.push_back({name, "not writable here: " + knob.why_not});
+  // Unread, it could not be checked as found after the search.
+  if (!knob.value) return out.skipped.push_back({name, "its value as found was not reported"});
   const auto& values = candidate_values(name);
   if (values.empty()) return out.skipped.push_back({name, "no candidate values"});
   for (const std::string& value : values) {

@@ -202,12 +202,12 @@ void check_as_found(const bisect::BoxKnobs& before, const store::RunRecord& run)
                      run.run_id.substr(0, 8), fmt::join(drift, "; "))));
 }
 
-int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& backend) {
-  for (const auto& name : backend.before.agent_deny) b.filter.denylist.push_back(name);
-  std::vector<store::RunRecord> probes;
-  bisect::BisectResult result;
+// bisect_knobs over `backend`, each probe kept in `probes` and checked as
+// found; a bad filter is CliError(kUsage), a failed probe CliError(kFailed).
+bisect::BisectResult search_knobs(const Backend& backend, const bisect::BisectOptions& b,
+                                  std::vector<store::RunRecord>& probes) {
   try {
-    result = bisect::bisect_knobs(
+    return bisect::bisect_knobs(
         backend.before, b,
         [&](const v1::Plan& plan, const std::string&) {
           probes.push_back(backend.run(plan));
@@ -218,6 +218,30 @@ int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& ba
                                                 << std::flush; });
   } catch (const std::invalid_argument& e) {
     throw CliError(ErrorKind::kUsage, e.what());
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const Error*>(&e)) throw;
+    throw CliError(ErrorKind::kFailed, printable(e.what()));
+  }
+}
+
+int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& backend) {
+  for (const auto& name : backend.before.agent_deny) b.filter.denylist.push_back(name);
+  std::vector<store::RunRecord> probes;
+  bisect::BisectResult result;
+  try {
+    result = search_knobs(backend, b, probes);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::kInterrupted) throw;
+    // The search stopped: say still whether the box is as found.
+    try {
+      const std::string diff = backend.after(probes);
+      std::cerr << (diff.empty() ? "box left as found\n"
+                                 : "box NOT as found:" + printable(diff) + "\n");
+    } catch (const std::exception& after) {
+      std::cerr << printable(fmt::format("the box could not be read again: {}", after.what()))
+                << "\n";
+    }
+    throw;
   }
   const std::string diff = backend.after(probes);
   if (o.json) {
@@ -240,7 +264,9 @@ int run_bisect(const BisectCliOptions& o) {
     return search(o, std::move(b), local_backend(o));
   }
   if (o.agent.empty())
-    throw CliError(ErrorKind::kUsage, "bisect-knobs --server: give the box with --agent ID");
+    throw CliError(ErrorKind::kUsage,
+                   "bisect-knobs --server: give the box with --agent ID (SCHEDRIG_SERVER set "
+                   "means --server; give --db to search this machine)");
   if (!o.root.empty() || !o.state_dir.empty())
     throw CliError(ErrorKind::kUsage,
                    "bisect-knobs --server: --root and --state-dir are the local agent's; the "

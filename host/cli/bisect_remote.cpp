@@ -21,6 +21,9 @@ namespace {
 
 using nlohmann::json;
 
+// How long aborting the probe after Ctrl-C may take.
+constexpr std::chrono::milliseconds kAbortTimeout{10000};
+
 // The agent's row of GET /api/v1/agents; CliError(kUsage) naming the
 // agents the server has when it has no such one.
 json agent_row(client::ApiClient& api, const std::string& agent) {
@@ -39,8 +42,9 @@ json agent_row(client::ApiClient& api, const std::string& agent) {
 
 // Aborts `run_id` on the server, saying so; a failure to is said, not thrown.
 void abort_probe(client::ApiClient& api, const std::string& run_id) {
+  api.stop_on_signals(false);  // the signal that stopped the wait must not stop this
   try {
-    api.post(client::abort_path(run_id), "{}");
+    api.post(client::abort_path(run_id), "{}", kAbortTimeout);
     std::cerr << "probe run " << run_id << " aborted on the server\n";
   } catch (const std::exception& e) {
     std::cerr << printable(fmt::format("probe run {} could not be aborted: {} (`schedrig abort "

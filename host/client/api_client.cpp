@@ -119,7 +119,7 @@ class ApiClient::Impl {
     if (url.tls) tls_ = tls::client_tls_context(target.ca_file);
   }
 
-  void stop_on_signals() { stop_ = &install_stop_signals(); }
+  void stop_on_signals(bool stop) { stop_ = stop ? &install_stop_signals() : nullptr; }
 
   Response exchange(const Request& req, std::chrono::milliseconds timeout) {
     if (stop_ && stop_->load()) throw interrupted();
@@ -196,7 +196,7 @@ ApiClient::ApiClient(ServerTarget target)
 
 ApiClient::~ApiClient() = default;
 
-void ApiClient::stop_on_signals() { impl_->stop_on_signals(); }
+void ApiClient::stop_on_signals(bool stop) { impl_->stop_on_signals(stop); }
 
 namespace {
 

@@ -57,7 +57,9 @@ class ApiClient {
   // From now on SIGINT and SIGTERM, instead of killing the process, end the
   // request under way (or the next one, when they come between requests)
   // with Error(kInterrupted). For commands that follow runs (`watch`, `run --wait`).
-  void stop_on_signals();
+  // `stop` false: requests run to their end again (the one last request
+  // after an interruption, e.g. aborting the run it stopped following).
+  void stop_on_signals(bool stop = true);
 
   const ServerTarget& target() const { return target_; }
   const ServerUrl& url() const { return url_; }

@@ -121,6 +121,27 @@ TEST_F(BisectRemoteE2E, AFeatureFlippedAfterTheAgentsHelloStopsTheSearch) {
 // there; a fork case through the server.
 class BisectRemoteRealAgentE2E : public ControlPlaneE2E {};
 
+// Ctrl-C while a probe runs: the probe is aborted on the server (its knob
+// back as found), then exit 130.
+TEST_F(BisectRemoteRealAgentE2E, CtrlCAbortsTheProbeOnTheServer) {
+  start_agent("box1");
+  const std::string plan = write_plan(
+      "long.yaml",
+      "name: long\nduration_s: 2\nsample_hz: 0\nquiet: {timeout_s: 0, disturbance: false}\n"
+      "cases: [{name: forks, workload: fork, params: {workers: 1}}]\n");
+  ChildProcess search(
+      {host_bin_, "bisect-knobs", "--server", fmt::format("https://127.0.0.1:{}", port_), "--ca",
+       pki_.ca_cert, "--token-file", token_file("alice"), "--agent", "box1", "--plan", plan,
+       "--candidates", "kernel.sched_autogroup_enabled"},
+      dir_.file("search.log"));
+  ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s)) << search.log();
+  ::kill(search.pid(), SIGINT);
+  EXPECT_EQ(search.wait_for_exit(20s), 130) << search.log();
+  EXPECT_NE(search.log().find("aborted on the server"), std::string::npos) << search.log();
+  EXPECT_TRUE(eventually([&] { return knob("box1") == "1"; }, 20s));
+  EXPECT_EQ(count("SELECT count(*) FROM runs WHERE status = 'aborted'"), 1);
+}
+
 TEST_F(BisectRemoteRealAgentE2E, ASysctlSearchOnAForkCaseLeavesTheBoxAsFound) {
   start_agent("box1");
   const std::string plan = write_plan(

@@ -92,6 +92,16 @@ TEST(Candidates, ADenylistedFeatureIsNamedWithOrWithoutNoAndKeepsItsBundleOut) {
   EXPECT_EQ(skipped(s, "DELAY_DEQUEUE+DELAY_ZERO"), "denylisted (agent config or --deny)");
 }
 
+// A writable knob whose value was not reported (over Hello's bound) could
+// not be checked as found afterwards: it is skipped, not flipped.
+TEST(Candidates, AKnobWithNoValueAsFoundIsSkipped) {
+  BoxKnobs b = box();
+  b.knobs["kernel.sched_autogroup_enabled"].value.reset();
+  const CandidateSet s = make_candidates(b, {{"kernel.sched_autogroup_enabled"}, {}});
+  EXPECT_TRUE(s.candidates.empty());
+  EXPECT_EQ(skipped(s, "kernel.sched_autogroup_enabled"), "its value as found was not reported");
+}
+
 TEST(Candidates, AFeaturesFileThatCannotBeWrittenIsOneSkip) {
   BoxKnobs b = box();
   b.features_writable = false;
