@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -32,6 +34,13 @@ constexpr std::size_t kMaxOutputBytes = 1 << 20;
 std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+// A sched feature's name as the kernel spells them (SCHED_FEAT(NAME, ...)).
+bool feature_name(const std::string& name) {
+  return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 // `argv` run with stdout on a pipe; its output and exit status.
@@ -78,8 +87,13 @@ BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
   if (f.contains("features") && f["features"].is_object()) {
     if (f["features"].size() > kMaxFeatures)
       throw std::invalid_argument(fmt::format("more than {} features", kMaxFeatures));
-    for (const auto& [name, on] : f["features"].items())
-      if (on.is_boolean()) box.features[name] = on.get<bool>();
+    for (const auto& [name, on] : f["features"].items()) {
+      if (!on.is_boolean()) continue;
+      if (feature_name(name))
+        box.features[name] = on.get<bool>();
+      else
+        box.bad_feature_names.push_back(name);
+    }
   }
   box.features_writable = f.value("writable", false) && !box.features.empty();
   box.features_why_not =

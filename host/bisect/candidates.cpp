@@ -205,6 +205,8 @@ CandidateSet make_candidates(const BoxKnobs& box, const CandidateFilter& filter)
     out.skipped.push_back({"sched features", "not writable here: " + box.features_why_not});
   }
   for (const auto& [name, knob] : box.knobs) add_knob(box, name, knob, filter, out);
+  for (const auto& name : box.bad_feature_names)
+    out.skipped.push_back({name, "not a feature name ([A-Za-z0-9_], 1-64 bytes)"});
   return out;
 }
 

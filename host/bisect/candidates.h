@@ -33,6 +33,9 @@ struct BoxKnobs {
   std::map<std::string, BoxKnob> knobs;  // "kernel.numa_balancing", "sched/base_slice_ns"
   std::vector<std::string> agent_deny;   // the agent config's bisect_deny (through a server)
   std::string instance_id;               // the agent instance whose Hello said it (server)
+  // Feature names the box listed that are not names ([A-Za-z0-9_], 1-64
+  // bytes): never flipped, listed as skipped.
+  std::vector<std::string> bad_feature_names;
 };
 
 // What to try: any of "features", "sysctls", "tunables", "all", or knob

@@ -105,6 +105,15 @@ TEST(BoxKnobs, TheServersKnobsDocumentAddsTheAgentsDenyListAndInstance) {
     "knobs": [], "bisect_deny": ["NO_NI_RANDOM", 3, "kernel.numa_balancing"]})j"));
   EXPECT_EQ(box.agent_deny, (std::vector<std::string>{"NO_NI_RANDOM", "kernel.numa_balancing"}));
   EXPECT_EQ(box.instance_id, "inst-7");
+  // A feature name that is not one (a hostile agent's) is never a candidate.
+  const BoxKnobs odd = parse_knobs_list(nlohmann::json::parse(
+      R"({"features": {"features": {"GOOD": true, "\u001b[31mEVIL": true, "A B": false},
+          "writable": true}, "knobs": []})"));
+  EXPECT_EQ(odd.features, (std::map<std::string, bool>{{"GOOD", true}}));
+  EXPECT_EQ(odd.bad_feature_names, (std::vector<std::string>{"\x1b[31mEVIL", "A B"}));
+  const CandidateSet set = make_candidates(odd, {});
+  ASSERT_EQ(set.candidates.size(), 1u);
+  EXPECT_EQ(set.skipped.size(), 2u);
   nlohmann::json many = {{"features", nlohmann::json::object()},
                          {"knobs", nlohmann::json::array()},
                          {"bisect_deny", std::vector<std::string>(257, "X")}};
