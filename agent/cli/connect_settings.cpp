@@ -106,7 +106,7 @@ tools::ToolPaths settle_tools(const ConnectFlags& f, const std::optional<ConfigF
 // "kernel.numa_balancing"), bounded; empty when the file has none.
 std::vector<std::string> settle_bisect_deny(const ConfigFile& config) {
   const auto node = config.section("bisect_deny");
-  if (!node) return {};
+  if (!node || node->IsNull()) return {};  // `bisect_deny:` alone: an empty list
   const auto at = [&](std::size_t i, const YAML::Node& n) {
     return fmt::format("{}:{}: bisect_deny[{}]", config.path(), yaml_line(n), i);
   };

@@ -238,6 +238,14 @@ void KnobController::journal_original(const KnobSetting& knob) {
     if (e.original.name == knob.name) return;
   }
   KnobSetting original{knob.kind, knob.name, read_on(root_, knob)};
+  try {
+    validate_entry(root_, original);  // what a restore would refuse, is never changed
+  } catch (const KnobUnavailable&) {
+    throw;
+  } catch (const KnobError& e) {
+    throw KnobError(fmt::format("{} {} not changed: its value as found could not be restored ({})",
+                                kind_name(knob.kind), knob.name, e.what()));
+  }
   journal_->entries.push_back({original, knob_path(root_, knob)});
   write_journal(journal_file_, *journal_);
 }
@@ -273,7 +281,11 @@ std::map<std::string, std::string> KnobController::current(
 
 void KnobController::restore() {
   if (!journal_) return lock_.reset();
-  auto failures = restore_entries(*journal_);
+  std::vector<std::string> refused;
+  auto failures = restore_entries(*journal_, &refused);
+  for (const auto& name : refused) {
+    failures.push_back(fmt::format("{}: its journaled original was refused, left as it is", name));
+  }
   if (!failures.empty()) {
     throw KnobUnavailable(fmt::format("restore failed: {}", fmt::join(failures, "; ")), EIO);
   }

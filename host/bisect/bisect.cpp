@@ -80,6 +80,27 @@ class Prober {
   std::vector<double> as_found_;
 };
 
+// The note for probes that ended unsettled ("" when none did): their units
+// are counted as without effect, which the report must qualify.
+std::string unsettled_note(const std::vector<ProbeRecord>& probes) {
+  const auto unsettled = std::count_if(probes.begin(), probes.end(), [](const auto& p) {
+    return p.look.settled == stats::Settled::kUnsettled;
+  });
+  if (unsettled == 0) return "";
+  return fmt::format(
+      "{} of {} probes ended unsettled: their interval reached past the no-effect margin "
+      "after every pair, so \"no effect shown\" is not \"no effect\" for their knobs; more "
+      "--max-iterations or longer iterations would settle them",
+      unsettled, probes.size());
+}
+
+std::string skipped_lines(const std::vector<Skipped>& skipped) {
+  std::string out;
+  for (const auto& s : skipped)
+    out += fmt::format("skipped {}: {}\n", printable(s.name), printable(s.reason));
+  return out;
+}
+
 std::string verdict_mark(double change_pct, const std::string& direction) {
   const bool lower_better = direction == "lower_is_better";
   return (change_pct > 0) != lower_better ? "(I)" : "(R)";
@@ -134,10 +155,17 @@ BisectResult bisect_knobs(const BoxKnobs& box, const BisectOptions& o, const Run
   });
   result.no_effect = names_of(set.candidates, search.cleared);
   result.notes = search.notes;
+  if (const std::string n = unsettled_note(result.probes); !n.empty()) result.notes.push_back(n);
   return result;
 }
 
 std::string bisect_text(const BisectResult& r) {
+  if (r.probes.empty()) {
+    std::string out =
+        fmt::format("bisect-knobs: case {}: nothing to probe, {}\n", printable(r.case_name),
+                    r.skipped.empty() ? "no candidate matched" : "every candidate was skipped");
+    return out + skipped_lines(r.skipped) + "probes: 0\n";
+  }
   std::string out = fmt::format(
       "bisect-knobs: case {}, {} ({}), as found {:.6g} {}{}\n", printable(r.case_name),
       printable(r.metric), r.direction.empty() ? "?" : printable(r.direction), r.as_found_level,
@@ -159,16 +187,7 @@ std::string bisect_text(const BisectResult& r) {
   if (!r.no_effect.empty())
     out += fmt::format("no effect shown ({}): {}\n", r.no_effect.size(),
                        printable(fmt::format("{}", fmt::join(r.no_effect, ", "))));
-  const auto unsettled = std::count_if(r.probes.begin(), r.probes.end(), [](const auto& p) {
-    return p.look.settled == stats::Settled::kUnsettled;
-  });
-  if (unsettled > 0)
-    out += fmt::format(
-        "{} of {} probes ended unsettled: their interval reached past the no-effect margin "
-        "after every pair; more --max-iterations or longer iterations would settle them\n",
-        unsettled, r.probes.size());
-  for (const auto& s : r.skipped)
-    out += fmt::format("skipped {}: {}\n", printable(s.name), printable(s.reason));
+  out += skipped_lines(r.skipped);
   for (const auto& n : r.notes) out += "note: " + printable(n) + "\n";
   out += fmt::format("probes: {} ({} iterations per side)\n", r.probes.size(), r.pairs);
   return out;

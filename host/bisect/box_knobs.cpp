@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -76,6 +78,28 @@ std::pair<std::string, int> capture(const std::vector<std::string>& argv) {
   return {out, status};
 }
 
+// The server's left_out counts: features and knobs it did not list are
+// named as skipped; a denylist it did not list whole stops the search (a
+// denied knob could be probed).
+void read_left_out(const nlohmann::json& doc, BoxKnobs& box) {
+  if (!doc.contains("left_out") || !doc["left_out"].is_object()) return;
+  const auto count = [&](const char* key) {
+    const auto& v = doc["left_out"].value(key, nlohmann::json(0));
+    return v.is_number_unsigned() ? v.get<std::uint64_t>() : 0;
+  };
+  if (const auto n = count("bisect_deny"); n > 0)
+    throw std::invalid_argument(fmt::format(
+        "the server left out {} of the agent's bisect_deny names: its denylist is not whole", n));
+  const std::pair<const char*, const char*> kinds[] = {{"features", "sched features"},
+                                                       {"knobs", "knobs"}};
+  for (const auto& [key, what] : kinds) {
+    if (const auto n = count(key); n > 0)
+      box.not_listed.push_back(
+          {fmt::format("{} ({} more)", what, n),
+           "the server lists at most 512 features and 256 knobs of a box; these were not listed"});
+  }
+}
+
 }  // namespace
 
 BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
@@ -116,6 +140,7 @@ BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
       if (name.is_string()) box.agent_deny.push_back(name.get<std::string>());
   }
   box.instance_id = string_or(doc, "instance_id", "");
+  read_left_out(doc, box);
   return box;
 }
 

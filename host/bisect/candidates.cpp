@@ -207,6 +207,7 @@ CandidateSet make_candidates(const BoxKnobs& box, const CandidateFilter& filter)
   for (const auto& [name, knob] : box.knobs) add_knob(box, name, knob, filter, out);
   for (const auto& name : box.bad_feature_names)
     out.skipped.push_back({name, "not a feature name ([A-Za-z0-9_], 1-64 bytes)"});
+  out.skipped.insert(out.skipped.end(), box.not_listed.begin(), box.not_listed.end());
   return out;
 }
 

@@ -24,6 +24,12 @@ struct BoxKnob {
   std::string why_not;  // "EPERM", "absent": why it cannot be written
 };
 
+// A candidate not tried, and why.
+struct Skipped {
+  std::string name;
+  std::string reason;  // "denylisted: emits a kernel WARN (fatal under panic_on_warn)"
+};
+
 // The box: sched features (name -> on) when the features file is writable,
 // and the sysctls and tunables by plan name.
 struct BoxKnobs {
@@ -36,6 +42,9 @@ struct BoxKnobs {
   // Feature names the box listed that are not names ([A-Za-z0-9_], 1-64
   // bytes): never flipped, listed as skipped.
   std::vector<std::string> bad_feature_names;
+  // What the server's document did not list (its left_out counts), named
+  // as skipped: "sched features (3 more)".
+  std::vector<Skipped> not_listed;
 };
 
 // What to try: any of "features", "sysctls", "tunables", "all", or knob
@@ -51,11 +60,6 @@ struct Candidate {
   std::vector<std::string> features;          // tokens: "NO_NI_RANDOM", "DELAY_DEQUEUE"
   std::map<std::string, std::string> sysctl;  // name -> value
   std::map<std::string, std::string> debugfs;
-};
-
-struct Skipped {
-  std::string name;
-  std::string reason;  // "denylisted: emits a kernel WARN (fatal under panic_on_warn)"
 };
 
 struct CandidateSet {

@@ -68,6 +68,19 @@ store::RunRecord local_target_run(const BisectCliOptions& o, const std::string& 
   return runs.front();
 }
 
+// --target's RUN: a run id or its prefix (lowercase hex and '-', at most
+// 36), or CliError(kUsage) naming the flag; nothing else reaches a store
+// or a server.
+void check_run_prefix(const std::string& target, const std::string& run_prefix) {
+  const bool ok = !run_prefix.empty() && run_prefix.size() <= 36 &&
+                  run_prefix.find_first_not_of("0123456789abcdef-") == std::string::npos;
+  if (!ok)
+    throw CliError(ErrorKind::kUsage,
+                   fmt::format("--target {}: RUN[:VARIANT] starts with a run id or its prefix "
+                               "(lowercase hex and '-', 1-36 characters), not '{}'",
+                               printable(target), printable(run_prefix)));
+}
+
 // --target RUN[:VARIANT]: the judged metric's level in that stored run
 // (--db's, or the server's).
 void apply_target(const BisectCliOptions& o, client::ApiClient* api, bisect::BisectOptions& b) {
@@ -75,6 +88,7 @@ void apply_target(const BisectCliOptions& o, client::ApiClient* api, bisect::Bis
   const auto colon = o.target.find(':');
   const std::string run_prefix = o.target.substr(0, colon);
   const std::string variant = colon == std::string::npos ? "" : o.target.substr(colon + 1);
+  check_run_prefix(o.target, run_prefix);
   store::RunRecord run;
   try {
     run = api ? client::fetch_run(*api, run_prefix) : local_target_run(o, run_prefix);
@@ -119,13 +133,36 @@ store::RunRecord run_probe(const BisectCliOptions& o, const v1::Plan& plan) {
   return runs.front();
 }
 
+// The box at the end against the box as found.
+struct BoxAfter {
+  std::string changes;  // " NAME: A -> B" or " probe RUN: REASON" each; "" when none
+  std::string unknown;  // why it could not be read again ("" when it was)
+
+  // "box left as found", "box NOT as found: ...", or "box as found: unknown (...)".
+  std::string line() const {
+    if (!changes.empty()) return "box NOT as found:" + printable(changes);
+    if (!unknown.empty()) return "box as found: unknown (" + printable(unknown) + ")";
+    return "box left as found";
+  }
+  int exit_code() const {
+    return !changes.empty() ? kExitFailed : !unknown.empty() ? kExitUnreachable : kExitOk;
+  }
+};
+
+// `e`'s text, or `e` again when it is Ctrl-C (which ends the command).
+std::string not_interrupted(const std::exception& e) {
+  const auto* error = dynamic_cast<const Error*>(&e);
+  if (error && error->kind() == ErrorKind::kInterrupted) throw *error;
+  return e.what();
+}
+
 // The box before, each probe, and the box after, on this machine or
 // through a server.
 struct Backend {
   bisect::BoxKnobs before;
   std::function<store::RunRecord(const v1::Plan&)> run;
-  // Why the box is not as found now ("" when it is), `probes` the runs spent.
-  std::function<std::string(const std::vector<store::RunRecord>& probes)> after;
+  // The box now, `probes` the runs spent.
+  std::function<BoxAfter(const std::vector<store::RunRecord>& probes)> after;
 };
 
 Backend local_backend(const BisectCliOptions& o) {
@@ -134,7 +171,14 @@ Backend local_backend(const BisectCliOptions& o) {
   b.before = bisect::read_local_box_knobs(agent, o.root, o.state_dir);
   b.run = [&o](const v1::Plan& plan) { return run_probe(o, plan); };
   b.after = [&o, agent, before = b.before](const std::vector<store::RunRecord>&) {
-    return bisect::box_changes(before, bisect::read_local_box_knobs(agent, o.root, o.state_dir));
+    BoxAfter after;
+    try {
+      after.changes =
+          bisect::box_changes(before, bisect::read_local_box_knobs(agent, o.root, o.state_dir));
+    } catch (const std::exception& e) {
+      after.unknown = fmt::format("the knobs could not be read again: {}", not_interrupted(e));
+    }
+    return after;
   };
   return b;
 }
@@ -146,19 +190,19 @@ Backend remote_backend(const BisectCliOptions& o, client::ApiClient& api) {
     return run_remote_probe(api, o.agent, plan, o.verbose);
   };
   b.after = [&o, &api, before = b.before](const std::vector<store::RunRecord>& probes) {
-    std::string out;
+    BoxAfter after;
     for (const auto& run : probes)
       if (run.reason.find("knobs not restored") != std::string::npos)
-        out += fmt::format(" probe {}: {}", run.run_id.substr(0, 8), run.reason);
+        after.changes += fmt::format(" probe {}: {}", run.run_id.substr(0, 8), run.reason);
     // A new agent instance said Hello again: its values are the box now.
     try {
       const bisect::BoxKnobs now = read_remote_box_knobs(api, o.agent);
-      if (now.instance_id != before.instance_id) out += bisect::box_changes(before, now);
-    } catch (const Error& e) {
-      if (e.kind() == ErrorKind::kInterrupted) throw;
-      out += fmt::format(" (the agent's knobs could not be read again: {})", e.what());
+      if (now.instance_id != before.instance_id) after.changes += bisect::box_changes(before, now);
+    } catch (const std::exception& e) {
+      after.unknown =
+          fmt::format("the agent's knobs could not be read again: {}", not_interrupted(e));
     }
-    return out;
+    return after;
   };
   return b;
 }
@@ -233,28 +277,22 @@ int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& ba
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::kInterrupted) throw;
     // The search stopped: say still whether the box is as found.
-    try {
-      const std::string diff = backend.after(probes);
-      std::cerr << (diff.empty() ? "box left as found\n"
-                                 : "box NOT as found:" + printable(diff) + "\n");
-    } catch (const std::exception& after) {
-      std::cerr << printable(fmt::format("the box could not be read again: {}", after.what()))
-                << "\n";
-    }
+    std::cerr << backend.after(probes).line() << "\n";
     throw;
   }
-  const std::string diff = backend.after(probes);
+  const BoxAfter after = backend.after(probes);
   if (o.json) {
     nlohmann::json j = bisect::bisect_json(result);
-    j["box_as_found"] = diff.empty();
-    if (!diff.empty()) j["box_changes"] = diff.substr(1);
+    j["box_as_found"] = after.changes.empty() && after.unknown.empty() ? nlohmann::json(true)
+                        : after.changes.empty()                        ? nlohmann::json(nullptr)
+                                                                       : nlohmann::json(false);
+    if (!after.changes.empty()) j["box_changes"] = after.changes.substr(1);
+    if (!after.unknown.empty()) j["box_unknown"] = after.unknown;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << bisect::bisect_text(result)
-              << (diff.empty() ? "box left as found\n"
-                               : "box NOT as found:" + printable(diff) + "\n");
+    std::cout << bisect::bisect_text(result) << after.line() << "\n";
   }
-  return diff.empty() ? kExitOk : kExitFailed;
+  return after.exit_code();
 }
 
 int run_bisect(const BisectCliOptions& o) {

@@ -12,9 +12,9 @@
 #include "host/cli/remote_watch.h"
 #include "host/cli/run_wait.h"
 #include "host/client/api_paths.h"
+#include "host/client/api_views.h"
 #include "host/client/remote_runs.h"
 #include "host/client/run_events.h"
-#include "host/client/server_outage.h"
 
 namespace schedrig::host {
 namespace {
@@ -28,11 +28,8 @@ constexpr std::chrono::milliseconds kAbortTimeout{10000};
 // agents the server has when it has no such one.
 json agent_row(client::ApiClient& api, const std::string& agent) {
   std::vector<std::string> known;
-  for (const json& a : api.get_json(client::agents_path()).value("agents", json::array())) {
-    if (!a.is_object() || !a.contains("agent_id") || !a["agent_id"].is_string()) continue;
-    if (a["agent_id"] == agent) return a;
-    if (known.size() < 20) known.push_back(a["agent_id"].get<std::string>());
-  }
+  if (auto row = client::agent_row_from_json(api.get_json(client::agents_path()), agent, &known))
+    return std::move(*row);
   throw CliError(
       ErrorKind::kUsage,
       printable(fmt::format("--agent {}: the server {} has no such agent (it has: {})", agent,
@@ -57,21 +54,16 @@ void abort_probe(client::ApiClient& api, const std::string& run_id) {
 // Follows `run_id` until it ends, printing iteration lines when `verbose`.
 void follow(client::ApiClient& api, const std::string& run_id, bool verbose) {
   client::RunFollower follower(api, run_id);
-  while (!follower.ended()) {
-    std::vector<client::RunEvent> events;
-    client::ride_server_outage([&] { events = follower.poll(kLongPollS); }, std::cerr);
-    for (const auto& event : events) {
-      if (const auto* it = std::get_if<store::IterationRecord>(&event); it && verbose)
-        std::cerr << printable(fmt::format("  {} {} #{}: {}", it->case_name, it->variant,
-                                           it->iteration, it->status))
-                  << "\n";
-      else if (const auto* c = std::get_if<client::RunStateEvent>(&event))
-        std::cerr << printable(client::run_state_line(run_id, *c)) << "\n";
-      else if (const auto* l = std::get_if<client::RunLogEvent>(&event);
-               l && (verbose || l->waiting))
-        std::cerr << printable("agent: " + l->message) << "\n";
-    }
-  }
+  client::follow_to_end(follower, kLongPollS, std::cerr, [&](const client::RunEvent& event) {
+    if (const auto* it = std::get_if<store::IterationRecord>(&event); it && verbose)
+      std::cerr << printable(fmt::format("  {} {} #{}: {}", it->case_name, it->variant,
+                                         it->iteration, it->status))
+                << "\n";
+    else if (const auto* c = std::get_if<client::RunStateEvent>(&event))
+      std::cerr << printable(client::run_state_line(run_id, *c)) << "\n";
+    else if (const auto* l = std::get_if<client::RunLogEvent>(&event); l && (verbose || l->waiting))
+      std::cerr << printable("agent: " + l->message) << "\n";
+  });
 }
 
 }  // namespace

@@ -10,7 +10,6 @@
 #include "host/cli/watch_printer.h"
 #include "host/client/remote_runs.h"
 #include "host/client/run_events.h"
-#include "host/client/server_outage.h"
 
 namespace schedrig::host {
 namespace {
@@ -37,12 +36,10 @@ int follow(client::ApiClient& client, const std::string& run, bool json) {
   WatchPrinter printer(std::cout, json, r.run_id, r.planned_iterations);
   printer.start(r.status);
   client::RunFollower follower(client, r.run_id);
-  while (!follower.ended()) {
-    std::vector<client::RunEvent> events;
-    client::ride_server_outage([&] { events = follower.poll(kLongPollS); }, std::cerr);
-    for (const auto& event : events) show(printer, event, r.run_id);
+  client::follow_to_end(follower, kLongPollS, std::cerr, [&](const client::RunEvent& event) {
+    show(printer, event, r.run_id);
     std::cout << std::flush;
-  }
+  });
   printer.finish(follower.state(), follower.reason(), follower.dropped_samples());
   return kExitOk;
 }

@@ -13,7 +13,6 @@
 #include "host/client/json_read.h"
 #include "host/client/remote_runs.h"
 #include "host/client/run_events.h"
-#include "host/client/server_outage.h"
 #include "host/compare/compare_table.h"
 #include "host/compare/gate.h"
 #include "host/report/compare_text.h"
@@ -70,9 +69,8 @@ class RunsWaiter {
       open = false;
       for (auto& f : followed_) {
         if (f.follower.ended()) continue;
-        std::vector<client::RunEvent> events;
-        client::ride_server_outage([&] { events = f.follower.poll(wait_s); }, std::cerr);
-        for (const auto& event : events) show(f, event);
+        for (const auto& event : client::poll_riding_outage(f.follower, wait_s, std::cerr))
+          show(f, event);
         out_ << std::flush;
         open = open || !f.follower.ended();
       }

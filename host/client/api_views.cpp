@@ -60,4 +60,15 @@ std::vector<report::QueueEntry> queue_from_json(const json& j) {
   });
 }
 
+std::optional<json> agent_row_from_json(const json& j, const std::string& agent_id,
+                                        std::vector<std::string>* others) {
+  if (!j.is_object() || !j.contains("agents") || !j["agents"].is_array()) return std::nullopt;
+  for (const json& a : j["agents"]) {
+    if (!a.is_object() || !a.contains("agent_id") || !a["agent_id"].is_string()) continue;
+    if (a["agent_id"] == agent_id) return a;
+    if (others && others->size() < 20) others->push_back(a["agent_id"].get<std::string>());
+  }
+  return std::nullopt;
+}
+
 }  // namespace schedrig::client

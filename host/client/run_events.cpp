@@ -8,8 +8,23 @@
 #include "host/client/json_read.h"
 #include "host/client/remote_runs.h"
 #include "host/client/run_record_json.h"
+#include "host/client/server_outage.h"
 
 namespace schedrig::client {
+
+std::vector<RunEvent> poll_riding_outage(RunFollower& follower, unsigned wait_s,
+                                         std::ostream& log) {
+  std::vector<RunEvent> events;
+  ride_server_outage([&] { events = follower.poll(wait_s); }, log);
+  return events;
+}
+
+void follow_to_end(RunFollower& follower, unsigned wait_s, std::ostream& log,
+                   const std::function<void(const RunEvent&)>& on_event) {
+  while (!follower.ended()) {
+    for (const RunEvent& event : poll_riding_outage(follower, wait_s, log)) on_event(event);
+  }
+}
 
 bool run_state_ended(const std::string& state) {
   return state == "ok" || state == "failed" || state == "aborted";

@@ -3,7 +3,9 @@
 // since the last, until the run has ended.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -90,6 +92,17 @@ class RunFollower {
   unsigned long long dropped_samples_ = 0;
   bool ended_ = false;
 };
+
+// One poll of `follower` (up to `wait_s` seconds) that rides out a server
+// restart or outage (server_outage.h, its lines on `log`).
+std::vector<RunEvent> poll_riding_outage(RunFollower& follower, unsigned wait_s, std::ostream& log);
+
+// Follows `follower` to the run's end with poll_riding_outage, handing each
+// event to `on_event` in order. Errors as ApiClient::get once the outage
+// policy gives up; Error(kInterrupted) on Ctrl-C when the client stops on
+// signals.
+void follow_to_end(RunFollower& follower, unsigned wait_s, std::ostream& log,
+                   const std::function<void(const RunEvent&)>& on_event);
 
 // Whether `state` is one a run does not leave.
 bool run_state_ended(const std::string& state);

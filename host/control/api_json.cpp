@@ -43,25 +43,30 @@ constexpr std::size_t kMaxValueBytes = 4096;
 
 std::string errno_name(int err) { return procfs::errno_text(err > 0 && err < 4096 ? err : EIO); }
 
-// "NAME NO_OTHER ..." -> {NAME: true, OTHER: false}, at most kMaxKnobFeatures.
-json feature_states(const std::string& line) {
+// "NAME NO_OTHER ..." -> {NAME: true, OTHER: false}, at most
+// kMaxKnobFeatures; the tokens past that are counted in `*left_out`.
+json feature_states(const std::string& line, std::size_t* left_out) {
   json out = json::object();
   std::istringstream in(line);
-  for (std::string token; in >> token && out.size() < kMaxKnobFeatures;) {
+  for (std::string token; in >> token;) {
+    if (out.size() >= kMaxKnobFeatures) {
+      ++*left_out;
+      continue;
+    }
     const bool off = token.starts_with("NO_");
     out[off ? token.substr(3) : token] = !off;
   }
   return out;
 }
 
-json features_json(const v1::KnobCapability& c) {
+json features_json(const v1::KnobCapability& c, std::size_t* left_out) {
   json f = {{"path", c.path()}, {"writable", c.writable()}};
   if (!c.readable()) {
     f["error"] = errno_name(c.errno_value());
   } else if (!c.has_value() || c.value().size() > kMaxValueBytes * 8) {
     f["error"] = "the agent did not report the features' states (an agent older than this host)";
   } else {
-    f["features"] = feature_states(c.value());
+    f["features"] = feature_states(c.value(), left_out);
   }
   if (!c.writable() && c.errno_value() != 0) f["write_error"] = errno_name(c.errno_value());
   return f;
@@ -153,15 +158,25 @@ json agent_knobs_json(const std::string& agent_id, const LiveAgent& agent) {
               {"features", {{"error", "the agent reported no sched features file"}}},
               {"knobs", json::array()},
               {"bisect_deny", json::array()}};
+  std::size_t features_left_out = 0, knobs_left_out = 0, deny_left_out = 0;
   for (const v1::KnobCapability& c : h.knobs()) {
     if (c.name() == "sched_features") {
-      out["features"] = features_json(c);
+      out["features"] = features_json(c, &features_left_out);
     } else if (out["knobs"].size() < kMaxKnobs) {
       out["knobs"].push_back(knob_json(c));
+    } else {
+      ++knobs_left_out;
     }
   }
-  for (const std::string& name : h.bisect_deny())
-    if (out["bisect_deny"].size() < kMaxDeny) out["bisect_deny"].push_back(name);
+  for (const std::string& name : h.bisect_deny()) {
+    if (out["bisect_deny"].size() < kMaxDeny)
+      out["bisect_deny"].push_back(name);
+    else
+      ++deny_left_out;
+  }
+  if (features_left_out + knobs_left_out + deny_left_out > 0)
+    out["left_out"] = {
+        {"features", features_left_out}, {"knobs", knobs_left_out}, {"bisect_deny", deny_left_out}};
   return out;
 }
 

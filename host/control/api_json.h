@@ -38,8 +38,9 @@ nlohmann::json agents_json(const std::vector<store::AgentRecord>& stored,
 // error, write_error}, knobs: [{name, path, readable, writable, errno,
 // value, error}], bisect_deny: [NAME]}. Values are as of the Hello (the
 // agent's start or reconnect). At most 512 features, 256 knobs and 256
-// deny names; a value over 4096 bytes is left out; an errno outside
-// 1..4095 reads as EIO.
+// deny names, and when the Hello had more, left_out: {features, knobs,
+// bisect_deny} counts what was not listed; a value over 4096 bytes is left
+// out; an errno outside 1..4095 reads as EIO.
 nlohmann::json agent_knobs_json(const std::string& agent_id, const LiveAgent& agent);
 
 // {"runs":[{run_id, agent_id, plan_name, state, reason, waiting, labels,

@@ -8,6 +8,7 @@
 #include "common/printable.h"
 #include "host/client/api_client.h"
 #include "host/client/api_paths.h"
+#include "host/client/api_views.h"
 
 namespace schedrig::nightly {
 namespace {
@@ -177,9 +178,8 @@ class AgentNight {
   // This agent's row of GET /api/v1/agents; an empty object when the
   // server does not list it.
   json fetch_agent_row() {
-    for (const json& a : api_.get_json(client::agents_path()).value("agents", json::array()))
-      if (a.value("agent_id", "") == agent_.agent_id) return a;
-    return json::object();
+    return client::agent_row_from_json(api_.get_json(client::agents_path()), agent_.agent_id)
+        .value_or(json::object());
   }
   // The same while a box boots: a server that does not answer is asked again.
   json agent_row_or_empty() {

@@ -82,6 +82,51 @@ TEST(KnobHardening, ApplyOfTheOriginalRefusesAPlantedOutOfRangeValue) {
   EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
 }
 
+// A value as found that a restore would refuse (here out of the allowlist's
+// range, as only a fake root can hold) is never changed: it could not be put
+// back.
+TEST(KnobHardening, AKnobWhoseValueAsFoundCouldNotBeRestoredIsNotChanged) {
+  FakeRoot root;
+  root.put("proc/sys/kernel/numa_balancing", "99999\n");
+  KnobController k(root.root(), root.state_dir());
+  try {
+    k.apply({{KnobKind::kSysctl, "kernel.numa_balancing", "0"}});
+    FAIL() << "applied";
+  } catch (const KnobError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel.numa_balancing not changed: its value as found "
+                                         "could not be restored"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("'99999'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "99999");
+  k.restore();  // nothing was journaled: nothing to fail
+}
+
+// A run on a box with a console `knobs set` journal whose entry is refused:
+// the run's restore counts it as a failure (the run is "knobs not
+// restored"), after restoring what it can.
+TEST(KnobHardening, ARefusedJournalEntryIsARestoreFailure) {
+  FakeRoot root;
+  plant_journal(root, {{KnobKind::kSysctl, "kernel.numa_balancing", "99999"}});
+  KnobController k(root.root(), root.state_dir());
+  k.apply({kAutogroupOff});
+  EXPECT_EQ(root.get(kAutogroup), "0");
+  try {
+    k.restore();
+    FAIL() << "restored";
+  } catch (const KnobUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "kernel.numa_balancing: its journaled original was refused, left as it is"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(root.get(kAutogroup), "1");  // what could be restored was
+  EXPECT_EQ(root.get("proc/sys/kernel/numa_balancing"), "1");
+  EXPECT_TRUE(fs::exists(k.journal_file()));  // kept for `knobs restore` and a person
+  k.keep_journal();
+}
+
 TEST(KnobHardening, KnobsRestoreCommandRefusesATamperedJournal) {
   FakeRoot root;
   root.put("proc/sys/kernel/core_pattern", "core\n");

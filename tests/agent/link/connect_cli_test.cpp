@@ -128,6 +128,14 @@ TEST(ConnectCli, ABisectDenyThatIsNotAListOfKnobNamesIsRefused) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find(cfg + ":2: bisect_deny: want a list of knob names"), std::string::npos)
       << r.output;
+  // `bisect_deny:` with nothing after it is an empty list: the config is
+  // read and the agent dials (port 1: nobody there, so it gives up).
+  const std::string token = write(dir.file("agent.token"), "tok\n");
+  cfg = write(dir.file("c.yaml"), "url: ws://127.0.0.1:1/agent\nbisect_deny:\n");
+  r = connect(dir, "--config " + cfg + " --give-up-after 0.2 --token-file " + token);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_EQ(r.output.find("bisect_deny"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("giving up after 0.2 s"), std::string::npos) << r.output;
 }
 
 TEST(ConnectCli, AnInvalidIdIsBadUsage) {

@@ -45,6 +45,16 @@ TEST(BisectCli, BadInputIsExit2NamingTheFlagAndValue) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.stderr_text.rfind("schedrig: error: --target deadbeef: 0 runs in ", 0), 0u)
       << r.stderr_text;
+  r = bisect(dir, "--plan " + plan + " --case kv --target :flipped");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.stderr_text,
+            "schedrig: error: --target :flipped: RUN[:VARIANT] starts with a run id or its prefix "
+            "(lowercase hex and '-', 1-36 characters), not ''\n");
+  r = bisect(dir, "--plan " + plan + " --case kv --target \"$(printf 'ab\\033[31m')\"");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stderr_text.find("--target ab\\e[31m: RUN[:VARIANT]"), std::string::npos)
+      << r.stderr_text;  // escaped once, never raw
+  EXPECT_EQ(r.stderr_text.find('\x1b'), std::string::npos) << r.stderr_text;
   r = bisect(dir, "--plan " + plan + " --case kv --agent /bin/true");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.stderr_text.find("/bin/true knobs list --json printed no knobs list"),

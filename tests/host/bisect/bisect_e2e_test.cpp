@@ -8,6 +8,10 @@
 //  - a real search over a writable sysctl on the kv case (this box lets
 //    kernel.sched_autogroup_enabled be written): it completes, reports, and
 //    leaves the sysctl as found.
+//  - a box the agent cannot read again at the end: "as found: unknown",
+//    exit 3.
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -95,6 +99,37 @@ TEST(BisectKnobsE2E, ARealSearchOverAWritableSysctlCompletesAndLeavesItAsFound) 
   EXPECT_NE(read_file(dir.file("stderr")).find("probe 1: kernel.sched_autogroup_enabled="),
             std::string::npos);
   EXPECT_EQ(read_line(autogroup), before);
+}
+
+// The box cannot be read again at the end (here the agent's second `knobs
+// list` fails): the report says the box as found is unknown, not that it
+// changed, and the exit is 3 (the agent unreachable), not 0.
+TEST(BisectKnobsE2E, ABoxThatCannotBeReadAgainIsUnknownWithExit3) {
+  knobs::testing::FakeRoot root;
+  TempDir dir;
+  const std::string agent = dir.file("agent.sh");
+  std::ofstream(agent) << "#!/bin/sh\ncase \" $* \" in *\" knobs list \"*)\n"
+                       << "  if [ -e " << dir.file("listed")
+                       << " ]; then echo gone >&2; exit 1; fi\n"
+                       << "  : > " << dir.file("listed") << ";;\nesac\n"
+                       << "exec " << testing::bin("schedrig-agent") << " \"$@\"\n";
+  ASSERT_EQ(::chmod(agent.c_str(), 0755), 0);
+  const std::string plan = dir.file("fork.yaml");
+  std::ofstream(plan) << "name: f\nduration_s: 0.05\nquiet: {hold_s: 0, timeout_s: 1}\n"
+                         "cases: [{workload: fork}]\n";
+  const auto r =
+      run_command("(" + testing::bin("schedrig") + " bisect-knobs --plan " + plan + " --agent " +
+                  agent + " --root " + root.dir() + " --state-dir " + root.state_dir() +
+                  " --candidates kernel.sched_autogroup_enabled --max-iterations 5 "
+                  "--db " +
+                  dir.file("db") + " 2>" + dir.file("stderr") + ")");
+  EXPECT_EQ(r.exit_code, 3) << r.output << read_file(dir.file("stderr"));
+  EXPECT_NE(r.output.find("box as found: unknown (the knobs could not be read again: " + agent +
+                          " knobs list failed"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("NOT as found"), std::string::npos) << r.output;
+  EXPECT_EQ(root.get("proc/sys/kernel/sched_autogroup_enabled"), "1");
 }
 
 }  // namespace

@@ -120,6 +120,27 @@ TEST(BoxKnobs, TheServersKnobsDocumentAddsTheAgentsDenyListAndInstance) {
   EXPECT_THROW(parse_knobs_list(many), std::invalid_argument);
 }
 
+// The server's left_out counts: unlisted features and knobs are named as
+// skipped; an unlisted part of the denylist stops the search before a probe.
+TEST(BoxKnobs, WhatTheServerDidNotListIsSkippedOrRefused) {
+  const BoxKnobs box = parse_knobs_list(nlohmann::json::parse(R"j({
+    "features": {"features": {"NI_RANDOM": true}, "writable": true}, "knobs": [],
+    "left_out": {"features": 3, "knobs": 2, "bisect_deny": 0}})j"));
+  const CandidateSet set = make_candidates(box, {});
+  ASSERT_EQ(set.skipped.size(), 2u);
+  EXPECT_EQ(set.skipped[0].name, "sched features (3 more)");
+  EXPECT_EQ(set.skipped[1].name, "knobs (2 more)");
+  EXPECT_NE(set.skipped[0].reason.find("were not listed"), std::string::npos);
+  try {
+    parse_knobs_list(
+        nlohmann::json::parse(R"({"features": {}, "knobs": [], "left_out": {"bisect_deny": 1}})"));
+    FAIL() << "read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the server left out 1 of the agent's bisect_deny names: its denylist is not whole");
+  }
+}
+
 // A probe whose as-found iterations ran with other values than the box
 // was read with: the box changed under the search.
 TEST(BoxKnobs, AsFoundDriftNamesEveryKnobThatIsNotAsRead) {
@@ -192,6 +213,71 @@ TEST(BisectKnobs, FindsTheKnobRanksItAndSaysHowMuchOfTheGapItCloses) {
   EXPECT_EQ(j["findings"][0]["units"][0], "NO_NI_RANDOM");
   EXPECT_EQ(j["probes"].size(), r.probes.size());
   EXPECT_EQ(j["target"]["level"], 2000);
+}
+
+// Probes on a metric too noisy to settle in 8 pairs: every candidate is
+// "no effect shown", and the text and the JSON both say that this is not
+// "no effect".
+TEST(BisectKnobs, UnsettledProbesAreNotedInTheTextAndTheJsonAlike) {
+  BoxKnobs box;
+  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
+  BisectOptions o;
+  o.plan = base();
+  o.case_name = "fork";
+  o.rule.max_pairs = 8;
+  stats::NormalDraws draws(9);
+  const BisectResult r = bisect_knobs(
+      box, o,
+      [&](const v1::Plan&, const std::string&) {
+        store::RunRecord run;
+        run.run_id = "00000001-run";
+        for (unsigned i = 1; i <= 8; ++i) {
+          run.iterations.push_back(iteration(kAsFound, i, 1000 * (1 + 0.3 * draws.next())));
+          run.iterations.push_back(iteration(kFlipped, i, 1000 * (1 + 0.3 * draws.next())));
+        }
+        return run;
+      },
+      [](const std::string&) {});
+  ASSERT_EQ(r.probes.size(), 1u);
+  ASSERT_EQ(r.probes[0].look.settled, stats::Settled::kUnsettled);
+  EXPECT_EQ(r.no_effect, std::vector<std::string>{"kernel.sched_autogroup_enabled=0"});
+  const std::string text = bisect_text(r);
+  EXPECT_NE(text.find("note: 1 of 1 probes ended unsettled"), std::string::npos) << text;
+  const nlohmann::json j = bisect_json(r);
+  ASSERT_EQ(j["notes"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["notes"][0].get<std::string>().rfind("1 of 1 probes ended unsettled", 0), 0u)
+      << j.dump();
+}
+
+// A box where nothing can be flipped: the report says so, with each reason,
+// and no probe runs.
+TEST(BisectKnobs, NothingToProbeIsSaidWithTheReasons) {
+  BoxKnobs box;
+  box.features["NI_RANDOM"] = true;
+  box.features_why_not = "sys/kernel/debug/sched/features: EACCES";
+  box.knobs["kernel.sched_autogroup_enabled"] = {"1", false, "EROFS"};
+  BisectOptions o;
+  o.plan = base();
+  o.case_name = "fork";
+  const BisectResult r = bisect_knobs(
+      box, o,
+      [&](const v1::Plan&, const std::string&) -> store::RunRecord {
+        ADD_FAILURE() << "probed";
+        return {};
+      },
+      [](const std::string&) {});
+  EXPECT_TRUE(r.probes.empty());
+  const std::string text = bisect_text(r);
+  EXPECT_EQ(
+      text.rfind("bisect-knobs: case fork: nothing to probe, every candidate was skipped\n", 0), 0u)
+      << text;
+  EXPECT_NE(text.find("skipped sched features: not writable here: "
+                      "sys/kernel/debug/sched/features: EACCES\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("skipped kernel.sched_autogroup_enabled"), std::string::npos) << text;
+  EXPECT_NE(text.find("probes: 0\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("(?)"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -268,6 +268,20 @@ TEST(ApiViews, AgentsAndQueue) {
   EXPECT_EQ(queue[0].labels.at("k"), "v");
 }
 
+// One agent's row, and the ids the server does list when it is not there;
+// rows without a string id are passed over.
+TEST(ApiViews, AgentRowByIdOrTheOthersForTheError) {
+  const auto agents = nlohmann::json::parse(R"({"agents":[
+    {"agent_id":"box1","connected":true}, {"agent_id":7}, "x", {"agent_id":"box2"}]})");
+  const auto row = agent_row_from_json(agents, "box2");
+  ASSERT_TRUE(row);
+  EXPECT_EQ((*row)["agent_id"], "box2");
+  std::vector<std::string> others;
+  EXPECT_FALSE(agent_row_from_json(agents, "box3", &others));
+  EXPECT_EQ(others, (std::vector<std::string>{"box1", "box2"}));
+  EXPECT_FALSE(agent_row_from_json(nlohmann::json::parse(R"({"agents":{}})"), "box1"));
+}
+
 // Events in two polls: the run starts, a sample, a result and the agent's
 // line (a knob lock wait); then the end.
 TEST(RunFollower, FollowsEventsToTheEnd) {

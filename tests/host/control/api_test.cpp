@@ -176,6 +176,7 @@ TEST_F(ControlTest, GetAgentKnobsIsTheHellosKnobsInTheKnobsListShape) {
   EXPECT_FALSE(k["knobs"][2].contains("value"));                  // over 4096 bytes
   EXPECT_EQ(k["knobs"][3]["error"], "Input/output error (EIO)");  // no such errno
   EXPECT_EQ(k["bisect_deny"], json({"NI_RANDOM", "kernel.numa_balancing"}));
+  EXPECT_FALSE(k.contains("left_out"));
 
   Agent old{"box2"};  // an agent that sends no values
   *old.extra.add_knobs() = capability("sched_features", true, true, 0, std::nullopt);
@@ -184,6 +185,20 @@ TEST_F(ControlTest, GetAgentKnobsIsTheHellosKnobsInTheKnobsListShape) {
   EXPECT_FALSE(o["features"].contains("features"));
   EXPECT_NE(o["features"]["error"].get<std::string>().find("did not report"), std::string::npos);
   EXPECT_TRUE(o["knobs"].empty());
+
+  Agent big{"box3"};  // more than the document lists: counted in left_out
+  std::string line;
+  for (int i = 0; i < 515; ++i) line += fmt::format("F{} ", i);
+  *big.extra.add_knobs() = capability("sched_features", true, true, 0, line);
+  for (int i = 0; i < 258; ++i)
+    *big.extra.add_knobs() = capability(fmt::format("kernel.k{}", i), true, true, 0, "1");
+  for (int i = 0; i < 257; ++i) big.extra.add_bisect_deny(fmt::format("F{}", i));
+  connect(big);
+  const json b = call_json("GET", "/api/v1/agents/box3/knobs", 200);
+  EXPECT_EQ(b["features"]["features"].size(), 512u);
+  EXPECT_EQ(b["knobs"].size(), 256u);
+  EXPECT_EQ(b["bisect_deny"].size(), 256u);
+  EXPECT_EQ(b["left_out"], json({{"features", 3}, {"knobs", 2}, {"bisect_deny", 1}}));
 
   disconnect(old, "gone");
   EXPECT_NE(call_json("GET", "/api/v1/agents/box2/knobs", 409)["error"].get<std::string>().find(
