@@ -20,6 +20,7 @@
 #include "common/ids.h"
 #include "common/plan/plan_yaml.h"
 #include "common/printable.h"
+#include "common/stop_signal.h"
 #include "host/bisect/bisect.h"
 #include "host/bisect/box_knobs.h"
 #include "host/bisect/probe.h"
@@ -121,6 +122,9 @@ store::RunRecord run_probe(const BisectCliOptions& o, const v1::Plan& plan) {
   lab.labels = {{"bisect-knobs", "probe"}};
   std::ostringstream quiet;
   const int status = lab::run_lab(lab, o.verbose ? std::cerr : quiet);
+  if (status == kExitInterrupted || install_stop_signals().load())
+    throw Error(ErrorKind::kInterrupted,
+                fmt::format("probe run {} stopped by a signal", lab.run_id.substr(0, 8)));
   store::Store store(lab.db_path);
   auto runs = store.runs(lab.run_id);
   if (runs.empty() || status == kExitUsage || status == kExitUnreachable) {
@@ -246,6 +250,19 @@ void check_as_found(const bisect::BoxKnobs& before, const store::RunRecord& run)
                      run.run_id.substr(0, 8), fmt::join(drift, "; "))));
 }
 
+// CliError(kFailed) when probe `run` ended so that the search cannot go on:
+// aborted or interrupted (by someone else, or its agent gone), or its knobs
+// not restored (the box is no longer as found). A run failed by a failed
+// iteration goes on: its complete pairs still count.
+void check_probe_ended_whole(const store::RunRecord& run) {
+  const bool broken = run.status == "aborted" || run.status == "interrupted" ||
+                      run.reason.find("knobs not restored") != std::string::npos;
+  if (!broken) return;
+  throw CliError(ErrorKind::kFailed,
+                 printable(fmt::format("probe run {} ended {}: {}; the search stops",
+                                       run.run_id.substr(0, 8), run.status, run.reason)));
+}
+
 // bisect_knobs over `backend`, each probe kept in `probes` and checked as
 // found; a bad filter is CliError(kUsage), a failed probe CliError(kFailed).
 bisect::BisectResult search_knobs(const Backend& backend, const bisect::BisectOptions& b,
@@ -255,6 +272,7 @@ bisect::BisectResult search_knobs(const Backend& backend, const bisect::BisectOp
         backend.before, b,
         [&](const v1::Plan& plan, const std::string&) {
           probes.push_back(backend.run(plan));
+          check_probe_ended_whole(probes.back());
           check_as_found(backend.before, probes.back());
           return probes.back();
         },

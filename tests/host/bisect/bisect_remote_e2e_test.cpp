@@ -119,27 +119,51 @@ TEST_F(BisectRemoteE2E, AFeatureFlippedAfterTheAgentsHelloStopsTheSearch) {
 
 // The real agent on a plain fake root: only the autogroup sysctl is
 // there; a fork case through the server.
-class BisectRemoteRealAgentE2E : public ControlPlaneE2E {};
+class BisectRemoteRealAgentE2E : public ControlPlaneE2E {
+ protected:
+  // A search over autogroup on box1 whose probes take 2 s an iteration.
+  ChildProcess long_search() {
+    const std::string plan = write_plan(
+        "long.yaml",
+        "name: long\nduration_s: 2\nsample_hz: 0\nquiet: {timeout_s: 0, disturbance: false}\n"
+        "cases: [{name: forks, workload: fork, params: {workers: 1}}]\n");
+    return ChildProcess(
+        {host_bin_, "bisect-knobs", "--server", fmt::format("https://127.0.0.1:{}", port_), "--ca",
+         pki_.ca_cert, "--token-file", token_file("alice"), "--agent", "box1", "--plan", plan,
+         "--candidates", "kernel.sched_autogroup_enabled"},
+        dir_.file("search.log"));
+  }
+};
 
 // Ctrl-C while a probe runs: the probe is aborted on the server (its knob
 // back as found), then exit 130.
 TEST_F(BisectRemoteRealAgentE2E, CtrlCAbortsTheProbeOnTheServer) {
   start_agent("box1");
-  const std::string plan = write_plan(
-      "long.yaml",
-      "name: long\nduration_s: 2\nsample_hz: 0\nquiet: {timeout_s: 0, disturbance: false}\n"
-      "cases: [{name: forks, workload: fork, params: {workers: 1}}]\n");
-  ChildProcess search(
-      {host_bin_, "bisect-knobs", "--server", fmt::format("https://127.0.0.1:{}", port_), "--ca",
-       pki_.ca_cert, "--token-file", token_file("alice"), "--agent", "box1", "--plan", plan,
-       "--candidates", "kernel.sched_autogroup_enabled"},
-      dir_.file("search.log"));
+  ChildProcess search = long_search();
   ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s)) << search.log();
   ::kill(search.pid(), SIGINT);
   EXPECT_EQ(search.wait_for_exit(20s), 130) << search.log();
   EXPECT_NE(search.log().find("aborted on the server"), std::string::npos) << search.log();
   EXPECT_TRUE(eventually([&] { return knob("box1") == "1"; }, 20s));
   EXPECT_EQ(count("SELECT count(*) FROM runs WHERE status = 'aborted'"), 1);
+}
+
+// A probe aborted by someone else (`schedrig abort`): no look is taken
+// from what it ran; the search stops with exit 1, the box as found.
+TEST_F(BisectRemoteRealAgentE2E, AProbeAbortedBySomeoneElseStopsTheSearch) {
+  start_agent("box1");
+  ChildProcess search = long_search();
+  ASSERT_TRUE(eventually([&] { return knob("box1") == "0"; }, 30s)) << search.log();
+  const std::string run_id = agent_json("box1").value("run_id", "");
+  ASSERT_FALSE(run_id.empty());
+  EXPECT_EQ(api(http::verb::post, "/api/v1/runs/" + run_id + "/abort", "alice", "{}").status, 200u);
+  EXPECT_EQ(search.wait_for_exit(30s), 1) << search.log();
+  EXPECT_NE(search.log().find("probe run " + run_id.substr(0, 8) + " ended aborted: "),
+            std::string::npos)
+      << search.log();
+  EXPECT_NE(search.log().find("; the search stops"), std::string::npos) << search.log();
+  EXPECT_NE(search.log().find("box left as found"), std::string::npos) << search.log();
+  EXPECT_EQ(knob("box1"), "1");
 }
 
 TEST_F(BisectRemoteRealAgentE2E, ASysctlSearchOnAForkCaseLeavesTheBoxAsFound) {
