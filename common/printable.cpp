@@ -98,4 +98,17 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+bool well_formed_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::optional<CodePoint> cp = decode(text, i);
+    if (!cp) return false;
+    i += cp->length;
+  }
+  return true;
+}
+
 }  // namespace schedrig

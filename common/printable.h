@@ -26,4 +26,9 @@ namespace schedrig {
 // Other valid UTF-8 is kept as it is.
 std::string printable(std::string_view text);
 
+// Whether `text` is well-formed UTF-8 (RFC 3629) as a protobuf string field
+// must be: an agent's Hello carries file contents, and one bad byte would
+// make the whole message undecodable.
+bool well_formed_utf8(std::string_view text);
+
 }  // namespace schedrig

@@ -13,6 +13,7 @@
 #include "agent/knobs/features.h"
 #include "agent/session/agent_state.h"
 #include "common/cli_error.h"
+#include "common/printable.h"
 
 namespace schedrig::agent {
 namespace {
@@ -35,10 +36,16 @@ void guarded(F f) {
   try {
     f();
   } catch (const knobs::KnobUnavailable& e) {
-    throw CliError(ErrorKind::kUnreachable, e.what());
+    throw CliError(ErrorKind::kUnreachable, printable(e.what()));
   } catch (const knobs::KnobError& e) {
-    throw CliError(ErrorKind::kUsage, e.what());
+    throw CliError(ErrorKind::kUsage, printable(e.what()));
   }
+}
+
+// `j` as JSON text; a knob file's bytes that are not UTF-8 become U+FFFD
+// (nlohmann's error_handler_t::replace) rather than an exception.
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string errno_text(int e) {
@@ -74,23 +81,24 @@ void list(const KnobsOptions& o) {
     out["knobs"].push_back(j);
   }
   if (o.json) {
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     return;
   }
   const auto& f = out["features"];
   if (f.contains("error")) {
-    std::cout << fmt::format("sched features: {}\n", f["error"].get<std::string>());
+    std::cout << fmt::format("sched features: {}\n", printable(f["error"].get<std::string>()));
   } else {
-    std::cout << fmt::format("sched features ({}):\n", f["path"].get<std::string>());
+    std::cout << fmt::format("sched features ({}):\n", printable(f["path"].get<std::string>()));
     for (const auto& [name, on] : f["features"].items())
-      std::cout << fmt::format("  {}{}\n", on.get<bool>() ? "" : "NO_", name);
+      std::cout << fmt::format("  {}{}\n", on.get<bool>() ? "" : "NO_", printable(name));
   }
   std::cout << "\nsysctls and debugfs tunables (allowlist):\n";
   for (const auto& j : out["knobs"]) {
     std::string state =
         j["writable"].get<bool>() ? "writable" : j.value("error", std::string("read-only"));
     std::cout << fmt::format("  {:<46} {:>12}  {}\n", j["name"].get<std::string>(),
-                             j.contains("value") ? j["value"].get<std::string>() : "-", state);
+                             j.contains("value") ? printable(j["value"].get<std::string>()) : "-",
+                             printable(state));
   }
 }
 
@@ -98,13 +106,11 @@ void get(const KnobsOptions& o) {
   auto s = knobs::parse_knob(o.name, false);
   auto value = controller(o).current({s}).at(s.name);
   if (o.json) {
-    std::cout << nlohmann::json{{"name", s.name},
-                                {"kind", knobs::kind_name(s.kind)},
-                                {"value", value}}
-                     .dump()
+    std::cout << json_text({{"name", s.name}, {"kind", knobs::kind_name(s.kind)}, {"value", value}},
+                           -1)
               << "\n";
   } else {
-    std::cout << fmt::format("{}={}\n", s.name, value);
+    std::cout << fmt::format("{}={}\n", s.name, printable(value));
   }
 }
 
@@ -132,7 +138,7 @@ void set(const KnobsOptions& o) {
   k.keep_journal();
   std::cout << fmt::format(
       "{}: {} -> {} (journaled in {}; `schedrig-agent knobs restore` puts it back)\n", s.name,
-      before, s.value, k.journal_file());
+      printable(before), s.value, k.journal_file());
 }
 
 void restore(const KnobsOptions& o) {
@@ -142,7 +148,7 @@ void restore(const KnobsOptions& o) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& e : restored)
       j.push_back({{"name", e.original.name}, {"value", e.original.value}, {"path", e.path}});
-    std::cout << nlohmann::json{{"restored", j}}.dump(2) << "\n";
+    std::cout << json_text({{"restored", j}}, 2) << "\n";
     return;
   }
   if (restored.empty())

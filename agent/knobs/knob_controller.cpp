@@ -13,6 +13,7 @@
 #include "agent/knobs/knob_file.h"
 #include "agent/knobs/knob_paths.h"
 #include "common/ids.h"
+#include "common/printable.h"
 
 namespace schedrig::knobs {
 namespace {
@@ -55,9 +56,10 @@ void read_features(const procfs::Root& root, Capability& c) {
   try {
     for (const auto& [name, on] : FeaturesFile(root).read()) {
       if (c.features.size() == kMaxHelloFeatures) break;
-      c.features.push_back(name);
+      const std::string safe = printable(name);  // valid UTF-8 for Hello; the host skips it
+      c.features.push_back(safe);
       c.value =
-          fmt::format("{}{}{}", c.value.value_or(""), c.value ? " " : "", on ? name : "NO_" + name);
+          fmt::format("{}{}{}", c.value.value_or(""), c.value ? " " : "", on ? safe : "NO_" + safe);
     }
   } catch (const KnobError&) {
     c.features.clear();
@@ -65,11 +67,12 @@ void read_features(const procfs::Root& root, Capability& c) {
   }
 }
 
-// A sysctl's or tunable's value, when it reads and is at most kMaxHelloValueBytes.
+// A sysctl's or tunable's value, when it reads, is at most
+// kMaxHelloValueBytes and is UTF-8 (a protobuf string must be).
 std::optional<std::string> small_value(const std::string& path) {
   try {
     std::string v = read_knob_file(path);
-    if (v.size() <= kMaxHelloValueBytes) return v;
+    if (v.size() <= kMaxHelloValueBytes && well_formed_utf8(v)) return v;
   } catch (const KnobError&) {
   }
   return std::nullopt;
@@ -232,20 +235,32 @@ void KnobController::ensure_locked() {
   }
 }
 
-void KnobController::journal_original(const KnobSetting& knob) {
-  ensure_locked();
-  for (const auto& e : journal_->entries) {
-    if (e.original.name == knob.name) return;
-  }
-  KnobSetting original{knob.kind, knob.name, read_on(root_, knob)};
+namespace {
+
+// Throws KnobError unless a restore would write `original` back: a knob
+// whose original it would refuse is never changed.
+void check_restorable(const procfs::Root& root, const KnobSetting& original, const char* what) {
   try {
-    validate_entry(root_, original);  // what a restore would refuse, is never changed
+    validate_entry(root, original);
   } catch (const KnobUnavailable&) {
     throw;
   } catch (const KnobError& e) {
-    throw KnobError(fmt::format("{} {} not changed: its value as found could not be restored ({})",
-                                kind_name(knob.kind), knob.name, e.what()));
+    throw KnobError(fmt::format("{} {} not changed: its {} could not be restored ({})",
+                                kind_name(original.kind), original.name, what, e.what()));
   }
+}
+
+}  // namespace
+
+void KnobController::journal_original(const KnobSetting& knob) {
+  ensure_locked();
+  for (const auto& e : journal_->entries) {
+    // Journaled already (an adopted `knobs set` journal): checked all the same.
+    if (e.original.name == knob.name)
+      return check_restorable(root_, e.original, "journaled original");
+  }
+  KnobSetting original{knob.kind, knob.name, read_on(root_, knob)};
+  check_restorable(root_, original, "value as found");
   journal_->entries.push_back({original, knob_path(root_, knob)});
   write_journal(journal_file_, *journal_);
 }

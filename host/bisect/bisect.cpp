@@ -48,10 +48,14 @@ class Prober {
     const std::string what = fmt::format("{}", fmt::join(names, " "));
     const store::RunRecord run = run_(probe_plan(o_.plan, o_.case_name, flips, o_.rule), what);
     const ProbePairs pairs = probe_pairs(run, metric_);
-    if (pairs.as_found.size() < 2)
-      throw std::runtime_error(
-          printable(fmt::format("probe run {} ({}): fewer than 2 complete pairs ({})",
-                                run.run_id.substr(0, 8), run.status, run.reason)));
+    // A look before the rule's first (a run cut short: its agent restarted,
+    // an iteration failed) is outside the rule's error control.
+    if (pairs.as_found.size() < static_cast<std::size_t>(o_.rule.min_pairs))
+      throw std::runtime_error(printable(
+          fmt::format("probe run {} ({}): {} complete pairs, fewer than the {} of the first look "
+                      "({}); the search stops",
+                      run.run_id.substr(0, 8), run.status, pairs.as_found.size(), o_.rule.min_pairs,
+                      run.reason)));
     if (result_.metric.empty()) {
       result_.metric = pairs.metric;
       result_.unit = pairs.unit;
@@ -59,12 +63,14 @@ class Prober {
     }
     as_found_.insert(as_found_.end(), pairs.as_found.begin(), pairs.as_found.end());
     const stats::SequentialLook look = probe_look(pairs, o_.rule);
-    result_.probes.push_back({run.run_id, names, look});
+    result_.probes.push_back({run.run_id, names, look, pairs.disturbed});
     result_.pairs += look.pairs;
-    progress_(fmt::format("probe {}: {} -> {} {:+.1f}% [{:+.1f}, {:+.1f}] after {} pairs (run {})",
-                          result_.probes.size(), printable(what), stats::settled_name(look.settled),
-                          look.change_pct, look.low_pct, look.high_pct, look.pairs,
-                          run.run_id.substr(0, 8)));
+    progress_(
+        fmt::format("probe {}: {} -> {} {:+.1f}% [{:+.1f}, {:+.1f}] after {} pairs{} (run {})",
+                    result_.probes.size(), printable(what), stats::settled_name(look.settled),
+                    look.change_pct, look.low_pct, look.high_pct, look.pairs,
+                    pairs.disturbed > 0 ? fmt::format(", {} disturbed", pairs.disturbed) : "",
+                    run.run_id.substr(0, 8)));
     return look;
   }
 
@@ -82,16 +88,41 @@ class Prober {
 
 // The note for probes that ended unsettled ("" when none did): their units
 // are counted as without effect, which the report must qualify.
+long unsettled_probes(const std::vector<ProbeRecord>& probes) {
+  return std::count_if(probes.begin(), probes.end(),
+                       [](const auto& p) { return p.look.settled == stats::Settled::kUnsettled; });
+}
+
 std::string unsettled_note(const std::vector<ProbeRecord>& probes) {
-  const auto unsettled = std::count_if(probes.begin(), probes.end(), [](const auto& p) {
-    return p.look.settled == stats::Settled::kUnsettled;
-  });
+  const long unsettled = unsettled_probes(probes);
   if (unsettled == 0) return "";
   return fmt::format(
       "{} of {} probes ended unsettled: their interval reached past the no-effect margin "
       "after every pair, so \"no effect shown\" is not \"no effect\" for their knobs; more "
       "--max-iterations or longer iterations would settle them",
       unsettled, probes.size());
+}
+
+// The note for pairs that ran disturbed ("" when none did): the looks
+// count them (a search on a busy box would otherwise have none), which the
+// report must say.
+std::string disturbed_note(const std::vector<ProbeRecord>& probes) {
+  int disturbed = 0, pairs = 0;
+  for (const auto& p : probes) {
+    disturbed += p.disturbed_pairs;
+    pairs += p.look.pairs;
+  }
+  if (disturbed == 0) return "";
+  return fmt::format(
+      "{} of {} pairs ran with other work on the box (the quiet check marked them disturbed, "
+      "as `lab` does); the looks count them, so their intervals are wider than on a quiet box",
+      disturbed, pairs);
+}
+
+std::string note_lines(const std::vector<std::string>& notes) {
+  std::string out;
+  for (const auto& n : notes) out += "note: " + printable(n) + "\n";
+  return out;
 }
 
 std::string skipped_lines(const std::vector<Skipped>& skipped) {
@@ -109,18 +140,23 @@ std::string verdict_mark(double change_pct, const std::string& direction) {
 }  // namespace
 
 double run_level(const store::RunRecord& run, const std::string& case_name,
-                 const std::string& variant, const std::string& metric) {
+                 const std::string& variant, const std::string& metric, bool* disturbed) {
   const std::string v = !variant.empty()         ? variant
                         : run.iterations.empty() ? ""
                                                  : run.iterations.front().variant;
-  std::vector<double> values;
+  std::vector<double> quiet, values;
   for (const auto& it : run.iterations) {
     if (it.case_name != case_name || it.variant != v || it.status != "ok" || it.metrics.empty())
       continue;
     for (const auto& m : it.metrics) {
-      if (metric.empty() ? &m == &it.metrics.front() : m.name == metric) values.push_back(m.value);
+      if (metric.empty() ? &m == &it.metrics.front() : m.name == metric) {
+        values.push_back(m.value);
+        if (!it.disturbed) quiet.push_back(m.value);
+      }
     }
   }
+  if (disturbed) *disturbed = quiet.empty() && !values.empty();
+  if (!quiet.empty()) return median(quiet);  // as compare judges: disturbed ones left out
   if (values.empty())
     throw std::invalid_argument(fmt::format("run {} has no ok iterations of case '{}' variant '{}'",
                                             run.run_id.substr(0, 8), case_name, v));
@@ -134,6 +170,7 @@ BisectResult bisect_knobs(const BoxKnobs& box, const BisectOptions& o, const Run
   BisectResult result;
   result.case_name = o.case_name;
   result.skipped = set.skipped;
+  result.notes = set.notes;
   result.target_level = o.target_level;
   result.target_name = o.target_name;
   if (set.candidates.empty()) return result;
@@ -154,8 +191,9 @@ BisectResult bisect_knobs(const BoxKnobs& box, const BisectOptions& o, const Run
            std::abs(std::log1p(b.look.change_pct / 100));
   });
   result.no_effect = names_of(set.candidates, search.cleared);
-  result.notes = search.notes;
+  result.notes.insert(result.notes.end(), search.notes.begin(), search.notes.end());
   if (const std::string n = unsettled_note(result.probes); !n.empty()) result.notes.push_back(n);
+  if (const std::string n = disturbed_note(result.probes); !n.empty()) result.notes.push_back(n);
   return result;
 }
 
@@ -164,7 +202,7 @@ std::string bisect_text(const BisectResult& r) {
     std::string out =
         fmt::format("bisect-knobs: case {}: nothing to probe, {}\n", printable(r.case_name),
                     r.skipped.empty() ? "no candidate matched" : "every candidate was skipped");
-    return out + skipped_lines(r.skipped) + "probes: 0\n";
+    return out + skipped_lines(r.skipped) + note_lines(r.notes) + "probes: 0\n";
   }
   std::string out = fmt::format(
       "bisect-knobs: case {}, {} ({}), as found {:.6g} {}{}\n", printable(r.case_name),
@@ -173,7 +211,11 @@ std::string bisect_text(const BisectResult& r) {
       r.target_level
           ? fmt::format("; target {:.6g} ({})", *r.target_level, printable(r.target_name))
           : "");
-  out += r.findings.empty() ? "no knob changes it\n" : "knobs that matter, largest first:\n";
+  const long unsettled = unsettled_probes(r.probes);
+  out += !r.findings.empty() ? "knobs that matter, largest first:\n"
+         : unsettled > 0
+             ? fmt::format("no knob shown to change it ({} probes unsettled)\n", unsettled)
+             : "no knob changes it\n";
   for (const auto& f : r.findings) {
     out +=
         fmt::format("  {:<32} {:+.1f}% {} [{:+.1f}, {:+.1f}], again {:+.1f}%{}{}\n",
@@ -188,7 +230,7 @@ std::string bisect_text(const BisectResult& r) {
     out += fmt::format("no effect shown ({}): {}\n", r.no_effect.size(),
                        printable(fmt::format("{}", fmt::join(r.no_effect, ", "))));
   out += skipped_lines(r.skipped);
-  for (const auto& n : r.notes) out += "note: " + printable(n) + "\n";
+  out += note_lines(r.notes);
   out += fmt::format("probes: {} ({} iterations per side)\n", r.probes.size(), r.pairs);
   return out;
 }
@@ -212,14 +254,18 @@ nlohmann::json bisect_json(const BisectResult& r) {
   }
   nlohmann::json probes = nlohmann::json::array();
   for (const auto& p : r.probes)
-    probes.push_back({{"run_id", p.run_id}, {"units", p.units}, {"look", look_json(p.look)}});
+    probes.push_back({{"run_id", p.run_id},
+                      {"units", p.units},
+                      {"look", look_json(p.look)},
+                      {"disturbed_pairs", p.disturbed_pairs}});
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& s : r.skipped) skipped.push_back({{"name", s.name}, {"reason", s.reason}});
   nlohmann::json j = {{"case", r.case_name},
                       {"metric", r.metric},
                       {"unit", r.unit},
                       {"direction", r.direction},
-                      {"as_found_level", r.as_found_level},
+                      {"as_found_level", r.probes.empty() ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(r.as_found_level)},
                       {"findings", findings},
                       {"no_effect", r.no_effect},
                       {"skipped", skipped},

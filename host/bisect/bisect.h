@@ -40,6 +40,7 @@ struct ProbeRecord {
   std::string run_id;
   std::vector<std::string> units;  // the flipped candidates' names
   stats::SequentialLook look;
+  int disturbed_pairs = 0;  // of look.pairs, those with a disturbed side (ProbePairs)
 };
 
 struct KnobFinding {
@@ -77,8 +78,10 @@ nlohmann::json bisect_json(const BisectResult& r);
 
 // The median of `metric` ("" = each iteration's first) over the ok
 // iterations of `case_name` and `variant` ("" = the run's first variant)
-// in `run`. Throws std::invalid_argument when there are none.
+// in `run`, the disturbed ones left out as `compare` leaves them out; when
+// every one was disturbed, over them all and `*disturbed` (when given) set.
+// Throws std::invalid_argument when there are none.
 double run_level(const store::RunRecord& run, const std::string& case_name,
-                 const std::string& variant, const std::string& metric);
+                 const std::string& variant, const std::string& metric, bool* disturbed = nullptr);
 
 }  // namespace schedrig::bisect

@@ -21,6 +21,7 @@
 #include "common/cli_error.h"
 #include "common/printable.h"
 #include "common/unique_fd.h"
+#include "common/wait_status.h"
 #include "host/bisect/probe.h"
 
 extern char** environ;
@@ -85,7 +86,9 @@ void read_left_out(const nlohmann::json& doc, BoxKnobs& box) {
   if (!doc.contains("left_out") || !doc["left_out"].is_object()) return;
   const auto count = [&](const char* key) {
     const auto& v = doc["left_out"].value(key, nlohmann::json(0));
-    return v.is_number_unsigned() ? v.get<std::uint64_t>() : 0;
+    if (!v.is_number_unsigned())
+      throw std::invalid_argument(fmt::format("left_out.{} is not a count", key));
+    return v.get<std::uint64_t>();
   };
   if (const auto n = count("bisect_deny"); n > 0)
     throw std::invalid_argument(fmt::format(
@@ -100,11 +103,9 @@ void read_left_out(const nlohmann::json& doc, BoxKnobs& box) {
   }
 }
 
-}  // namespace
-
-BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
-  if (!doc.is_object() || !doc.contains("features") || !doc.contains("knobs") ||
-      !doc["knobs"].is_array())
+BoxKnobs read_knobs_list(const nlohmann::json& doc) {
+  if (!doc.is_object() || !doc.contains("features") || !doc["features"].is_object() ||
+      !doc.contains("knobs") || !doc["knobs"].is_array())
     throw std::invalid_argument("not a `knobs list --json` document (features, knobs)");
   BoxKnobs box;
   const auto& f = doc["features"];
@@ -131,17 +132,29 @@ BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
     if (k.contains("value") && k["value"].is_string()) knob.value = k["value"].get<std::string>();
     knob.writable = k.value("writable", false);
     knob.why_not = string_or(k, "error", knob.writable ? "" : "not writable");
-    box.knobs[k["name"].get<std::string>()] = std::move(knob);
+    if (!box.knobs.emplace(k["name"].get<std::string>(), std::move(knob)).second)
+      throw std::invalid_argument(
+          fmt::format("knob '{}' listed twice", k["name"].get<std::string>()));
   }
-  if (doc.contains("bisect_deny") && doc["bisect_deny"].is_array()) {
-    if (doc["bisect_deny"].size() > kMaxDeny)
-      throw std::invalid_argument(fmt::format("more than {} bisect_deny names", kMaxDeny));
-    for (const auto& name : doc["bisect_deny"])
-      if (name.is_string()) box.agent_deny.push_back(name.get<std::string>());
+  if (doc.contains("bisect_deny")) {  // a denylist read in part would let a denied knob flip
+    if (!doc["bisect_deny"].is_array() || doc["bisect_deny"].size() > kMaxDeny)
+      throw std::invalid_argument(
+          fmt::format("bisect_deny is not a list of at most {} names", kMaxDeny));
+    for (const auto& name : doc["bisect_deny"]) box.agent_deny.push_back(name.get<std::string>());
   }
   box.instance_id = string_or(doc, "instance_id", "");
   read_left_out(doc, box);
   return box;
+}
+
+}  // namespace
+
+BoxKnobs parse_knobs_list(const nlohmann::json& doc) {
+  try {
+    return read_knobs_list(doc);
+  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
+    throw std::invalid_argument(fmt::format("not a `knobs list --json` document: {}", e.what()));
+  }
 }
 
 BoxKnobs read_local_box_knobs(const std::string& agent, const std::string& root,
@@ -153,7 +166,7 @@ BoxKnobs read_local_box_knobs(const std::string& agent, const std::string& root,
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw CliError(
         ErrorKind::kUnreachable,
-        fmt::format("{} knobs list failed (status {:#x}): is it the agent?", agent, status));
+        fmt::format("{} knobs list failed ({}): is it the agent?", agent, describe_status(status)));
   try {
     return parse_knobs_list(nlohmann::json::parse(out));
   } catch (const std::exception& e) {

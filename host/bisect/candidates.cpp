@@ -93,9 +93,14 @@ bool wants(const CandidateFilter& f, const std::string& kind, const std::string&
 
 // Why `name` may not be flipped, "" when it may; a feature is named in a
 // denylist with or without NO_.
+bool names(const std::vector<std::string>& list, const std::string& name) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const std::string& d) { return d == name || d == "NO_" + name; });
+}
+
 std::string denied(const CandidateFilter& f, const std::string& name) {
-  for (const auto& d : f.denylist)
-    if (d == name || d == "NO_" + name) return "denylisted (agent config or --deny)";
+  if (names(f.agent_denylist, name)) return "denylisted by the agent's config (bisect_deny)";
+  if (names(f.denylist, name)) return "denylisted (--deny)";
   const std::string why = default_denylist_reason(name);
   return why.empty() ? "" : "denylisted: " + why;
 }
@@ -141,6 +146,14 @@ void add_features(const BoxKnobs& box, const CandidateFilter& f, CandidateSet& o
   }
 }
 
+// -?(0|[1-9][0-9]*) that fits a long long: what the allowlist's values are.
+bool plain_integer(const std::string& v) {
+  const std::string digits = v.rfind('-', 0) == 0 ? v.substr(1) : v;
+  return !digits.empty() && digits.size() <= 18 &&
+         digits.find_first_not_of("0123456789") == std::string::npos &&
+         (digits == "0" || digits[0] != '0') && v != "-0";
+}
+
 void add_knob(const BoxKnobs& box, const std::string& name, const BoxKnob& knob,
               const CandidateFilter& f, CandidateSet& out) {
   const bool sysctl = name.rfind("sched/", 0) != 0;
@@ -150,6 +163,9 @@ void add_knob(const BoxKnobs& box, const std::string& name, const BoxKnob& knob,
   if (!knob.writable) return out.skipped.push_back({name, "not writable here: " + knob.why_not});
   // Unread, it could not be checked as found after the search.
   if (!knob.value) return out.skipped.push_back({name, "its value as found was not reported"});
+  if (!plain_integer(*knob.value))  // 01, ' 1', 99999999999999999999: no restore would take it
+    return out.skipped.push_back(
+        {name, fmt::format("its value as found '{}' is not a plain integer", *knob.value)});
   const auto& values = candidate_values(name);
   if (values.empty()) return out.skipped.push_back({name, "no candidate values"});
   for (const std::string& value : values) {
@@ -163,6 +179,24 @@ void add_knob(const BoxKnobs& box, const std::string& name, const BoxKnob& knob,
     (sysctl ? c.sysctl : c.debugfs)[name] = value;
     out.candidates.push_back(std::move(c));
   }
+}
+
+// The notes for deny names that name no feature or knob of this box (a
+// typo keeps nothing out).
+void note_unknown_deny(const BoxKnobs& box, const CandidateFilter& f, CandidateSet& out) {
+  const auto known = [&](const std::string& d) {
+    const std::string feature = d.rfind("NO_", 0) == 0 ? d.substr(3) : d;
+    return box.features.count(d) || box.features.count(feature) || box.knobs.count(d) ||
+           !candidate_values(d).empty() || !default_denylist_reason(d).empty() ||
+           !default_denylist_reason(feature).empty();
+  };
+  const std::pair<const std::vector<std::string>*, const char*> lists[] = {
+      {&f.denylist, "--deny"}, {&f.agent_denylist, "the agent's bisect_deny"}};
+  for (const auto& [list, what] : lists)
+    for (const auto& d : *list)
+      if (!known(d))
+        out.notes.push_back(
+            fmt::format("{} {}: no feature or knob of this box has that name", what, d));
 }
 
 // Throws for a filter entry that names nothing.
@@ -208,6 +242,7 @@ CandidateSet make_candidates(const BoxKnobs& box, const CandidateFilter& filter)
   for (const auto& name : box.bad_feature_names)
     out.skipped.push_back({name, "not a feature name ([A-Za-z0-9_], 1-64 bytes)"});
   out.skipped.insert(out.skipped.end(), box.not_listed.begin(), box.not_listed.end());
+  note_unknown_deny(box, filter, out);
   return out;
 }
 

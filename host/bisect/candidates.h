@@ -51,7 +51,8 @@ struct BoxKnobs {
 // names ("NI_RANDOM", "kernel.numa_balancing").
 struct CandidateFilter {
   std::vector<std::string> kinds_or_names = {"all"};
-  std::vector<std::string> denylist;  // more names to keep out (agent config, --deny)
+  std::vector<std::string> denylist;             // more names to keep out (--deny)
+  std::vector<std::string> agent_denylist = {};  // and the agent config's bisect_deny
 };
 
 // One flip the search may make: what the plan variant sets.
@@ -65,6 +66,7 @@ struct Candidate {
 struct CandidateSet {
   std::vector<Candidate> candidates;
   std::vector<Skipped> skipped;
+  std::vector<std::string> notes;  // deny names that name nothing on this box
 };
 
 // The candidate values of an allowlisted sysctl or tunable (empty for one

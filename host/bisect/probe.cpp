@@ -1,6 +1,7 @@
 #include "host/bisect/probe.h"
 
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -60,6 +61,7 @@ std::string judged_metric(const v1::Plan& base, const std::string& case_name) {
 
 ProbePairs probe_pairs(const store::RunRecord& run, const std::string& metric) {
   std::map<unsigned, double> as_found, flipped;
+  std::set<unsigned> disturbed;
   ProbePairs out;
   out.metric = metric;
   for (const auto& it : run.iterations) {
@@ -71,12 +73,14 @@ ProbePairs probe_pairs(const store::RunRecord& run, const std::string& metric) {
       out.direction = m->direction;
     }
     (it.variant == kAsFound ? as_found : flipped)[it.iteration] = m->value;
+    if (it.disturbed) disturbed.insert(it.iteration);
   }
   for (const auto& [iteration, value] : as_found) {
     const auto other = flipped.find(iteration);
     if (other == flipped.end()) continue;
     out.as_found.push_back(value);
     out.flipped.push_back(other->second);
+    out.disturbed += disturbed.count(iteration) > 0 ? 1 : 0;
   }
   return out;
 }

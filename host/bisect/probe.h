@@ -34,6 +34,7 @@ std::string judged_metric(const v1::Plan& base, const std::string& case_name);
 struct ProbePairs {
   std::vector<double> as_found, flipped;
   std::string metric, unit, direction;  // of the judged metric
+  int disturbed = 0;  // pairs with a side the quiet check marked disturbed (counted in)
 };
 ProbePairs probe_pairs(const store::RunRecord& run, const std::string& metric);
 

@@ -98,14 +98,16 @@ void apply_target(const BisectCliOptions& o, client::ApiClient* api, bisect::Bis
     throw CliError(ErrorKind::kUsage,
                    fmt::format("--target {}: {}", printable(o.target), e.what()));
   }
+  bool disturbed = false;
   try {
-    b.target_level =
-        bisect::run_level(run, b.case_name, variant, bisect::judged_metric(b.plan, b.case_name));
+    b.target_level = bisect::run_level(run, b.case_name, variant,
+                                       bisect::judged_metric(b.plan, b.case_name), &disturbed);
   } catch (const std::invalid_argument& e) {
     throw CliError(ErrorKind::kUsage,
-                   fmt::format("--target {}: {}", printable(o.target), e.what()));
+                   printable(fmt::format("--target {}: {}", o.target, e.what())));
   }
-  b.target_name = "run " + run.run_id.substr(0, 8) + (variant.empty() ? "" : ":" + variant);
+  b.target_name = "run " + run.run_id.substr(0, 8) + (variant.empty() ? "" : ":" + variant) +
+                  (disturbed ? ", every iteration disturbed" : "");
 }
 
 // One probe as a lab run; its stored run.
@@ -232,22 +234,27 @@ bisect::BisectOptions bisect_options(const BisectCliOptions& o) {
   try {
     bisect::judged_metric(b.plan, b.case_name);
   } catch (const std::invalid_argument& e) {
-    throw CliError(ErrorKind::kUsage, fmt::format("--case: {}", e.what()));
+    throw CliError(ErrorKind::kUsage, printable(fmt::format("--case: {}", e.what())));
   }
   return b;
 }
 
-// The probe `run` ran with the box as `before` says, or CliError(kFailed):
+// The box changed under the search (not by it): exit 1.
+class BoxDrift : public CliError {
+ public:
+  explicit BoxDrift(const std::string& message) : CliError(ErrorKind::kFailed, message) {}
+};
+
+// The probe `run` ran with the box as `before` says, or BoxDrift:
 // the box changed since it was read, and no finding would mean anything.
 void check_as_found(const bisect::BoxKnobs& before, const store::RunRecord& run) {
   const std::vector<std::string> drift = bisect::as_found_drift(before, run);
   if (drift.empty()) return;
-  throw CliError(ErrorKind::kFailed,
-                 printable(fmt::format(
-                     "probe run {}: the box was not as read when it ran ({}): it changed since "
-                     "(through a server: since the agent's Hello; restart the agent to read it "
-                     "again); the search stops",
-                     run.run_id.substr(0, 8), fmt::join(drift, "; "))));
+  throw BoxDrift(printable(
+      fmt::format("probe run {}: the box was not as read when it ran ({}): it changed since "
+                  "(through a server: since the agent's Hello; restart the agent to read it "
+                  "again); the search stops",
+                  run.run_id.substr(0, 8), fmt::join(drift, "; "))));
 }
 
 // CliError(kFailed) when probe `run` ended so that the search cannot go on:
@@ -278,8 +285,8 @@ bisect::BisectResult search_knobs(const Backend& backend, const bisect::BisectOp
         },
         [](const std::string& line) { std::cerr << line << "\n"
                                                 << std::flush; });
-  } catch (const std::invalid_argument& e) {
-    throw CliError(ErrorKind::kUsage, e.what());
+  } catch (const std::invalid_argument& e) {  // --candidates, --deny: names as given
+    throw CliError(ErrorKind::kUsage, printable(e.what()));
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const Error*>(&e)) throw;
     throw CliError(ErrorKind::kFailed, printable(e.what()));
@@ -287,15 +294,17 @@ bisect::BisectResult search_knobs(const Backend& backend, const bisect::BisectOp
 }
 
 int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& backend) {
-  for (const auto& name : backend.before.agent_deny) b.filter.denylist.push_back(name);
+  b.filter.agent_denylist = backend.before.agent_deny;
   std::vector<store::RunRecord> probes;
   bisect::BisectResult result;
   try {
     result = search_knobs(backend, b, probes);
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::kInterrupted) throw;
-    // The search stopped: say still whether the box is as found.
-    std::cerr << backend.after(probes).line() << "\n";
+    // The search stopped after probes ran: say still whether the box is as
+    // found (a box changed by someone else has said so already).
+    if (!probes.empty() && !dynamic_cast<const BoxDrift*>(&e))
+      std::cerr << backend.after(probes).line() << "\n";
     throw;
   }
   const BoxAfter after = backend.after(probes);
@@ -341,6 +350,12 @@ int run_bisect(const BisectCliOptions& o) {
 
 }  // namespace
 
+// An option given as '' would mean its default (the lab's store, no
+// target): refused instead.
+const CLI::Validator kNotEmpty(
+    [](const std::string& v) { return v.empty() ? std::string("empty") : std::string(); },
+    "NOT EMPTY");
+
 void add_bisect_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<BisectCliOptions>();
   auto* cmd = app.add_subcommand(
@@ -358,7 +373,8 @@ void add_bisect_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--plan", o->plan_file, "plan file (YAML) the case comes from")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--case", o->case_name, "the case to judge (default: the plan's only case)");
+  cmd->add_option("--case", o->case_name, "the case to judge (default: the plan's only case)")
+      ->check(kNotEmpty);
   cmd->add_option("--candidates", o->candidates,
                   "features, sysctls, tunables, all (default), or knob names (NI_RANDOM, "
                   "kernel.numa_balancing); comma-separated or repeated")
@@ -368,10 +384,11 @@ void add_bisect_command(CLI::App& app, int& exit_code) {
                   "WARN_DOUBLE_CLOCK, the RT throttling pair, ...); comma-separated or repeated")
       ->delimiter(',');
   cmd->add_option(
-      "--target", o->target,
-      "RUN[:VARIANT] in --db (with --server: on the server) whose level of the judged metric "
-      "is the goal: each "
-      "knob's share of the gap to it is shown");
+         "--target", o->target,
+         "RUN[:VARIANT] in --db (with --server: on the server) whose level of the judged metric "
+         "is the goal: each "
+         "knob's share of the gap to it is shown")
+      ->check(kNotEmpty);
   cmd->add_option("--min-iterations", o->min_iterations,
                   "pairs (as found, flipped) before a probe's first look (>= 3; default 5)");
   cmd->add_option("--max-iterations", o->max_iterations,
@@ -384,13 +401,16 @@ void add_bisect_command(CLI::App& app, int& exit_code) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--db", o->db,
                   "on this machine: the SQLite file the probes are stored in (default: the lab's, "
-                  "/var/lib/schedrig/schedrig.db as root); through a server they are stored there");
+                  "/var/lib/schedrig/schedrig.db as root); through a server they are stored there")
+      ->check(kNotEmpty);
   cmd->add_option("--agent", o->agent,
                   "with --server: the box's agent id; on this machine: the schedrig-agent "
-                  "binary (default: $SCHEDRIG_AGENT, then beside this executable)");
+                  "binary (default: $SCHEDRIG_AGENT, then beside this executable)")
+      ->check(kNotEmpty);
   cmd->add_option("--root", o->root, "the agent's --root: a fake /proc and /sys tree (tests)")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--state-dir", o->state_dir, "the agent's --state-dir (knob journal)");
+  cmd->add_option("--state-dir", o->state_dir, "the agent's --state-dir (knob journal)")
+      ->check(kNotEmpty);
   cmd->add_flag("--json", o->json, "print the report as JSON");
   cmd->add_flag("--verbose", o->verbose, "show every probe's iterations as they run");
   cmd->callback([cmd, o, &exit_code] {

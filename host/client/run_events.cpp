@@ -35,9 +35,10 @@ bool run_state_stops_following(const std::string& state) {
 }
 
 std::string run_state_line(const std::string& run_id, const RunStateEvent& change) {
-  if (change.state != "disconnected") {
+  if (change.state == "running" || change.state == "queued")
     return fmt::format("run {} {} again: its agent is back", run_id, change.state);
-  }
+  if (change.state != "disconnected")  // it left "disconnected" by ending (serve gave up on it)
+    return fmt::format("run {} {}: its agent did not come back in time", run_id, change.state);
   return fmt::format("run {} disconnected{}; waiting for its agent", run_id,
                      change.reason.empty() ? "" : ": " + change.reason);
 }

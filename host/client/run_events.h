@@ -111,7 +111,8 @@ bool run_state_stops_following(const std::string& state);
 
 // The line `watch` and `run --wait` print for `change` of run `run_id`:
 // "run R disconnected: REASON; waiting for its agent" or "run R running
-// again: its agent is back".
+// again: its agent is back", or, when it ended while disconnected, "run R
+// interrupted: its agent did not come back in time".
 std::string run_state_line(const std::string& run_id, const RunStateEvent& change);
 
 }  // namespace schedrig::client

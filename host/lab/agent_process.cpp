@@ -121,11 +121,4 @@ int AgentProcess::stop(std::chrono::milliseconds grace) {
   return *status_;
 }
 
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return fmt::format("exited with {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status))
-    return fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-  return fmt::format("ended with status {}", status);
-}
-
 }  // namespace schedrig::lab

@@ -48,7 +48,4 @@ class AgentProcess {
   std::optional<int> status_;
 };
 
-// "exited with 3" / "killed by signal 9".
-std::string describe_status(int status);
-
 }  // namespace schedrig::lab

@@ -14,6 +14,7 @@
 #include "common/plan/schedule.h"
 #include "common/printable.h"
 #include "common/stop_signal.h"
+#include "common/wait_status.h"
 #include "host/compare/compare_table.h"
 #include "host/compare/pooled_latency.h"
 #include "host/control/api_error.h"

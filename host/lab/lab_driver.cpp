@@ -5,6 +5,7 @@
 
 #include "common/printable.h"
 #include "common/progress_line.h"
+#include "common/wait_status.h"
 
 namespace schedrig::lab {
 

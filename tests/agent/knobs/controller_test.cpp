@@ -378,5 +378,31 @@ TEST(KnobController, ProbeLeavesOutAValueTooLongForHello) {
   ADD_FAILURE() << "no autogroup capability";
 }
 
+// Bytes that are not UTF-8 in a knob file would make the whole Hello
+// undecodable (a protobuf string must be UTF-8): the value is left out, a
+// feature name is escaped (the host lists it as skipped), the rest stands.
+TEST(KnobController, ProbeKeepsHelloUtf8WhateverTheFilesHold) {
+  FakeRoot root;
+  root.put("proc/sys/kernel/sched_autogroup_enabled", "\xff\n");
+  root.put("sys/kernel/debug/sched/features", "TTWU_QUEUE NO_BAD\xfe\n");
+  KnobController k(root.root(), root.state_dir());
+  int seen = 0;
+  for (const auto& c : k.probe()) {
+    if (c.knob.name == "kernel.sched_autogroup_enabled") {
+      EXPECT_TRUE(c.readable);
+      EXPECT_FALSE(c.value);
+      ++seen;
+    } else if (c.knob.name == "kernel.numa_balancing") {
+      EXPECT_EQ(c.value, "1");
+      ++seen;
+    } else if (c.knob.kind == KnobKind::kFeature) {
+      EXPECT_EQ(c.features, (std::vector<std::string>{"BAD\\xfe", "TTWU_QUEUE"}));
+      EXPECT_EQ(c.value, "NO_BAD\\xfe TTWU_QUEUE");
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 3);
+}
+
 }  // namespace
 }  // namespace schedrig::knobs

@@ -103,6 +103,49 @@ TEST(KnobHardening, AKnobWhoseValueAsFoundCouldNotBeRestoredIsNotChanged) {
   k.restore();  // nothing was journaled: nothing to fail
 }
 
+// An adopted journal (a console `knobs set`'s) whose original for the knob
+// would be refused: the knob is not changed either, and the journal stays.
+TEST(KnobHardening, AKnobWhoseJournaledOriginalWouldBeRefusedIsNotChanged) {
+  FakeRoot root;
+  plant_journal(root, {{KnobKind::kSysctl, "kernel.sched_autogroup_enabled", "99999"}});
+  {
+    KnobController k(root.root(), root.state_dir());
+    try {
+      k.apply({kAutogroupOff});
+      FAIL() << "applied";
+    } catch (const KnobError& e) {
+      EXPECT_NE(std::string(e.what()).find("kernel.sched_autogroup_enabled not changed: its "
+                                           "journaled original could not be restored"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(root.get(kAutogroup), "1");
+    k.keep_journal();
+  }
+  EXPECT_TRUE(fs::exists(journal_path(root.state_dir())));
+  auto r = run_command(agent("knobs set kernel.sched_autogroup_enabled=0 --root " + root.dir() +
+                             " --state-dir " + root.state_dir()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(root.get(kAutogroup), "1");
+}
+
+// Bytes a knob file holds reach the terminal escaped and JSON as U+FFFD,
+// never raw, never as a crash.
+TEST(KnobHardening, KnobsListShowsAFilesBadBytesEscaped) {
+  FakeRoot root;
+  root.put(kAutogroup, "\x1b[2J\xff\n");
+  const std::string flags = " --root " + root.dir() + " --state-dir " + root.state_dir();
+  auto r = run_command(agent("knobs list" + flags));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\\e[2J\\xff"), std::string::npos) << r.output;
+  r = run_command(agent("knobs list --json" + flags));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\"\\u001b[2J\xef\xbf\xbd\""), std::string::npos) << r.output;
+  r = run_command(agent("knobs get kernel.sched_autogroup_enabled" + flags));
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+}
+
 // A run on a box with a console `knobs set` journal whose entry is refused:
 // the run's restore counts it as a failure (the run is "knobs not
 // restored"), after restoring what it can.

@@ -79,7 +79,8 @@ TEST_F(BisectRemoteE2E, FindsTheFeatureAndThePairThroughTheServerAndHonoursTheAg
   EXPECT_EQ(j["no_effect"], json({"NO_F03", "NO_F04"}));
   bool denied = false;
   for (const auto& s : j["skipped"])
-    denied = denied || (s["name"] == "F05" && s["reason"] == "denylisted (agent config or --deny)");
+    denied = denied || (s["name"] == "F05" &&
+                        s["reason"] == "denylisted by the agent's config (bisect_deny)");
   EXPECT_TRUE(denied) << j["skipped"].dump();
   EXPECT_TRUE(j["box_as_found"].get<bool>());
   EXPECT_EQ(first_line(features()), as_found);

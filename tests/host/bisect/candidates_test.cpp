@@ -74,7 +74,7 @@ TEST(Candidates, KindsNamesAndTheAgentsDenylistNarrowIt) {
   const CandidateSet sysctls = make_candidates(box(), {{"sysctls"}, {"kernel.numa_balancing"}});
   EXPECT_EQ(names(sysctls), (std::vector<std::string>{"kernel.sched_autogroup_enabled=0",
                                                       "kernel.sched_util_clamp_max=1024"}));
-  EXPECT_EQ(skipped(sysctls, "kernel.numa_balancing"), "denylisted (agent config or --deny)");
+  EXPECT_EQ(skipped(sysctls, "kernel.numa_balancing"), "denylisted (--deny)");
   try {
     make_candidates(box(), {{"NI_RANDOMM"}, {}});
     FAIL();
@@ -86,10 +86,38 @@ TEST(Candidates, KindsNamesAndTheAgentsDenylistNarrowIt) {
 }
 
 TEST(Candidates, ADenylistedFeatureIsNamedWithOrWithoutNoAndKeepsItsBundleOut) {
-  const CandidateSet s = make_candidates(box(), {{"features"}, {"NO_NI_RANDOM", "DELAY_ZERO"}});
+  const CandidateSet s =
+      make_candidates(box(), {{"features"}, {"NO_NI_RANDOM"}, {"DELAY_ZERO", "NI_RANDOMM"}});
   EXPECT_EQ(names(s), (std::vector<std::string>{"NO_PLACE_LAG"}));
-  EXPECT_EQ(skipped(s, "NI_RANDOM"), "denylisted (agent config or --deny)");
-  EXPECT_EQ(skipped(s, "DELAY_DEQUEUE+DELAY_ZERO"), "denylisted (agent config or --deny)");
+  EXPECT_EQ(skipped(s, "NI_RANDOM"), "denylisted (--deny)");
+  EXPECT_EQ(skipped(s, "DELAY_DEQUEUE+DELAY_ZERO"),
+            "denylisted by the agent's config (bisect_deny)");
+  // A deny name that names nothing here (a typo) is said, not silently kept.
+  EXPECT_EQ(s.notes, std::vector<std::string>{"the agent's bisect_deny NI_RANDOMM: no feature or "
+                                              "knob of this box has that name"});
+  const CandidateSet t = make_candidates(box(), {{"features"}, {"kernel.sched_autogroup_enable"}});
+  EXPECT_EQ(t.notes, std::vector<std::string>{"--deny kernel.sched_autogroup_enable: no feature "
+                                              "or knob of this box has that name"});
+}
+
+// A value as found that is not a plain integer (01, ' 1', junk) could not
+// be restored by the agent: the knob is skipped, never probed.
+TEST(Candidates, AKnobWhoseValueAsFoundIsNotAPlainIntegerIsSkipped) {
+  for (const std::string v :
+       {"01", " 1", "1 ", "+1", "-0", "0x1", "\x1b]0;x\a", "", "99999999999999999999"}) {
+    BoxKnobs b = box();
+    b.knobs["kernel.sched_autogroup_enabled"].value = v;
+    const CandidateSet s = make_candidates(b, {{"kernel.sched_autogroup_enabled"}, {}});
+    EXPECT_TRUE(names(s).empty()) << v;
+    EXPECT_EQ(skipped(s, "kernel.sched_autogroup_enabled"),
+              "its value as found '" + v + "' is not a plain integer")
+        << v;
+  }
+  BoxKnobs b = box();
+  b.knobs["kernel.sched_autogroup_enabled"].value = "-1";
+  EXPECT_EQ(names(make_candidates(b, {{"kernel.sched_autogroup_enabled"}, {}})),
+            (std::vector<std::string>{"kernel.sched_autogroup_enabled=0",
+                                      "kernel.sched_autogroup_enabled=1"}));
 }
 
 // A writable knob whose value was not reported (over Hello's bound) could

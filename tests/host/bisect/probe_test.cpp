@@ -102,7 +102,7 @@ TEST(BoxKnobs, TheServersKnobsDocumentAddsTheAgentsDenyListAndInstance) {
   const BoxKnobs box = parse_knobs_list(nlohmann::json::parse(R"j({
     "agent_id": "box1", "instance_id": "inst-7",
     "features": {"features": {"NI_RANDOM": true}, "path": "/x", "writable": true},
-    "knobs": [], "bisect_deny": ["NO_NI_RANDOM", 3, "kernel.numa_balancing"]})j"));
+    "knobs": [], "bisect_deny": ["NO_NI_RANDOM", "kernel.numa_balancing"]})j"));
   EXPECT_EQ(box.agent_deny, (std::vector<std::string>{"NO_NI_RANDOM", "kernel.numa_balancing"}));
   EXPECT_EQ(box.instance_id, "inst-7");
   // A feature name that is not one (a hostile agent's) is never a candidate.
@@ -118,6 +118,17 @@ TEST(BoxKnobs, TheServersKnobsDocumentAddsTheAgentsDenyListAndInstance) {
                          {"knobs", nlohmann::json::array()},
                          {"bisect_deny", std::vector<std::string>(257, "X")}};
   EXPECT_THROW(parse_knobs_list(many), std::invalid_argument);
+  // A bad server's document: refused whole, never read in part.
+  for (const char* bad : {
+           R"({"features": null, "knobs": []})",
+           R"({"features": {"writable": "yes", "features": {"A": true}}, "knobs": []})",
+           R"({"features": {}, "knobs": [{"name": "k"}, {"name": "k"}]})",
+           R"({"features": {}, "knobs": [], "bisect_deny": ["NI_RANDOM", 3]})",
+           R"({"features": {}, "knobs": [], "bisect_deny": "NI_RANDOM"})",
+           R"({"features": {}, "knobs": [], "left_out": {"bisect_deny": "x"}})",
+           R"({"features": {}, "knobs": [], "left_out": {"bisect_deny": -1}})",
+       })
+    EXPECT_THROW(parse_knobs_list(nlohmann::json::parse(bad)), std::invalid_argument) << bad;
 }
 
 // The server's left_out counts: unlisted features and knobs are named as

@@ -282,6 +282,16 @@ TEST(ApiViews, AgentRowByIdOrTheOthersForTheError) {
   EXPECT_FALSE(agent_row_from_json(nlohmann::json::parse(R"({"agents":{}})"), "box1"));
 }
 
+// The lines for a run's state changes: disconnected, back, and ended while
+// disconnected (serve gave up on its agent) without claiming it came back.
+TEST(RunStateLine, SaysWhetherTheAgentCameBack) {
+  EXPECT_EQ(run_state_line("r1", {"disconnected", "agent gone"}),
+            "run r1 disconnected: agent gone; waiting for its agent");
+  EXPECT_EQ(run_state_line("r1", {"running", ""}), "run r1 running again: its agent is back");
+  EXPECT_EQ(run_state_line("r1", {"interrupted", ""}),
+            "run r1 interrupted: its agent did not come back in time");
+}
+
 // Events in two polls: the run starts, a sample, a result and the agent's
 // line (a knob lock wait); then the end.
 TEST(RunFollower, FollowsEventsToTheEnd) {
