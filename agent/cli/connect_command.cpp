@@ -84,8 +84,9 @@ void add_connect_command(CLI::App& app, int& exit_code) {
       "--config", f.config,
       "YAML file with keys url, id, token_file, ca, connect_timeout_s, root, state_dir, "
       "give_up_after_s, spool_max_mb, the map tools (NAME: PATH, docs/workloads.md) and the "
-      "section kernels (what a Boot may name and how this box boots it, docs/nightly.md); flags "
-      "(and SCHEDRIG_* variables) win over it");
+      "section kernels (what a Boot may name and how this box boots it, docs/nightly.md), and "
+      "the list bisect_deny (knobs bisect-knobs must never flip here, docs/bisect-knobs.md); "
+      "flags (and SCHEDRIG_* variables) win over it");
   cmd->add_option("--connect-timeout", f.connect_timeout_s,
                   "seconds one connection attempt may take (TCP, TLS, WebSocket handshakes)")
       ->check(CLI::Range(0.1, 3600.0));

@@ -322,11 +322,23 @@ int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& ba
   return after.exit_code();
 }
 
+// `f`'s exit code, or 130 saying so when Ctrl-C or SIGTERM stopped it.
+template <typename F>
+int stoppable(F f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kInterrupted) throw;
+    std::cerr << "bisect-knobs stopped; no report\n";
+    return kExitInterrupted;
+  }
+}
+
 int run_bisect(const BisectCliOptions& o) {
   bisect::BisectOptions b = bisect_options(o);
   if (!use_server(o.server, o.db)) {
     apply_target(o, nullptr, b);
-    return search(o, std::move(b), local_backend(o));
+    return stoppable([&] { return search(o, std::move(b), local_backend(o)); });
   }
   if (o.agent.empty())
     throw CliError(ErrorKind::kUsage,
@@ -339,13 +351,7 @@ int run_bisect(const BisectCliOptions& o) {
   const auto api = make_api_client(o.server);
   api->stop_on_signals();
   apply_target(o, api.get(), b);
-  try {
-    return search(o, std::move(b), remote_backend(o, *api));
-  } catch (const Error& e) {
-    if (e.kind() != ErrorKind::kInterrupted) throw;
-    std::cerr << "bisect-knobs stopped; no report\n";
-    return kExitInterrupted;
-  }
+  return stoppable([&] { return search(o, std::move(b), remote_backend(o, *api)); });
 }
 
 }  // namespace

@@ -73,7 +73,8 @@ bisect::BoxKnobs read_remote_box_knobs(client::ApiClient& api, const std::string
   if (!row.value("connected", false))
     throw CliError(ErrorKind::kUnreachable,
                    printable(fmt::format("--agent {}: not connected to {}; its knobs are known "
-                                         "only from its Hello, while it is",
+                                         "only from its Hello while it is connected: start or "
+                                         "reconnect its agent",
                                          agent, api.url().origin())));
   try {
     return bisect::parse_knobs_list(api.get_json(client::agent_knobs_path(agent)));

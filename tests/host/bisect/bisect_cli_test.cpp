@@ -55,6 +55,18 @@ TEST(BisectCli, BadInputIsExit2NamingTheFlagAndValue) {
   EXPECT_NE(r.stderr_text.find("--target ab\\e[31m: RUN[:VARIANT]"), std::string::npos)
       << r.stderr_text;  // escaped once, never raw
   EXPECT_EQ(r.stderr_text.find('\x1b'), std::string::npos) << r.stderr_text;
+  r = bisect(dir, "--plan " + plan + " --case kv --target ''");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stderr_text.find("--target"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("empty"), std::string::npos) << r.stderr_text;
+  r = bisect(dir, "--plan " + plan + " --case kv --state-dir ''");
+  EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+  // A search that never started says nothing of the box, only the error.
+  r = bisect(dir, "--plan " + plan + " --case kv --candidates NOSUCH_KNOB");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.stderr_text,
+            "schedrig: error: --candidates NOSUCH_KNOB: not features, sysctls, tunables, all, or a "
+            "knob this box has\n");
   r = bisect(dir, "--plan " + plan + " --case kv --agent /bin/true");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.stderr_text.find("/bin/true knobs list --json printed no knobs list"),

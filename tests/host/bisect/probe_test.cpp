@@ -291,5 +291,82 @@ TEST(BisectKnobs, NothingToProbeIsSaidWithTheReasons) {
   EXPECT_EQ(text.find("(?)"), std::string::npos) << text;
 }
 
+// A probe run cut short (its agent restarted, iterations failed) with fewer
+// complete pairs than the rule's first look: the search stops, naming it.
+TEST(BisectKnobs, AProbeShortOfTheFirstLookStopsTheSearch) {
+  BoxKnobs box;
+  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
+  BisectOptions o;
+  o.plan = base();
+  o.case_name = "fork";
+  try {
+    bisect_knobs(
+        box, o,
+        [&](const v1::Plan&, const std::string&) {
+          store::RunRecord run;
+          run.run_id = "0000000a-run";
+          run.status = "failed";
+          run.reason = "agent restarted; boot_id unchanged";
+          for (unsigned i = 1; i <= 3; ++i) {
+            run.iterations.push_back(iteration(kAsFound, i, 1000));
+            run.iterations.push_back(iteration(kFlipped, i, 1000));
+          }
+          return run;
+        },
+        [](const std::string&) {});
+    FAIL() << "searched";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "probe run 0000000a (failed): 3 complete pairs, fewer than the 5 of the first look "
+              "(agent restarted; boot_id unchanged); the search stops");
+  }
+}
+
+// Pairs the quiet check marked disturbed are counted in, and said: per
+// probe in the JSON, in a note in the text and the JSON alike. --target's
+// level leaves disturbed iterations out, as compare does.
+TEST(BisectKnobs, DisturbedPairsAreCountedAndSaid) {
+  BoxKnobs box;
+  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
+  BisectOptions o;
+  o.plan = base();
+  o.case_name = "fork";
+  stats::NormalDraws draws(3);
+  const BisectResult r = bisect_knobs(
+      box, o,
+      [&](const v1::Plan&, const std::string&) {
+        store::RunRecord run;
+        run.run_id = "0000000b-run";
+        for (unsigned i = 1; i <= 6; ++i) {
+          run.iterations.push_back(iteration(kAsFound, i, 1000 * (1 + 0.002 * draws.next())));
+          run.iterations.push_back(iteration(kFlipped, i, 1000 * (1 + 0.002 * draws.next())));
+          run.iterations.back().disturbed = i % 3 == 0;  // pairs 3 and 6
+        }
+        return run;
+      },
+      [](const std::string&) {});
+  ASSERT_FALSE(r.probes.empty());
+  EXPECT_EQ(r.probes[0].disturbed_pairs, r.probes[0].look.pairs >= 6 ? 2 : 1);
+  const nlohmann::json j = bisect_json(r);
+  EXPECT_EQ(j["probes"][0]["disturbed_pairs"], r.probes[0].disturbed_pairs);
+  bool noted = false;
+  for (const auto& n : j["notes"])
+    noted =
+        noted || n.get<std::string>().find("ran with other work on the box") != std::string::npos;
+  EXPECT_TRUE(noted) << j.dump();
+  EXPECT_NE(bisect_text(r).find("note: "), std::string::npos);
+
+  store::RunRecord target;
+  target.iterations = {iteration(kAsFound, 1, 100), iteration(kAsFound, 2, 200),
+                       iteration(kAsFound, 3, 900)};
+  target.iterations[2].disturbed = true;
+  bool all_disturbed = true;
+  EXPECT_EQ(run_level(target, "fork", "", "ops_per_s", &all_disturbed), 150);
+  EXPECT_FALSE(all_disturbed);
+  for (auto& it : target.iterations) it.disturbed = true;
+  EXPECT_EQ(run_level(target, "fork", "", "ops_per_s", &all_disturbed), 200);
+  EXPECT_TRUE(all_disturbed);
+}
+
 }  // namespace
 }  // namespace schedrig::bisect
