@@ -55,7 +55,10 @@ void write_on(const procfs::Root& root, const KnobSetting& k, const std::string&
 void read_features(const procfs::Root& root, Capability& c) {
   try {
     for (const auto& [name, on] : FeaturesFile(root).read()) {
-      if (c.features.size() == kMaxHelloFeatures) break;
+      if (c.features.size() == kMaxHelloFeatures) {
+        ++c.features_left_out;
+        continue;
+      }
       const std::string safe = printable(name);  // valid UTF-8 for Hello; the host skips it
       c.features.push_back(safe);
       c.value =
@@ -64,6 +67,7 @@ void read_features(const procfs::Root& root, Capability& c) {
   } catch (const KnobError&) {
     c.features.clear();
     c.value.reset();
+    c.features_left_out = 0;
   }
 }
 

@@ -36,6 +36,7 @@ struct Capability {
   // kMaxHelloValueBytes); for the features file its line, NAME or NO_NAME
   // per feature in name order. nullopt when unreadable.
   std::optional<std::string> value;
+  std::size_t features_left_out = 0;  // the features file's names past kMaxHelloFeatures
 };
 
 // How long taking the per-root lock may wait for another holder.

@@ -64,6 +64,7 @@ void add_knob_capabilities(const knobs::KnobController& k, schedrig::v1::Hello& 
     cap->set_errno_value(c.errno_value);
     for (const auto& name : c.features) cap->add_features(name);
     if (c.value) cap->set_value(*c.value);
+    cap->set_features_left_out(static_cast<std::uint32_t>(c.features_left_out));
   }
 }
 

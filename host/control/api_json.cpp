@@ -67,6 +67,7 @@ json features_json(const v1::KnobCapability& c, std::size_t* left_out) {
     f["error"] = "the agent did not report the features' states (an agent older than this host)";
   } else {
     f["features"] = feature_states(c.value(), left_out);
+    *left_out += c.features_left_out();  // the agent's own cut (more than it sends)
   }
   if (!c.writable() && c.errno_value() != 0) f["write_error"] = errno_name(c.errno_value());
   return f;

@@ -404,5 +404,22 @@ TEST(KnobController, ProbeKeepsHelloUtf8WhateverTheFilesHold) {
   EXPECT_EQ(seen, 3);
 }
 
+// More features than a Hello carries: the first 512 by name, the rest
+// counted (the host says they were not listed).
+TEST(KnobController, ProbeCountsTheFeaturesPastWhatHelloCarries) {
+  FakeRoot root;
+  std::string line;
+  for (int i = 0; i < 515; ++i) line += fmt::format("F{:03} ", i);
+  root.put("sys/kernel/debug/sched/features", line + "\n");
+  KnobController k(root.root(), root.state_dir());
+  for (const auto& c : k.probe()) {
+    if (c.knob.kind != KnobKind::kFeature) continue;
+    EXPECT_EQ(c.features.size(), kMaxHelloFeatures);
+    EXPECT_EQ(c.features_left_out, 3u);
+    return;
+  }
+  ADD_FAILURE() << "no features capability";
+}
+
 }  // namespace
 }  // namespace schedrig::knobs
