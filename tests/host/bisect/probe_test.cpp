@@ -22,6 +22,21 @@ v1::Plan base() {
       "p.yaml");
 }
 
+// A box whose only knob is autogroup: writable, 1 as found.
+BoxKnobs autogroup_box() {
+  BoxKnobs box;
+  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
+  return box;
+}
+
+// A search of the base plan's fork case, the default rule.
+BisectOptions fork_search() {
+  BisectOptions o;
+  o.plan = base();
+  o.case_name = "fork";
+  return o;
+}
+
 TEST(ProbePlan, TheCaseAsFoundAgainstTheFlipsStoppedByTheRule) {
   Candidate f{{"NO_NI_RANDOM", "sched_features:NI_RANDOM"}, {"NO_NI_RANDOM"}, {}, {}};
   Candidate s{{"kernel.numa_balancing=0", "kernel.numa_balancing"},
@@ -188,9 +203,7 @@ TEST(BisectKnobs, FindsTheKnobRanksItAndSaysHowMuchOfTheGapItCloses) {
   box.features_writable = true;
   for (const char* f : {"NI_RANDOM", "A", "B", "C", "D", "E"}) box.features[f] = true;
   box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
-  BisectOptions o;
-  o.plan = base();
-  o.case_name = "fork";
+  BisectOptions o = fork_search();
   o.target_level = 2000;
   o.target_name = "run 3f2a1b2c";
   stats::NormalDraws draws(5);
@@ -230,11 +243,8 @@ TEST(BisectKnobs, FindsTheKnobRanksItAndSaysHowMuchOfTheGapItCloses) {
 // "no effect shown", and the text and the JSON both say that this is not
 // "no effect".
 TEST(BisectKnobs, UnsettledProbesAreNotedInTheTextAndTheJsonAlike) {
-  BoxKnobs box;
-  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
-  BisectOptions o;
-  o.plan = base();
-  o.case_name = "fork";
+  const BoxKnobs box = autogroup_box();
+  BisectOptions o = fork_search();
   o.rule.max_pairs = 8;
   stats::NormalDraws draws(9);
   const BisectResult r = bisect_knobs(
@@ -267,9 +277,7 @@ TEST(BisectKnobs, NothingToProbeIsSaidWithTheReasons) {
   box.features["NI_RANDOM"] = true;
   box.features_why_not = "sys/kernel/debug/sched/features: EACCES";
   box.knobs["kernel.sched_autogroup_enabled"] = {"1", false, "EROFS"};
-  BisectOptions o;
-  o.plan = base();
-  o.case_name = "fork";
+  BisectOptions o = fork_search();
   const BisectResult r = bisect_knobs(
       box, o,
       [&](const v1::Plan&, const std::string&) -> store::RunRecord {
@@ -294,11 +302,8 @@ TEST(BisectKnobs, NothingToProbeIsSaidWithTheReasons) {
 // A probe run cut short (its agent restarted, iterations failed) with fewer
 // complete pairs than the rule's first look: the search stops, naming it.
 TEST(BisectKnobs, AProbeShortOfTheFirstLookStopsTheSearch) {
-  BoxKnobs box;
-  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
-  BisectOptions o;
-  o.plan = base();
-  o.case_name = "fork";
+  const BoxKnobs box = autogroup_box();
+  BisectOptions o = fork_search();
   try {
     bisect_knobs(
         box, o,
@@ -326,11 +331,8 @@ TEST(BisectKnobs, AProbeShortOfTheFirstLookStopsTheSearch) {
 // probe in the JSON, in a note in the text and the JSON alike. --target's
 // level leaves disturbed iterations out, as compare does.
 TEST(BisectKnobs, DisturbedPairsAreCountedAndSaid) {
-  BoxKnobs box;
-  box.knobs["kernel.sched_autogroup_enabled"] = {"1", true, ""};
-  BisectOptions o;
-  o.plan = base();
-  o.case_name = "fork";
+  const BoxKnobs box = autogroup_box();
+  BisectOptions o = fork_search();
   stats::NormalDraws draws(3);
   const BisectResult r = bisect_knobs(
       box, o,
