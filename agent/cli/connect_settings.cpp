@@ -118,7 +118,8 @@ std::vector<std::string> settle_bisect_deny(const ConfigFile& config) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < node->size(); ++i) {
     const YAML::Node n = (*node)[i];
-    const std::string name = n.IsScalar() ? n.Scalar() : "";
+    if (!n.IsScalar()) refuse(fmt::format("{}: a list or map where a knob name goes", at(i, n)));
+    const std::string name = n.Scalar();
     const bool ok = !name.empty() && name.size() <= kMaxBisectDenyNameBytes &&
                     std::all_of(name.begin(), name.end(), [](unsigned char c) {
                       return std::isalnum(c) || c == '.' || c == '_' || c == '/' || c == '-';

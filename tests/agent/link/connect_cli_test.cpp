@@ -128,6 +128,12 @@ TEST(ConnectCli, ABisectDenyThatIsNotAListOfKnobNamesIsRefused) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find(cfg + ":2: bisect_deny: want a list of knob names"), std::string::npos)
       << r.output;
+  cfg = write(dir.file("n.yaml"), "url: ws://127.0.0.1:1/agent\nbisect_deny: [[NI_RANDOM]]\n");
+  r = connect(dir, "--config " + cfg);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(cfg + ":2: bisect_deny[0]: a list or map where a knob name goes"),
+            std::string::npos)
+      << r.output;
   // `bisect_deny:` with nothing after it is an empty list: the config is
   // read and the agent dials (port 1: nobody there, so it gives up).
   const std::string token = write(dir.file("agent.token"), "tok\n");
