@@ -160,7 +160,11 @@ void add_knob(const BoxKnobs& box, const std::string& name, const BoxKnob& knob,
   if (!wants(f, sysctl ? "sysctls" : "tunables", name)) return;
   if (const std::string why = denied(f, name); !why.empty())
     return out.skipped.push_back({name, why});
-  if (!knob.writable) return out.skipped.push_back({name, "not writable here: " + knob.why_not});
+  if (!knob.writable) {  // ENOENT: the kernel lacks it (or, for sched/, debugfs is not mounted)
+    const bool absent = knob.why_not.find("ENOENT") != std::string::npos;
+    return out.skipped.push_back(
+        {name, (absent ? "absent here: " : "not writable here: ") + knob.why_not});
+  }
   // Unread, it could not be checked as found after the search.
   if (!knob.value) return out.skipped.push_back({name, "its value as found was not reported"});
   if (!plain_integer(*knob.value))  // 01, ' 1', 99999999999999999999: no restore would take it

@@ -52,6 +52,12 @@ TEST(Candidates, EveryFlipTheBoxAllowsAndEverySkipWithItsReason) {
   EXPECT_EQ(skipped(s, "kernel.sched_rt_runtime_us"),
             "denylisted: RT throttling: a runaway RT task could starve the box");
   EXPECT_EQ(skipped(s, "sched/base_slice_ns"), "not writable here: EPERM (debugfs locked down)");
+  BoxKnobs absent = box();
+  absent.knobs["kernel.sched_energy_aware"] = {std::nullopt, false,
+                                               "No such file or directory (ENOENT)"};
+  EXPECT_EQ(skipped(make_candidates(absent, {{"kernel.sched_energy_aware"}, {}}),
+                    "kernel.sched_energy_aware"),
+            "absent here: No such file or directory (ENOENT)");
   const auto& bundle = s.candidates[0];
   EXPECT_EQ(bundle.features, (std::vector<std::string>{"NO_DELAY_DEQUEUE", "NO_DELAY_ZERO"}));
   EXPECT_EQ(s.candidates[3].sysctl,
