@@ -99,7 +99,9 @@ void read_left_out(const nlohmann::json& doc, BoxKnobs& box) {
     if (const auto n = count(key); n > 0)
       box.not_listed.push_back(
           {fmt::format("{} ({} more)", what, n),
-           "the server lists at most 512 features and 256 knobs of a box; these were not listed"});
+           fmt::format("the server lists at most {} features and {} knobs of a box; these were "
+                       "not listed",
+                       kMaxFeatures, kMaxKnobs)});
   }
 }
 

@@ -91,13 +91,13 @@ bool wants(const CandidateFilter& f, const std::string& kind, const std::string&
   return false;
 }
 
-// Why `name` may not be flipped, "" when it may; a feature is named in a
-// denylist with or without NO_.
+// Whether `list` names `name`; a feature is named with or without NO_.
 bool names(const std::vector<std::string>& list, const std::string& name) {
   return std::any_of(list.begin(), list.end(),
                      [&](const std::string& d) { return d == name || d == "NO_" + name; });
 }
 
+// Why `name` may not be flipped, "" when it may.
 std::string denied(const CandidateFilter& f, const std::string& name) {
   if (names(f.agent_denylist, name)) return "denylisted by the agent's config (bisect_deny)";
   if (names(f.denylist, name)) return "denylisted (--deny)";

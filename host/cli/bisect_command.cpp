@@ -153,7 +153,17 @@ struct BoxAfter {
   int exit_code() const {
     return !changes.empty() ? kExitFailed : !unknown.empty() ? kExitUnreachable : kExitOk;
   }
+  // JSON's box_as_found: true, false, or null when it could not be read.
+  nlohmann::json as_found_json() const {
+    if (!changes.empty()) return false;
+    return unknown.empty() ? nlohmann::json(true) : nlohmann::json(nullptr);
+  }
 };
+
+// Whether the agent failed to put `run`'s knobs back (its reason says so).
+bool knobs_not_restored(const store::RunRecord& run) {
+  return run.reason.find("knobs not restored") != std::string::npos;
+}
 
 // `e`'s text, or `e` again when it is Ctrl-C (which ends the command).
 std::string not_interrupted(const std::exception& e) {
@@ -198,7 +208,7 @@ Backend remote_backend(const BisectCliOptions& o, client::ApiClient& api) {
   b.after = [&o, &api, before = b.before](const std::vector<store::RunRecord>& probes) {
     BoxAfter after;
     for (const auto& run : probes)
-      if (run.reason.find("knobs not restored") != std::string::npos)
+      if (knobs_not_restored(run))
         after.changes += fmt::format(" probe {}: {}", run.run_id.substr(0, 8), run.reason);
     // A new agent instance said Hello again: its values are the box now.
     try {
@@ -262,8 +272,8 @@ void check_as_found(const bisect::BoxKnobs& before, const store::RunRecord& run)
 // not restored (the box is no longer as found). A run failed by a failed
 // iteration goes on: its complete pairs still count.
 void check_probe_ended_whole(const store::RunRecord& run) {
-  const bool broken = run.status == "aborted" || run.status == "interrupted" ||
-                      run.reason.find("knobs not restored") != std::string::npos;
+  const bool broken =
+      run.status == "aborted" || run.status == "interrupted" || knobs_not_restored(run);
   if (!broken) return;
   throw CliError(ErrorKind::kFailed,
                  printable(fmt::format("probe run {} ended {}: {}; the search stops",
@@ -310,9 +320,7 @@ int search(const BisectCliOptions& o, bisect::BisectOptions b, const Backend& ba
   const BoxAfter after = backend.after(probes);
   if (o.json) {
     nlohmann::json j = bisect::bisect_json(result);
-    j["box_as_found"] = after.changes.empty() && after.unknown.empty() ? nlohmann::json(true)
-                        : after.changes.empty()                        ? nlohmann::json(nullptr)
-                                                                       : nlohmann::json(false);
+    j["box_as_found"] = after.as_found_json();
     if (!after.changes.empty()) j["box_changes"] = after.changes.substr(1);
     if (!after.unknown.empty()) j["box_unknown"] = after.unknown;
     std::cout << j.dump(2) << "\n";
@@ -354,13 +362,13 @@ int run_bisect(const BisectCliOptions& o) {
   return stoppable([&] { return search(o, std::move(b), remote_backend(o, *api)); });
 }
 
-}  // namespace
-
 // An option given as '' would mean its default (the lab's store, no
 // target): refused instead.
 const CLI::Validator kNotEmpty(
     [](const std::string& v) { return v.empty() ? std::string("empty") : std::string(); },
     "NOT EMPTY");
+
+}  // namespace
 
 void add_bisect_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<BisectCliOptions>();
